@@ -1,0 +1,86 @@
+/**
+ * The terminal feed contract: an HTTP JSON interface that a marine or rail terminal (or an
+ * aggregator in front of several) exposes for container availability. Real terminals publish
+ * this data in many proprietary shapes; Quayside's terminal adapter speaks this one, and a small
+ * translation layer per terminal operator maps into it. The simulated world serves it natively.
+ *
+ *   GET  {baseUrl}/containers/{containerNumber}   -> 200 TerminalContainerStatus | 404 (not known here)
+ *   POST {baseUrl}/containers/query               body TerminalQuery -> 200 TerminalQueryResult
+ *
+ * Requests carry `Authorization: Bearer <token>` when the source is configured with one.
+ * All timestamps are UTC ISO 8601; the facility's IANA zone says how to show them.
+ */
+import { Type, type Static } from 'typebox';
+
+const DateTime = Type.String({ format: 'date-time' });
+const NullableDateTime = Type.Union([DateTime, Type.Null()]);
+
+export const TerminalHold = Type.Object({
+  /** e.g. `customs`, `freight`, `usda`, `vacis`, `tmf`, `other` */
+  name: Type.String({ minLength: 1 }),
+  /** `released` holds are reported for history; the API shows only `pending` and `hold`. */
+  status: Type.Union([Type.Literal('pending'), Type.Literal('hold'), Type.Literal('released')]),
+  description: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const TerminalFee = Type.Object({
+  type: Type.Union([
+    Type.Literal('demurrage'),
+    Type.Literal('exam'),
+    Type.Literal('extended_dwell_time'),
+    Type.Literal('other'),
+    Type.Literal('total'),
+  ]),
+  amount: Type.Number({ minimum: 0 }),
+  currency_code: Type.String({ pattern: '^[A-Z]{3}$' }),
+});
+
+export const TerminalFacility = Type.Object({
+  kind: Type.Union([Type.Literal('terminal'), Type.Literal('rail_terminal')]),
+  firms_code: Type.Union([Type.String(), Type.Null()]),
+  smdg_code: Type.Union([Type.String(), Type.Null()]),
+  name: Type.String(),
+  /** UN/LOCODE of the port or metro area the facility belongs to. */
+  locode: Type.String({ pattern: '^[A-Z]{2}[A-Z2-9]{3}$' }),
+  time_zone: Type.String(),
+});
+
+export const TerminalContainerStatus = Type.Object({
+  container_number: Type.String({ pattern: '^[A-Z]{4}[0-9]{7}$' }),
+  facility: TerminalFacility,
+  /** When the facility produced this answer. */
+  checked_at: DateTime,
+  discharged_at: NullableDateTime,
+  /** Unloaded from the train, for rail terminals. */
+  rail_unloaded_at: NullableDateTime,
+  available_for_pickup: Type.Boolean(),
+  holds: Type.Array(TerminalHold),
+  fees: Type.Array(TerminalFee),
+  /** The facility's last free day (terminal LFD, or rail LFD for a rail terminal). */
+  last_free_day: NullableDateTime,
+  pickup_appointment_at: NullableDateTime,
+  yard_location: Type.Union([Type.String(), Type.Null()]),
+  full_out_at: NullableDateTime,
+  full_out_chassis_number: Type.Union([Type.String(), Type.Null()]),
+  empty_returned_at: NullableDateTime,
+});
+
+export const TerminalQuery = Type.Object({
+  container_numbers: Type.Array(Type.String({ pattern: '^[A-Z]{4}[0-9]{7}$' }), {
+    minItems: 1,
+    maxItems: 100,
+  }),
+});
+
+export const TerminalQueryResult = Type.Object({
+  /** Only the containers the facility knows; unknown numbers are listed in `not_found`. */
+  containers: Type.Array(TerminalContainerStatus),
+  not_found: Type.Array(Type.String()),
+});
+
+export type TerminalHold = Static<typeof TerminalHold>;
+export type TerminalFee = Static<typeof TerminalFee>;
+export type TerminalFacility = Static<typeof TerminalFacility>;
+export type TerminalContainerStatus = Static<typeof TerminalContainerStatus>;
+export type TerminalQuery = Static<typeof TerminalQuery>;
+export type TerminalQueryResult = Static<typeof TerminalQueryResult>;
