@@ -6,7 +6,17 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-const nodeBuiltins = ['node:*', 'fs', 'path', 'os', 'child_process', 'http', 'https', 'net', 'crypto'];
+const nodeBuiltins = [
+  'node:*',
+  'fs',
+  'path',
+  'os',
+  'child_process',
+  'http',
+  'https',
+  'net',
+  'crypto',
+];
 
 export default tseslint.config(
   {
@@ -18,6 +28,7 @@ export default tseslint.config(
       'test-results/**',
       'playwright-report/**',
       'bench/results/**',
+      '.tmp/**',
     ],
   },
   js.configs.recommended,
@@ -44,7 +55,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [{ name: 'electron', message: 'Only src/main/electron and src/preload import electron.' }] },
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only src/main/electron and src/preload import electron.',
+            },
+          ],
+        },
       ],
     },
   },
@@ -55,10 +73,15 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The renderer and shared code never import electron.' }],
+          paths: [
+            { name: 'electron', message: 'The renderer and shared code never import electron.' },
+          ],
           patterns: [
             { group: nodeBuiltins, message: 'The renderer and shared code run without Node.' },
-            { group: ['**/main/**', '**/service/**', '**/sim/**', '**/preload/**'], message: 'Talk to main through window.quayside.' },
+            {
+              group: ['**/main/**', '**/service/**', '**/sim/**', '**/preload/**'],
+              message: 'Talk to main through window.quayside.',
+            },
           ],
         },
       ],
@@ -79,7 +102,12 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'electron', message: 'The service runs in plain Node.' }],
-          patterns: [{ group: ['**/sim/**', '**/main/**', '**/renderer/**'], message: 'The service reaches the simulated world only over its protocols.' }],
+          patterns: [
+            {
+              group: ['**/sim/**', '**/main/**', '**/renderer/**'],
+              message: 'The service reaches the simulated world only over its protocols.',
+            },
+          ],
         },
       ],
     },

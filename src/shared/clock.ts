@@ -13,7 +13,8 @@ export const systemClock: Clock = {
   now: () => Date.now(),
   setTimer(delayMs, fn) {
     const handle = setTimeout(fn, Math.max(0, delayMs));
-    handle.unref?.();
+    // In Node, a pending timer alone must not keep the process alive (browsers have no unref).
+    (handle as { unref?: () => void }).unref?.();
     return () => clearTimeout(handle);
   },
 };
@@ -86,7 +87,8 @@ export class ScaledClock implements Clock {
     private readonly origin: number,
     private readonly speed: number,
   ) {
-    if (!(speed > 0) || !Number.isFinite(speed)) throw new RangeError('speed must be a positive number');
+    if (!(speed > 0) || !Number.isFinite(speed))
+      throw new RangeError('speed must be a positive number');
   }
 
   now(): number {

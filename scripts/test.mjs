@@ -1,0 +1,98 @@
+// `npm test`: installs what is missing, then runs every check and ends non-zero on any failure:
+// typecheck, lint, format, electronegativity, build, Vitest (unit + integration), Playwright (e2e).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuild, ensureDependencies, root } from './lib/setup.mjs';
+
+ensureDependencies();
+
+function ensureChromium() {
+  const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser']);
+  if (found.status === 0) return;
+  if (process.getuid?.() === 0 && spawnSync('sh', ['-c', 'command -v apt-get']).status === 0) {
+    console.error("Installing Debian's chromium for the end-to-end tests…");
+    spawnSync(
+      'sh',
+      [
+        '-c',
+        'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
+      ],
+      {
+        stdio: 'inherit',
+      },
+    );
+    return;
+  }
+  console.error(
+    'Chromium is missing: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH.',
+  );
+}
+ensureChromium();
+
+const bin = (name) => join(root, 'node_modules', '.bin', name);
+const tmp = join(root, '.tmp');
+mkdirSync(tmp, { recursive: true });
+const vitestReport = join(tmp, 'vitest.json');
+const playwrightReport = join(tmp, 'playwright.json');
+rmSync(vitestReport, { force: true });
+rmSync(playwrightReport, { force: true });
+
+const steps = [
+  ['typecheck (node)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json']],
+  ['typecheck (web)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.web.json']],
+  ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
+  ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
+  ['electronegativity', process.execPath, [join(root, 'scripts', 'electronegativity.mjs')]],
+  ['build', null, []],
+  [
+    'vitest',
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`],
+  ],
+  ['playwright', bin('playwright'), ['test', '--reporter=list,json']],
+];
+
+const results = [];
+for (const [name, command, args] of steps) {
+  console.log(`\n=== ${name}`);
+  const started = Date.now();
+  let status;
+  if (command === null) {
+    ensureBuild({ force: true });
+    status = 0;
+  } else {
+    const env = { ...process.env };
+    if (name === 'playwright') env.PLAYWRIGHT_JSON_OUTPUT_NAME = playwrightReport;
+    status = spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status ?? 1;
+  }
+  results.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+}
+
+function counts() {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  if (existsSync(vitestReport)) {
+    const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+  }
+  if (existsSync(playwrightReport)) {
+    const stats = JSON.parse(readFileSync(playwrightReport, 'utf8')).stats ?? {};
+    passed += (stats.expected ?? 0) + (stats.flaky ?? 0);
+    failed += stats.unexpected ?? 0;
+    skipped += stats.skipped ?? 0;
+  }
+  return { passed, failed, skipped };
+}
+
+console.log('\n=== summary');
+for (const result of results) {
+  console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s)`);
+}
+const { passed, failed, skipped } = counts();
+const failedSteps = results.filter((result) => !result.ok).length;
+console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);

@@ -1,0 +1,177 @@
+/**
+ * Browser mode: serves the built renderer on 127.0.0.1 and carries the bridge contract over HTTP
+ * (requests: POST /bridge/<method>) and server-sent events (pushes: GET /bridge/events).
+ *
+ * Guarded by a per-launch token: bridge requests must carry it in `X-Quayside-Token`, the event
+ * stream (EventSource cannot set headers) in `?token=`. Requests naming another Host are refused,
+ * so a web page cannot reach the bridge through DNS rebinding.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { BridgeReply } from '../../shared/bridge';
+import type { AppCore } from '../core/app-core';
+
+export const TOKEN_HEADER = 'x-quayside-token';
+
+/** The renderer's CSP in browser mode; the Electron build carries the same policy in a meta tag. */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  // Leaflet positions map panes with inline style attributes.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+export interface BrowserServerOptions {
+  core: AppCore;
+  /** Folder with the built renderer (index.html and assets). */
+  rendererDir: string;
+  host?: string;
+  port?: number;
+  token?: string;
+}
+
+export interface BrowserServer {
+  app: FastifyInstance;
+  url: string;
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+const statusForReply = (reply: BridgeReply): number => {
+  if (reply.ok) return 200;
+  switch (reply.error.code) {
+    case 'invalid_argument':
+      return 400;
+    case 'unknown_method':
+      return 404;
+    case 'forbidden':
+      return 401;
+    default:
+      return 500;
+  }
+};
+
+function tokensMatch(expected: Buffer, presented: unknown): boolean {
+  if (typeof presented !== 'string') return false;
+  const candidate = Buffer.from(presented);
+  return candidate.length === expected.length && timingSafeEqual(candidate, expected);
+}
+
+export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
+  const host = options.host ?? '127.0.0.1';
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const expectedToken = Buffer.from(token);
+  const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
+  let allowedHosts = new Set<string>();
+  const eventStreams = new Set<FastifyReply>();
+
+  const refuse = (reply: FastifyReply, status: number, message: string) =>
+    reply
+      .code(status)
+      .send({ ok: false, error: { code: 'forbidden', message } } satisfies BridgeReply);
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!allowedHosts.has(request.headers.host ?? '')) {
+      return refuse(reply, 403, 'This address is served for 127.0.0.1 only.');
+    }
+    reply.header('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    // The launch url carries the token: never leak it in a Referer.
+    reply.header('Referrer-Policy', 'no-referrer');
+    reply.header('Cache-Control', 'no-store');
+    return undefined;
+  });
+
+  app.post(
+    '/bridge/:method',
+    async (request: FastifyRequest<{ Params: { method: string } }>, reply) => {
+      if (!tokensMatch(expectedToken, request.headers[TOKEN_HEADER])) {
+        return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
+      }
+      const body = request.body as { argument?: unknown } | null | undefined;
+      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+        return reply.code(400).send({
+          ok: false,
+          error: {
+            code: 'invalid_argument',
+            message: 'The request body must be {"argument": ...}.',
+          },
+        } satisfies BridgeReply);
+      }
+      const result = await options.core.dispatch(request.params.method, body.argument);
+      return reply.code(statusForReply(result)).send(result);
+    },
+  );
+
+  app.get(
+    '/bridge/events',
+    (request: FastifyRequest<{ Querystring: { token?: string } }>, reply) => {
+      if (!tokensMatch(expectedToken, request.query.token)) {
+        return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
+      }
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-store',
+        Connection: 'keep-alive',
+        'X-Content-Type-Options': 'nosniff',
+      });
+      reply.raw.write(': connected\n\n');
+      eventStreams.add(reply);
+      const heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 20_000);
+      request.raw.on('close', () => {
+        clearInterval(heartbeat);
+        eventStreams.delete(reply);
+      });
+      return reply;
+    },
+  );
+
+  const unsubscribe = options.core.events.subscribe((event, payload) => {
+    const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+    for (const stream of eventStreams) stream.raw.write(frame);
+  });
+
+  if (existsSync(options.rendererDir)) {
+    await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'] });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply
+        .code(503)
+        .type('text/plain')
+        .send('The renderer is not built yet: run `npm run build` (npm start does this for you).'),
+    );
+  }
+
+  app.setNotFoundHandler((_request, reply) => reply.code(404).type('text/plain').send('Not found'));
+
+  await app.listen({ host, port: options.port ?? 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === 'string')
+    throw new Error('browser server has no port');
+  const origin = `http://${host}:${address.port}`;
+  allowedHosts = new Set([`${host}:${address.port}`, `localhost:${address.port}`]);
+
+  return {
+    app,
+    origin,
+    token,
+    url: `${origin}/?token=${token}`,
+    async close() {
+      unsubscribe();
+      for (const stream of eventStreams) stream.raw.end();
+      eventStreams.clear();
+      await app.close();
+    },
+  };
+}

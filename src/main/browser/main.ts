@@ -1,0 +1,54 @@
+/**
+ * Browser-mode shell: `npm start -- --browser [--no-open] [--data-dir DIR] [--port N]`, and the
+ * automatic fallback where Electron's runtime is not installed. Prints one line with the url
+ * (which carries the launch token) and, unless --no-open, opens it in the default browser.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeAppInfo } from '../app-info';
+import { parseShellOptions, UsageError } from '../cli-args';
+import { AppCore } from '../core/app-core';
+import { defaultDataDir } from '../paths';
+import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
+import { startBrowserServer } from './browser-server';
+
+function openInBrowser(url: string): void {
+  const command =
+    process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'explorer' : 'xdg-open';
+  const child = spawn(command, [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => console.log('Could not open a browser; open the url above yourself.'));
+  child.unref();
+}
+
+async function main(): Promise<void> {
+  const options = parseShellOptions(process.argv.slice(2));
+  const dataDir = resolve(options.dataDir ?? defaultDataDir());
+  mkdirSync(dataDir, { recursive: true });
+  const core = new AppCore({
+    appInfo: makeAppInfo('browser', dataDir),
+    settingsStore: new JsonFileSettingsStore(dataDir),
+  });
+  const server = await startBrowserServer({
+    core,
+    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    port: options.port,
+  });
+  console.log(`Quayside is running at ${server.url}`);
+  if (options.open) openInBrowser(server.url);
+
+  let closing = false;
+  const shutdown = () => {
+    if (closing) return;
+    closing = true;
+    void server.close().finally(() => process.exit(0));
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof UsageError ? `quayside: ${error.message}` : error);
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,136 @@
+/**
+ * The Electron shell. The only place (with the preload) that imports 'electron'.
+ * Security baseline: context isolation, sandboxed renderer, no Node integration, a strict CSP
+ * (meta tag in index.html), navigation and new windows blocked with http(s) links handed to the
+ * OS browser, every permission but notifications denied, and IPC accepted only from our window.
+ */
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import {
+  app,
+  BrowserWindow,
+  ipcMain,
+  session,
+  shell,
+  type IpcMainInvokeEvent,
+  type WebContents,
+} from 'electron';
+import type { BridgeReply } from '../../shared/bridge';
+import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/ipc-channels';
+import { makeAppInfo } from '../app-info';
+import { parseShellOptions } from '../cli-args';
+import { AppCore } from '../core/app-core';
+import { PRODUCT_NAME } from '../paths';
+import { ElectronSettingsStore } from './electron-settings-store';
+
+const options = parseShellOptions(process.argv.slice(1));
+app.setName(PRODUCT_NAME);
+if (options.dataDir) app.setPath('userData', resolve(options.dataDir));
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const rendererIndex = join(here, '../renderer/index.html');
+const rendererUrl = pathToFileURL(rendererIndex).href;
+const preloadPath = join(here, '../preload/index.cjs');
+
+let mainWindow: BrowserWindow | null = null;
+
+function isOurRenderer(contents: WebContents, frameUrl: string | undefined): boolean {
+  return mainWindow !== null && contents === mainWindow.webContents && frameUrl === rendererUrl;
+}
+
+function openExternally(url: string): void {
+  const protocol = new URL(url).protocol;
+  // Only web and mail links leave the app; file:, smb: and custom schemes never reach the OS.
+  if (protocol === 'https:' || protocol === 'http:' || protocol === 'mailto:') {
+    void shell.openExternal(url); /* eng-disable OPEN_EXTERNAL_JS_CHECK */
+  }
+}
+
+function hardenWebContents(contents: WebContents): void {
+  contents.on('will-navigate', (event, url) => {
+    if (url !== rendererUrl) {
+      event.preventDefault();
+      openExternally(url);
+    }
+  });
+  contents.on('will-redirect', (event) => event.preventDefault());
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openExternally(url);
+    return { action: 'deny' };
+  });
+}
+
+function createWindow(): BrowserWindow {
+  const window = new BrowserWindow({
+    width: 1360,
+    height: 860,
+    minWidth: 1024,
+    minHeight: 640,
+    title: PRODUCT_NAME,
+    show: false,
+    webPreferences: {
+      // Reviewed: the preload only forwards the bridge contract over one IPC channel.
+      preload: preloadPath /* eng-disable PRELOAD_JS_CHECK */,
+      // Middle-click would otherwise open links in a new window, around the navigation guard.
+      disableBlinkFeatures: 'Auxclick',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  window.once('ready-to-show', () => window.show());
+  void window.loadFile(rendererIndex);
+  return window;
+}
+
+async function main(): Promise<void> {
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+  app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
+  await app.whenReady();
+
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) =>
+    callback(permission === 'notifications'),
+  );
+
+  const core = new AppCore({
+    appInfo: makeAppInfo('electron', app.getPath('userData')),
+    settingsStore: new ElectronSettingsStore(),
+  });
+
+  ipcMain.handle(
+    IPC_INVOKE_CHANNEL,
+    async (event: IpcMainInvokeEvent, method: unknown, argument: unknown): Promise<BridgeReply> => {
+      if (!isOurRenderer(event.sender, event.senderFrame?.url)) {
+        return {
+          ok: false,
+          error: { code: 'forbidden', message: 'Sender is not the Quayside window.' },
+        };
+      }
+      return core.dispatch(String(method), argument);
+    },
+  );
+  core.events.subscribe((name, payload) => {
+    mainWindow?.webContents.send(IPC_EVENT_CHANNEL, name, payload);
+  });
+
+  mainWindow = createWindow();
+  mainWindow.on('closed', () => {
+    mainWindow = null;
+  });
+  app.on('second-instance', () => {
+    if (mainWindow?.isMinimized()) mainWindow.restore();
+    mainWindow?.focus();
+  });
+  app.on('window-all-closed', () => app.quit());
+}
+
+void main();

@@ -1,0 +1,83 @@
+/**
+ * Browser mode's transport of the bridge contract: requests as POST /bridge/<method> with the
+ * launch token in a header, pushes as server-sent events. Rejections have the same shape as the
+ * Electron transport's, so views cannot tell the two apart.
+ */
+import type {
+  BridgeEvent,
+  BridgeEventPayload,
+  BridgeMethod,
+  BridgeReply,
+  BridgeRejection,
+  QuaysideBridge,
+} from '../../shared/bridge';
+
+const TOKEN_STORAGE_KEY = 'quayside.launchToken';
+
+/** Takes the token from the launch url once, then keeps it for reloads and out of the address bar. */
+export function takeLaunchToken(): string {
+  const url = new URL(window.location.href);
+  const fromUrl = url.searchParams.get('token');
+  if (fromUrl) {
+    sessionStorage.setItem(TOKEN_STORAGE_KEY, fromUrl);
+    url.searchParams.delete('token');
+    window.history.replaceState(null, '', url.pathname + url.search + url.hash);
+    return fromUrl;
+  }
+  return sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
+}
+
+export function createHttpBridge(token: string): QuaysideBridge {
+  async function invoke(method: BridgeMethod, argument: unknown): Promise<never> {
+    let reply: BridgeReply;
+    try {
+      const response = await fetch(`/bridge/${method}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'X-Quayside-Token': token },
+        body: JSON.stringify({ argument: argument ?? null }),
+      });
+      reply = (await response.json()) as BridgeReply;
+    } catch {
+      const rejection: BridgeRejection = {
+        method,
+        code: 'failed',
+        message: 'Quayside is not reachable: is the app still running?',
+      };
+      throw rejection;
+    }
+    if (reply.ok) return reply.result as never;
+    const rejection: BridgeRejection = { method, ...reply.error };
+    throw rejection;
+  }
+
+  let source: EventSource | null = null;
+  const listeners = new Map<BridgeEvent, Set<(payload: unknown) => void>>();
+  function ensureEventSource(event: BridgeEvent): EventSource {
+    source ??= new EventSource(`/bridge/events?token=${encodeURIComponent(token)}`);
+    if (!listeners.has(event)) {
+      const set = new Set<(payload: unknown) => void>();
+      listeners.set(event, set);
+      source.addEventListener(event, (message) => {
+        const payload: unknown = JSON.parse((message as MessageEvent<string>).data);
+        for (const listener of set) listener(payload);
+      });
+    }
+    return source;
+  }
+
+  return {
+    getAppInfo: () => invoke('getAppInfo', null),
+    getSettings: () => invoke('getSettings', null),
+    updateSettings: (patch) => invoke('updateSettings', patch),
+    getSyncStatus: () => invoke('getSyncStatus', null),
+    on<E extends BridgeEvent>(event: E, listener: (payload: BridgeEventPayload<E>) => void) {
+      ensureEventSource(event);
+      const set = listeners.get(event);
+      const wrapped = listener as (payload: unknown) => void;
+      set?.add(wrapped);
+      return () => {
+        set?.delete(wrapped);
+      };
+    },
+  } satisfies QuaysideBridge;
+}

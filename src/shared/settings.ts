@@ -1,0 +1,68 @@
+/**
+ * The desktop app's settings: one schema for both stores (electron-store in Electron, a JSON file
+ * in browser mode). Secrets such as the remote API key are NOT settings: they live in the OS
+ * keychain (Electron safeStorage) or a 0600 file, never in this document.
+ */
+import { Type, type Static } from 'typebox';
+
+export const Theme = Type.Union([
+  Type.Literal('system'),
+  Type.Literal('light'),
+  Type.Literal('dark'),
+]);
+
+export const ConnectionSettings = Type.Object({
+  /** `embedded`: the bundled service with the simulated world; `remote`: a /v2 service. */
+  mode: Type.Union([Type.Literal('embedded'), Type.Literal('remote')]),
+  /** Base url of a remote service, ending in /v2. */
+  remoteBaseUrl: Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()]),
+});
+
+export const AlertSettings = Type.Object({
+  /** Hours before the LFD at which "LFD approaching" alerts fire. */
+  lfdThresholdsHours: Type.Array(Type.Integer({ minimum: 1, maximum: 720 }), { maxItems: 5 }),
+  /** An ETA moving by more than this many hours raises an alert. */
+  etaChangeThresholdHours: Type.Integer({ minimum: 1, maximum: 720 }),
+  desktopNotifications: Type.Boolean(),
+});
+
+export const Settings = Type.Object({
+  theme: Theme,
+  syncIntervalMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
+  connection: ConnectionSettings,
+  alerts: AlertSettings,
+});
+
+/** What `updateSettings` accepts: any subset, nested objects merged member by member. */
+export const SettingsPatch = Type.Object(
+  {
+    theme: Type.Optional(Theme),
+    syncIntervalMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
+    connection: Type.Optional(Type.Partial(ConnectionSettings, { additionalProperties: false })),
+    alerts: Type.Optional(Type.Partial(AlertSettings, { additionalProperties: false })),
+  },
+  { additionalProperties: false },
+);
+
+export type Theme = Static<typeof Theme>;
+export type Settings = Static<typeof Settings>;
+export type SettingsPatch = Static<typeof SettingsPatch>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  syncIntervalMinutes: 5,
+  connection: { mode: 'embedded', remoteBaseUrl: null },
+  alerts: { lfdThresholdsHours: [48, 24], etaChangeThresholdHours: 12, desktopNotifications: true },
+};
+
+export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
+  return {
+    ...current,
+    ...(patch.theme !== undefined ? { theme: patch.theme } : {}),
+    ...(patch.syncIntervalMinutes !== undefined
+      ? { syncIntervalMinutes: patch.syncIntervalMinutes }
+      : {}),
+    connection: { ...current.connection, ...patch.connection },
+    alerts: { ...current.alerts, ...patch.alerts },
+  };
+}

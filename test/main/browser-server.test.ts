@@ -1,0 +1,136 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startBrowserServer, type BrowserServer } from '../../src/main/browser/browser-server';
+import { AppCore } from '../../src/main/core/app-core';
+import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
+
+describe('browser-mode server', () => {
+  let dir: string;
+  let core: AppCore;
+  let server: BrowserServer;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quayside-browser-'));
+    const rendererDir = join(dir, 'renderer');
+    mkdirSync(rendererDir);
+    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>Quayside</title>');
+    core = new AppCore({
+      appInfo: {
+        name: 'Quayside',
+        version: '0',
+        shell: 'browser',
+        platform: 'linux',
+        dataDir: dir,
+      },
+      settingsStore: new JsonFileSettingsStore(dir),
+    });
+    server = await startBrowserServer({ core, rendererDir });
+  });
+  afterEach(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const call = (method: string, body: unknown, token: string | null = server.token) =>
+    fetch(`${server.origin}/bridge/${method}`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        ...(token === null ? {} : { 'X-Quayside-Token': token }),
+      },
+      body: JSON.stringify(body),
+    });
+
+  it('listens on loopback only and prints a url that carries the token', () => {
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
+  });
+
+  it('serves the renderer with a strict content security policy', async () => {
+    const response = await fetch(server.url);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('<title>Quayside</title>');
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('answers bridge calls that carry the token', async () => {
+    const response = await call('updateSettings', { argument: { theme: 'dark' } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ ok: true, result: { theme: 'dark' } });
+    expect(new JsonFileSettingsStore(dir).read().theme).toBe('dark');
+  });
+
+  it('rejects calls without the token, or with a wrong one', async () => {
+    for (const token of [null, 'not-the-token', `${server.token}x`]) {
+      const response = await call('getSettings', { argument: null }, token);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ ok: false, error: { code: 'forbidden' } });
+    }
+  });
+
+  it('rejects a malformed argument with a clear 400', async () => {
+    const response = await call('updateSettings', { argument: { theme: 'purple' } });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { ok: false; error: { code: string; message: string } };
+    expect(body.error.code).toBe('invalid_argument');
+    expect(body.error.message).toContain('/theme');
+  });
+
+  it('rejects bodies that are not JSON objects, and unknown methods', async () => {
+    const notJson = await fetch(`${server.origin}/bridge/getSettings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Quayside-Token': server.token },
+      body: '{"argument": ',
+    });
+    expect(notJson.status).toBe(400);
+    expect((await call('getSettings', [1, 2])).status).toBe(400);
+    expect((await call('runSql', { argument: 'SELECT 1' })).status).toBe(404);
+  });
+
+  it('refuses requests for another Host name (DNS rebinding)', async () => {
+    const port = new URL(server.origin).port;
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest(
+        { host: '127.0.0.1', port, path: '/', headers: { Host: `evil.example:${port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+
+  it('pushes events to subscribers over server-sent events', async () => {
+    const controller = new AbortController();
+    const response = await fetch(`${server.origin}/bridge/events?token=${server.token}`, {
+      signal: controller.signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/event-stream');
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let received = '';
+    await reader.read(); // the connection comment
+    core.setSyncStatus({ state: 'syncing', progress: 0.5, message: null, lastSuccessAt: null });
+    while (!received.includes('\n\n')) {
+      const chunk = await reader.read();
+      received += decoder.decode(chunk.value);
+    }
+    controller.abort();
+    expect(received).toContain('event: syncStatus');
+    expect(received).toContain('"progress":0.5');
+  });
+
+  it('refuses the event stream without the token', async () => {
+    const response = await fetch(`${server.origin}/bridge/events`);
+    expect(response.status).toBe(401);
+  });
+});
