@@ -1,0 +1,230 @@
+/**
+ * DCSA Track & Trace 2.2 client for one carrier: GET {baseUrl}/v2/events filtered by equipment,
+ * booking or transport document reference, following cursor pagination (the `Next-Page` response
+ * header) until the last page or a page cap. Each event is validated on its own; a bad event is
+ * dropped and reported, never fatal to the lookup.
+ */
+import { Value } from 'typebox/value';
+import type { Clock } from '../../../shared/clock';
+import {
+  authHeaders,
+  DEFAULT_TIMEOUT_MS,
+  joinUrl,
+  requestJson,
+  type HttpSourceConfig,
+} from '../http';
+import {
+  classifyFailure,
+  countOutcome,
+  describeErrors,
+  emptyCounters,
+  type FeedCounters,
+  type FeedFailure,
+} from '../outcome';
+import { EVENT_SCHEMA_BY_TYPE, type DcsaEvent } from './schema';
+
+export type DcsaReferenceKind =
+  'equipmentReference' | 'carrierBookingReference' | 'transportDocumentReference';
+
+export interface DcsaQuery {
+  kind: DcsaReferenceKind;
+  value: string;
+}
+
+export interface DcsaCarrierConfig extends HttpSourceConfig {
+  /** Page size asked for with `limit`. */
+  pageSize?: number;
+  /** Stop following `Next-Page` after this many pages (the result is then marked truncated). */
+  maxPages?: number;
+}
+
+export interface DroppedEvent {
+  /** Position of the event in the page body. */
+  page: number;
+  index: number;
+  eventID: string | null;
+  reason: string;
+}
+
+export type DcsaLookupResult =
+  | {
+      outcome: 'found';
+      events: DcsaEvent[];
+      pages: number;
+      /** True when the page cap stopped pagination before the last page. */
+      truncated: boolean;
+      dropped: DroppedEvent[];
+    }
+  | { outcome: 'not_found'; status: number; pages: number; dropped: DroppedEvent[] }
+  | (FeedFailure & { pages: number; dropped: DroppedEvent[] });
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const DEFAULT_MAX_PAGES = 20;
+
+export class DcsaClient {
+  private readonly counters: FeedCounters = emptyCounters();
+
+  constructor(
+    readonly scac: string,
+    private readonly config: DcsaCarrierConfig,
+    private readonly clock?: Clock,
+  ) {}
+
+  stats(): Readonly<FeedCounters> {
+    return { ...this.counters };
+  }
+
+  async lookup(query: DcsaQuery): Promise<DcsaLookupResult> {
+    const result = await this.fetchAllPages(query);
+    countOutcome(this.counters, result.outcome);
+    this.counters.droppedRecords += result.dropped.length;
+    return result;
+  }
+
+  private async fetchAllPages(query: DcsaQuery): Promise<DcsaLookupResult> {
+    const maxPages = this.config.maxPages ?? DEFAULT_MAX_PAGES;
+    const firstUrl = joinUrl(this.config.baseUrl, 'v2/events');
+    firstUrl.searchParams.set(query.kind, query.value);
+    firstUrl.searchParams.set('limit', String(this.config.pageSize ?? DEFAULT_PAGE_SIZE));
+
+    const events: DcsaEvent[] = [];
+    const dropped: DroppedEvent[] = [];
+    const seenPages = new Set<string>();
+    let url: URL | null = firstUrl;
+    let pages = 0;
+
+    while (url) {
+      if (pages >= maxPages) {
+        return { outcome: 'found', events, pages, truncated: true, dropped };
+      }
+      seenPages.add(url.href);
+      this.counters.requests++;
+      const response = await requestJson(url, {
+        headers: { ...authHeaders(this.config.credentials), 'API-Version-Major': '2' },
+        timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        clock: this.clock,
+      });
+      pages++;
+      const failure = classifyFailure(response);
+      if (failure) return { ...failure, pages, dropped };
+      if (response.kind !== 'response') {
+        // classifyFailure only lets an unparseable body through for a 404.
+        return pages === 1
+          ? { outcome: 'not_found', status: 404, pages, dropped }
+          : {
+              outcome: 'malformed',
+              status: 404,
+              error: 'a later page vanished (404)',
+              pages,
+              dropped,
+            };
+      }
+      if (response.status === 404) {
+        // A 404 on the first page means the carrier does not know the reference. On a later
+        // page it means the cursor expired: the result would be incomplete.
+        return pages === 1
+          ? { outcome: 'not_found', status: 404, pages, dropped }
+          : {
+              outcome: 'malformed',
+              status: 404,
+              error: 'a later page vanished (404)',
+              pages,
+              dropped,
+            };
+      }
+      const body = response.body;
+      if (!Array.isArray(body)) {
+        return {
+          outcome: 'malformed',
+          status: response.status,
+          error: `expected a JSON array of events, got ${body === null ? 'an empty body' : typeof body}`,
+          pages,
+          dropped,
+        };
+      }
+      body.forEach((item: unknown, index) => {
+        const checked = checkEvent(item);
+        if (checked.ok) events.push(checked.event);
+        else dropped.push({ page: pages, index, eventID: eventIdOf(item), reason: checked.reason });
+      });
+
+      const next = nextPageUrl(response.headers.get('next-page'), url, firstUrl);
+      if (next === 'foreign') {
+        return {
+          outcome: 'malformed',
+          status: response.status,
+          error: 'Next-Page points outside the carrier base URL',
+          pages,
+          dropped,
+        };
+      }
+      url = next && !seenPages.has(next.href) ? next : null;
+    }
+
+    if (events.length === 0) {
+      return dropped.length > 0
+        ? {
+            outcome: 'malformed',
+            status: 200,
+            error: `all ${dropped.length} events failed validation: ${dropped[0]?.reason ?? ''}`,
+            pages,
+            dropped,
+          }
+        : { outcome: 'not_found', status: 200, pages, dropped };
+    }
+    return { outcome: 'found', events, pages, truncated: false, dropped };
+  }
+}
+
+type CheckedEvent = { ok: true; event: DcsaEvent } | { ok: false; reason: string };
+
+/** Validates one event against the schema of its own eventType. */
+export function checkEvent(item: unknown): CheckedEvent {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+    return { ok: false, reason: 'event is not an object' };
+  }
+  const eventType = (item as { eventType?: unknown }).eventType;
+  if (eventType !== 'TRANSPORT' && eventType !== 'EQUIPMENT' && eventType !== 'SHIPMENT') {
+    return { ok: false, reason: `unknown eventType ${JSON.stringify(eventType ?? null)}` };
+  }
+  const schema = EVENT_SCHEMA_BY_TYPE[eventType];
+  if (!Value.Check(schema, item)) {
+    return {
+      ok: false,
+      reason: `${eventType} event: ${describeErrors(Value.Errors(schema, item))}`,
+    };
+  }
+  return { ok: true, event: item as DcsaEvent };
+}
+
+function eventIdOf(item: unknown): string | null {
+  if (typeof item === 'object' && item !== null) {
+    const id = (item as { eventID?: unknown }).eventID;
+    if (typeof id === 'string') return id;
+  }
+  return null;
+}
+
+/**
+ * The DCSA `Next-Page` header holds a link to the next page (absolute or relative). Some servers
+ * send only the cursor token; that is sent back as `cursor=`. A link to another origin is refused
+ * so a carrier response cannot redirect our credentials elsewhere.
+ */
+function nextPageUrl(header: string | null, current: URL, first: URL): URL | null | 'foreign' {
+  if (header === null || header.trim() === '') return null;
+  const value = header.trim();
+  if (/^(https?:)?\/|\?|=/.test(value)) {
+    let next: URL;
+    try {
+      next = new URL(value, current);
+    } catch {
+      return 'foreign';
+    }
+    if (next.origin !== first.origin) return 'foreign';
+    return next;
+  }
+  const next = new URL(first.href);
+  next.search = '';
+  next.searchParams.set('cursor', value);
+  return next;
+}

@@ -1,0 +1,149 @@
+/**
+ * DCSA Track & Trace 2.2 event shapes (GET /v2/events), as TypeBox schemas used to validate each
+ * event a carrier sends. Validation is tolerant: unknown members are ignored, optional members may
+ * be missing, and only what the normalization relies on is required. Codes follow the DCSA
+ * Information Model 3.3 / Event domain used by T&T 2.2.
+ */
+import { Type, type Static } from 'typebox';
+
+export const DCSA_EVENT_TYPES = ['SHIPMENT', 'TRANSPORT', 'EQUIPMENT'] as const;
+export const EVENT_CLASSIFIER_CODES = ['ACT', 'PLN', 'EST'] as const;
+export const TRANSPORT_EVENT_TYPE_CODES = ['ARRI', 'DEPA'] as const;
+export const EQUIPMENT_EVENT_TYPE_CODES = [
+  'LOAD', // loaded onto the transport of the transport call
+  'DISC', // discharged from it
+  'GTIN', // gated in to a facility
+  'GTOT', // gated out of a facility
+  'STUF', // stuffed
+  'STRP', // stripped
+  'PICK', // picked up (carrier haulage)
+  'DROP', // dropped off (carrier haulage)
+  'INSP', // inspected
+  'RSEA', // resealed
+  'RMVD', // removed (seal)
+] as const;
+export const SHIPMENT_EVENT_TYPE_CODES = [
+  'RECE',
+  'DRFT',
+  'PENA',
+  'PENU',
+  'REJE',
+  'APPR',
+  'ISSU',
+  'SURR',
+  'SUBM',
+  'VOID',
+  'CONF',
+] as const;
+export const MODES_OF_TRANSPORT = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] as const;
+export const EMPTY_INDICATOR_CODES = ['EMPTY', 'LADEN'] as const;
+
+export type DcsaEventType = (typeof DCSA_EVENT_TYPES)[number];
+export type EventClassifierCode = (typeof EVENT_CLASSIFIER_CODES)[number];
+export type TransportEventTypeCode = (typeof TRANSPORT_EVENT_TYPE_CODES)[number];
+export type EquipmentEventTypeCode = (typeof EQUIPMENT_EVENT_TYPE_CODES)[number];
+export type ShipmentEventTypeCode = (typeof SHIPMENT_EVENT_TYPE_CODES)[number];
+export type ModeOfTransport = (typeof MODES_OF_TRANSPORT)[number];
+export type EmptyIndicatorCode = (typeof EMPTY_INDICATOR_CODES)[number];
+
+const DateTime = Type.String({ format: 'date-time' });
+const OptionalString = Type.Optional(Type.Union([Type.String(), Type.Null()]));
+
+export const DcsaVessel = Type.Object({
+  /** Seven digits; some carriers send it as a number. */
+  vesselIMONumber: Type.Optional(Type.Union([Type.String(), Type.Number(), Type.Null()])),
+  vesselName: OptionalString,
+  vesselFlag: OptionalString,
+  vesselCallSignNumber: OptionalString,
+  vesselOperatorCarrierCode: OptionalString,
+});
+
+export const DcsaLocation = Type.Object({
+  locationName: OptionalString,
+  UNLocationCode: OptionalString,
+  facilityCode: OptionalString,
+  facilityCodeListProvider: OptionalString,
+});
+
+export const DcsaTransportCall = Type.Object({
+  transportCallID: OptionalString,
+  transportCallSequenceNumber: Type.Optional(Type.Union([Type.Number(), Type.Null()])),
+  carrierServiceCode: OptionalString,
+  /** Deprecated in 2.2 in favour of export/import voyage numbers; still widely sent. */
+  carrierVoyageNumber: OptionalString,
+  exportVoyageNumber: OptionalString,
+  importVoyageNumber: OptionalString,
+  UNLocationCode: OptionalString,
+  /** SMDG terminal code or BIC facility code, per facilityCodeListProvider. */
+  facilityCode: OptionalString,
+  facilityCodeListProvider: OptionalString,
+  /** e.g. POTE (port terminal), BRTH (berth), RAMP (rail ramp), DEPO (depot), INTE (inland terminal). */
+  facilityTypeCode: OptionalString,
+  otherFacility: OptionalString,
+  modeOfTransport: OptionalString,
+  location: Type.Optional(Type.Union([DcsaLocation, Type.Null()])),
+  vessel: Type.Optional(Type.Union([DcsaVessel, Type.Null()])),
+});
+
+export const DcsaDocumentReference = Type.Object({
+  documentReferenceType: Type.String(),
+  documentReferenceValue: Type.String(),
+});
+
+export const DcsaReference = Type.Object({
+  referenceType: Type.String(),
+  referenceValue: Type.String(),
+});
+
+const baseEventMembers = {
+  eventID: OptionalString,
+  eventCreatedDateTime: DateTime,
+  eventDateTime: DateTime,
+  eventClassifierCode: Type.Enum(EVENT_CLASSIFIER_CODES),
+  documentReferences: Type.Optional(Type.Union([Type.Array(DcsaDocumentReference), Type.Null()])),
+  references: Type.Optional(Type.Union([Type.Array(DcsaReference), Type.Null()])),
+};
+
+export const DcsaTransportEvent = Type.Object({
+  ...baseEventMembers,
+  eventType: Type.Literal('TRANSPORT'),
+  transportEventTypeCode: Type.Enum(TRANSPORT_EVENT_TYPE_CODES),
+  delayReasonCode: OptionalString,
+  changeRemark: OptionalString,
+  transportCall: DcsaTransportCall,
+});
+
+export const DcsaEquipmentEvent = Type.Object({
+  ...baseEventMembers,
+  eventType: Type.Literal('EQUIPMENT'),
+  equipmentEventTypeCode: Type.Enum(EQUIPMENT_EVENT_TYPE_CODES),
+  equipmentReference: OptionalString,
+  ISOEquipmentCode: OptionalString,
+  emptyIndicatorCode: Type.Enum(EMPTY_INDICATOR_CODES),
+  transportCall: Type.Optional(Type.Union([DcsaTransportCall, Type.Null()])),
+  /** Where the event happened when it is not tied to a transport call (e.g. STUF at a depot). */
+  eventLocation: Type.Optional(Type.Union([DcsaLocation, Type.Null()])),
+});
+
+export const DcsaShipmentEvent = Type.Object({
+  ...baseEventMembers,
+  eventType: Type.Literal('SHIPMENT'),
+  shipmentEventTypeCode: Type.Enum(SHIPMENT_EVENT_TYPE_CODES),
+  documentID: Type.String(),
+  documentTypeCode: Type.String(),
+  reason: OptionalString,
+});
+
+export type DcsaVessel = Static<typeof DcsaVessel>;
+export type DcsaLocation = Static<typeof DcsaLocation>;
+export type DcsaTransportCall = Static<typeof DcsaTransportCall>;
+export type DcsaTransportEvent = Static<typeof DcsaTransportEvent>;
+export type DcsaEquipmentEvent = Static<typeof DcsaEquipmentEvent>;
+export type DcsaShipmentEvent = Static<typeof DcsaShipmentEvent>;
+export type DcsaEvent = DcsaTransportEvent | DcsaEquipmentEvent | DcsaShipmentEvent;
+
+export const EVENT_SCHEMA_BY_TYPE = {
+  TRANSPORT: DcsaTransportEvent,
+  EQUIPMENT: DcsaEquipmentEvent,
+  SHIPMENT: DcsaShipmentEvent,
+} as const;

@@ -1,0 +1,124 @@
+/**
+ * One HTTP GET/POST with a per-request timeout, classified into the outcomes the tracking
+ * lifecycle branches on. Never throws: network failures, timeouts and unreadable bodies come back
+ * as values so a bad feed can never crash the caller.
+ */
+import { systemClock, type Clock } from '../../shared/clock';
+
+/** How a source authenticates. DCSA carriers use either an API key header or a bearer token. */
+export type FeedCredentials =
+  | { kind: 'none' }
+  | { kind: 'api-key'; header?: string; key: string }
+  | { kind: 'bearer'; token: string };
+
+export interface HttpSourceConfig {
+  /** Base URL without a trailing slash requirement, e.g. `https://api.line.example/dcsa`. */
+  baseUrl: string;
+  credentials?: FeedCredentials;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+export type HttpOutcome =
+  | { kind: 'response'; status: number; headers: Headers; body: unknown; rawText: string }
+  /** 2xx whose body is not JSON at all. */
+  | { kind: 'unparseable'; status: number; headers: Headers; rawText: string; error: string }
+  | { kind: 'unreachable'; reason: 'timeout' | 'network'; error: string };
+
+export function authHeaders(credentials: FeedCredentials | undefined): Record<string, string> {
+  if (!credentials || credentials.kind === 'none') return {};
+  if (credentials.kind === 'api-key') return { [credentials.header ?? 'API-Key']: credentials.key };
+  return { Authorization: `Bearer ${credentials.token}` };
+}
+
+/** Joins a base URL and a path without losing the base URL's own path segments. */
+export function joinUrl(baseUrl: string, path: string): URL {
+  const base = baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`;
+  return new URL(path.replace(/^\/+/, ''), base);
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: unknown;
+  timeoutMs: number;
+  /** Timer source for the timeout; real time by default. */
+  clock?: Clock;
+}
+
+export async function requestJson(url: URL, options: RequestOptions): Promise<HttpOutcome> {
+  const clock = options.clock ?? systemClock;
+  const controller = new AbortController();
+  let timedOut = false;
+  const cancelTimer = clock.setTimer(options.timeoutMs, () => {
+    timedOut = true;
+    controller.abort();
+  });
+  try {
+    const headers: Record<string, string> = { Accept: 'application/json', ...options.headers };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await fetch(url, {
+      method: options.method ?? 'GET',
+      headers,
+      body,
+      signal: controller.signal,
+      redirect: 'error',
+    });
+    // The timeout covers the body too: a server that stalls mid-body is as unreachable as one
+    // that never answers.
+    const rawText = await response.text();
+    if (rawText.trim() === '') {
+      return {
+        kind: 'response',
+        status: response.status,
+        headers: response.headers,
+        body: null,
+        rawText,
+      };
+    }
+    try {
+      const parsed: unknown = JSON.parse(rawText);
+      return {
+        kind: 'response',
+        status: response.status,
+        headers: response.headers,
+        body: parsed,
+        rawText,
+      };
+    } catch (err) {
+      return {
+        kind: 'unparseable',
+        status: response.status,
+        headers: response.headers,
+        rawText,
+        error: err instanceof Error ? err.message : String(err),
+      };
+    }
+  } catch (err) {
+    const message = err instanceof Error ? describeFetchError(err) : String(err);
+    return {
+      kind: 'unreachable',
+      reason: timedOut ? 'timeout' : 'network',
+      error: timedOut ? `no answer within ${options.timeoutMs} ms` : message,
+    };
+  } finally {
+    cancelTimer();
+  }
+}
+
+function describeFetchError(err: Error): string {
+  const cause = (err as Error & { cause?: unknown }).cause;
+  if (cause instanceof Error) return `${err.message}: ${cause.message}`;
+  return err.message;
+}
+
+/** Truncates a body for error reports so a huge bad page does not flood logs. */
+export function excerpt(text: string, max = 200): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
