@@ -1,0 +1,44 @@
+import { parseArgs } from 'node:util';
+import { systemClock } from '../../../shared/clock';
+import { defaultServiceDataDir } from '../../../service/data-dir';
+import { FIRST_ACCOUNT_NAME } from '../../../service';
+import { AccountStore } from '../../../service/store/accounts';
+import { openDatabase } from '../../../service/store/db';
+import type { CliCommand } from '../index';
+
+/**
+ * Creates an API key for an account, working directly on the SQLite file (WAL mode), so it also
+ * works while the service runs; the service looks keys up on every request.
+ */
+export const keysCommand: CliCommand = {
+  name: 'keys create',
+  usage: 'keys create [--data-dir DIR] [--account NAME] [--routing]',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        'data-dir': { type: 'string' },
+        account: { type: 'string' },
+        routing: { type: 'boolean', default: false },
+      },
+      strict: true,
+    });
+    const dataDir = values['data-dir'] ?? defaultServiceDataDir();
+    const opened = await openDatabase(dataDir);
+    try {
+      const accounts = new AccountStore(opened.db, systemClock);
+      const account = values.account
+        ? await accounts.ensure(values.account)
+        : ((await accounts.first()) ?? (await accounts.create(FIRST_ACCOUNT_NAME)));
+      if (values.routing) await accounts.setRouting(account.id, true);
+      const key = await accounts.createKey(account.id);
+      console.log(
+        `Account: ${account.name}${values.routing || account.routingEnabled ? ' (routing enabled)' : ''}`,
+      );
+      console.log(key);
+      return 0;
+    } finally {
+      await opened.close();
+    }
+  },
+};

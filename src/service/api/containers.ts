@@ -1,0 +1,221 @@
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import {
+  ContainerDocument,
+  ContainerListDocument,
+  RawEventListDocument,
+  TransportEventListDocument,
+} from '../../shared/api/documents';
+import { RouteFeatureCollection, extension } from '../../shared/api/resources';
+import type { ServiceContext } from '../context';
+import { ApiError, notFound } from '../jsonapi/errors';
+import { parseInclude, resolveIncludes } from '../jsonapi/include';
+import { collectionLinks, parsePage } from '../jsonapi/pagination';
+import { emptyFeatureCollection } from '../routing';
+import {
+  IdParams,
+  IncludeQuery,
+  PageQuery,
+  accountOf,
+  isUuid,
+  isoFilter,
+  requestBase,
+  sendDocument,
+} from './http';
+
+const ListQuery = Type.Object({
+  ...PageQuery,
+  ...IncludeQuery,
+  'filter[number]': Type.Optional(Type.String()),
+  'filter[updated_at][start]': Type.Optional(
+    Type.String({
+      format: 'date-time',
+      description: 'Only containers updated at or after.',
+      ...extension,
+    }),
+  ),
+});
+
+export const ROUTING_NOT_ENABLED = 'Routing data feature is not enabled for this account';
+
+export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { db, render } = ctx;
+
+  async function findOwned(accountId: string, id: string) {
+    if (!isUuid(id)) return undefined;
+    return db
+      .selectFrom('containers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  app.get(
+    '/containers',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: 'List containers, most recent first',
+        querystring: ListQuery,
+        response: { 200: ContainerListDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const query = request.query as Record<string, unknown>;
+      const page = parsePage(query);
+      const include = parseInclude(query.include, 'container');
+      let base = db.selectFrom('containers').where('account_id', '=', account.id);
+      if (typeof query['filter[number]'] === 'string' && query['filter[number]']) {
+        base = base.where('number', '=', query['filter[number]'].toUpperCase());
+      }
+      const since = isoFilter(
+        query['filter[updated_at][start]'] as string | undefined,
+        'filter[updated_at][start]',
+      );
+      if (since) base = base.where('updated_at', '>=', since);
+      const [{ total }, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        base
+          .selectAll()
+          .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.size)
+          .offset(page.offset)
+          .execute(),
+      ]);
+      const data = await render.containers(rows);
+      const included = await resolveIncludes(data, include, (type, ids) =>
+        render.load(account.id, type, ids),
+      );
+      return sendDocument(reply, 200, {
+        data,
+        included,
+        links: collectionLinks(requestBase(request), query, page, Number(total)),
+        meta: { size: page.size, total: Number(total) },
+      });
+    },
+  );
+
+  app.get(
+    '/containers/:id',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: 'Get a container',
+        params: IdParams,
+        querystring: Type.Object({ ...IncludeQuery }),
+        response: { 200: ContainerDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const include = parseInclude((request.query as { include?: string }).include, 'container');
+      const row = await findOwned(account.id, (request.params as { id: string }).id);
+      if (!row) throw notFound();
+      const [data] = await render.containers([row]);
+      const included = await resolveIncludes([data!], include, (type, ids) =>
+        render.load(account.id, type, ids),
+      );
+      return sendDocument(reply, 200, { data, included });
+    },
+  );
+
+  app.get(
+    '/containers/:id/transport_events',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: "A container's transport events, newest first",
+        params: IdParams,
+        querystring: Type.Object({ ...PageQuery, ...IncludeQuery }),
+        response: { 200: TransportEventListDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const query = request.query as Record<string, unknown>;
+      const page = parsePage(query);
+      const include = parseInclude(query.include, 'transport_event');
+      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      if (!container) throw notFound();
+      const base = db.selectFrom('transport_events').where('container_id', '=', container.id);
+      const [{ total }, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('timestamp', 'desc')
+          .orderBy('id')
+          .limit(page.size)
+          .offset(page.offset)
+          .execute(),
+      ]);
+      const data = rows.map((r) => render.transportEvent(r));
+      const included = await resolveIncludes(data, include, (type, ids) =>
+        render.load(account.id, type, ids),
+      );
+      return sendDocument(reply, 200, {
+        data,
+        included,
+        links: collectionLinks(requestBase(request), query, page, Number(total), {
+          selfWithoutPage: true,
+        }),
+        meta: { size: page.size, total: Number(total) },
+      });
+    },
+  );
+
+  app.get(
+    '/containers/:id/raw_events',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: "A container's raw carrier milestones, including estimated future events",
+        params: IdParams,
+        response: { 200: RawEventListDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      if (!container) throw notFound();
+      const rows = await db
+        .selectFrom('raw_events')
+        .selectAll()
+        .where('container_id', '=', container.id)
+        .orderBy('event_index')
+        .execute();
+      return sendDocument(reply, 200, { data: rows.map((r) => render.rawEvent(r)) });
+    },
+  );
+
+  app.get(
+    '/containers/:id/map_geojson',
+    {
+      schema: {
+        tags: ['Routing'],
+        summary: 'The route of a container as a GeoJSON FeatureCollection (routing entitlement)',
+        params: IdParams,
+        response: { 200: RouteFeatureCollection },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
+      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      if (!container) throw notFound();
+      const shipment = await db
+        .selectFrom('shipments')
+        .selectAll()
+        .where('id', '=', container.shipment_id)
+        .executeTakeFirstOrThrow();
+      const route = await ctx.routeBuilder.build({ container, shipment });
+      return reply
+        .code(200)
+        .type('application/json')
+        .send(JSON.stringify(route ?? emptyFeatureCollection()));
+    },
+  );
+}

@@ -1,0 +1,519 @@
+/**
+ * Rows -> JSON:API resource objects, and batch loading of resources by type (for `include`).
+ * Related reference data (ports, terminals, lines) comes from the in-memory ReferenceData.
+ */
+import type { Kysely } from 'kysely';
+import type { Identifier, Resource } from '../jsonapi/include';
+import type { ReferenceData } from '../store/reference';
+import type {
+  ContainersTable,
+  Database,
+  MetroAreasTable,
+  PortsTable,
+  RailTerminalsTable,
+  RawEventsTable,
+  ShipmentsTable,
+  ShippingLinesTable,
+  TerminalsTable,
+  TrackingRequestsTable,
+  TransportEventsTable,
+  VesselsTable,
+  WebhookNotificationsTable,
+  WebhooksTable,
+} from '../store/schema';
+
+export const API_PREFIX = '/v2';
+
+const one = (type: string, id: string | null | undefined) => ({
+  data: id ? ({ id, type } as Identifier) : null,
+});
+const many = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ id, type })) });
+const parseList = (text: string | null): string[] => (text ? (JSON.parse(text) as string[]) : []);
+const bool = (v: number | null) => (v == null ? null : v === 1);
+
+/** Adds attributes only when they have a value (reference schemas declare them non-nullable). */
+function present(values: Record<string, string | null>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(values)) if (v != null) out[k] = v;
+  return out;
+}
+
+export function renderPort(p: PortsTable): Resource {
+  return {
+    id: p.id,
+    type: 'port',
+    attributes: {
+      name: p.name,
+      code: p.locode,
+      state_abbr: p.state_abbr,
+      city: p.city,
+      country_code: p.country_code,
+      time_zone: p.time_zone,
+      latitude: p.latitude,
+      longitude: p.longitude,
+    },
+  };
+}
+
+export function renderMetro(m: MetroAreasTable): Resource {
+  return {
+    id: m.id,
+    type: 'metro_area',
+    attributes: {
+      name: m.name,
+      code: m.locode,
+      state_abbr: m.state_abbr,
+      country_code: m.country_code,
+      time_zone: m.time_zone,
+      latitude: m.latitude,
+      longitude: m.longitude,
+    },
+  };
+}
+
+export function renderTerminal(t: TerminalsTable): Resource {
+  return {
+    id: t.id,
+    type: 'terminal',
+    attributes: {
+      name: t.name,
+      ...present({
+        nickname: t.nickname,
+        firms_code: t.firms_code,
+        smdg_code: t.smdg_code,
+        bic_facility_code: t.bic_facility_code,
+        street: t.street,
+        city: t.city,
+        state: t.state,
+        state_abbr: t.state_abbr,
+        zip: t.zip,
+        country: t.country,
+      }),
+    },
+    relationships: { port: one('port', t.port_id) },
+  };
+}
+
+export function renderRailTerminal(t: RailTerminalsTable): Resource {
+  return {
+    id: t.id,
+    type: 'rail_terminal',
+    attributes: { name: t.name, ...present({ nickname: t.nickname, firms_code: t.firms_code }) },
+    relationships: { port: one('port', t.port_id), metro_area: one('metro_area', t.metro_area_id) },
+  };
+}
+
+export function renderVessel(v: VesselsTable): Resource {
+  return {
+    id: v.id,
+    type: 'vessel',
+    attributes: {
+      name: v.name,
+      imo: v.imo,
+      mmsi: v.mmsi,
+      latitude: v.latitude,
+      longitude: v.longitude,
+      nautical_speed_knots: v.nautical_speed_knots,
+      navigational_heading_degrees: v.navigational_heading_degrees,
+      position_timestamp: v.position_timestamp,
+    },
+  };
+}
+
+/** Which request types a line supports follows from the number formats the dataset knows. */
+export function lineSupport(l: ShippingLinesTable) {
+  return {
+    bill_of_lading: true,
+    booking_number: true,
+    container: parseList(l.container_prefixes).length > 0,
+  };
+}
+
+export function renderShippingLine(l: ShippingLinesTable): Resource {
+  const support = lineSupport(l);
+  return {
+    id: l.id,
+    type: 'shipping_line',
+    attributes: {
+      scac: l.scac,
+      name: l.name,
+      alternative_scacs: parseList(l.alternative_scacs),
+      short_name: l.short_name,
+      bill_of_lading_tracking_support: support.bill_of_lading,
+      booking_number_tracking_support: support.booking_number,
+      container_number_tracking_support: support.container,
+    },
+  };
+}
+
+export function renderTrackingRequest(r: TrackingRequestsTable): Resource {
+  return {
+    id: r.id,
+    type: 'tracking_request',
+    attributes: {
+      request_number: r.request_number,
+      request_type: r.request_type,
+      scac: r.scac,
+      ref_numbers: parseList(r.ref_numbers),
+      tags: parseList(r.tags),
+      status: r.status,
+      failed_reason: r.failed_reason,
+      is_retrying: r.is_retrying === 1,
+      retry_count: r.retry_count,
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    },
+    relationships: { tracked_object: one('shipment', r.shipment_id), customer: { data: null } },
+    links: { self: `${API_PREFIX}/tracking_requests/${r.id}` },
+  };
+}
+
+export function renderWebhook(w: WebhooksTable): Resource {
+  return {
+    id: w.id,
+    type: 'webhook',
+    attributes: {
+      url: w.url,
+      active: w.active === 1,
+      events: parseList(w.events),
+      secret: w.secret,
+      headers: w.headers ? (JSON.parse(w.headers) as unknown) : null,
+    },
+  };
+}
+
+export function renderWebhookNotification(n: WebhookNotificationsTable): Resource {
+  return {
+    id: n.id,
+    type: 'webhook_notification',
+    attributes: { event: n.event, delivery_status: n.delivery_status, created_at: n.created_at },
+    relationships: {
+      webhook: one('webhook', n.webhook_id),
+      reference_object: one(n.reference_object_type ?? 'tracking_request', n.reference_object_id),
+    },
+  };
+}
+
+export class Renderer {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly ref: ReferenceData,
+  ) {}
+
+  shipment(s: ShipmentsTable, containerIds: string[]): Resource {
+    const ref = this.ref;
+    const pol = s.port_of_lading_id ? ref.portsById.get(s.port_of_lading_id) : undefined;
+    const pod = s.port_of_discharge_id ? ref.portsById.get(s.port_of_discharge_id) : undefined;
+    const dest = s.destination_id
+      ? s.destination_type === 'metro_area'
+        ? ref.metrosById.get(s.destination_id)
+        : ref.portsById.get(s.destination_id)
+      : undefined;
+    const line = ref.linesByAnyScac.get(s.scac);
+    return {
+      id: s.id,
+      type: 'shipment',
+      attributes: {
+        bill_of_lading_number: s.bill_of_lading_number,
+        normalized_number: s.normalized_number,
+        ref_numbers: parseList(s.ref_numbers),
+        created_at: s.created_at,
+        updated_at: s.updated_at,
+        tags: parseList(s.tags),
+        port_of_lading_locode: pol?.locode ?? null,
+        port_of_lading_name: pol?.name ?? null,
+        port_of_discharge_locode: pod?.locode ?? null,
+        port_of_discharge_name: pod?.name ?? null,
+        destination_locode: dest?.locode ?? null,
+        destination_name: dest?.name ?? null,
+        shipping_line_scac: s.scac,
+        shipping_line_name: line?.name ?? s.scac,
+        shipping_line_short_name: line?.short_name ?? s.scac,
+        customer_name: s.customer_name,
+        pod_vessel_name: s.pod_vessel_name,
+        pod_vessel_imo: s.pod_vessel_imo,
+        pod_voyage_number: s.pod_voyage_number,
+        pol_etd_at: s.pol_etd_at,
+        pol_atd_at: s.pol_atd_at,
+        pod_eta_at: s.pod_eta_at,
+        pod_original_eta_at: s.pod_original_eta_at,
+        pod_ata_at: s.pod_ata_at,
+        destination_eta_at: s.destination_eta_at,
+        destination_ata_at: s.destination_ata_at,
+        pol_timezone: pol?.time_zone ?? null,
+        pod_timezone: pod?.time_zone ?? null,
+        destination_timezone: dest?.time_zone ?? null,
+        line_tracking_last_attempted_at: s.line_tracking_last_attempted_at,
+        line_tracking_last_succeeded_at: s.line_tracking_last_succeeded_at,
+        line_tracking_stopped_at: s.line_tracking_stopped_at,
+        line_tracking_stopped_reason: s.line_tracking_stopped_reason,
+      },
+      relationships: {
+        destination: one(s.destination_type ?? 'port', s.destination_id),
+        port_of_lading: one('port', s.port_of_lading_id),
+        port_of_discharge: one('port', s.port_of_discharge_id),
+        containers: many('container', containerIds),
+        pod_terminal: one('terminal', s.pod_terminal_id),
+        destination_terminal: one(
+          s.destination_terminal_type ?? 'terminal',
+          s.destination_terminal_id,
+        ),
+        line_tracking_stopped_by_user: { data: null },
+      },
+      links: { self: `${API_PREFIX}/shipments/${s.id}` },
+    };
+  }
+
+  container(c: ContainersTable, eventIds: string[], rawIds: string[]): Resource {
+    const deadlines = {
+      pickup_lfd_terminal: c.pickup_lfd_terminal,
+      pickup_lfd_rail: c.pickup_lfd_rail,
+      pickup_lfd_line: c.pickup_lfd_line,
+    };
+    return {
+      id: c.id,
+      type: 'container',
+      attributes: {
+        number: c.number,
+        ref_numbers: parseList(c.ref_numbers),
+        equipment_type: c.equipment_type,
+        equipment_length: c.equipment_length,
+        equipment_height: c.equipment_height,
+        weight_in_lbs: c.weight_in_lbs,
+        created_at: c.created_at,
+        updated_at: c.updated_at,
+        seal_number: c.seal_number,
+        // The line's LFD is preferred, then the terminal's, then the rail carrier's.
+        pickup_lfd: c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail,
+        pickup_appointment_at: c.pickup_appointment_at,
+        availability_known: c.availability_known === 1,
+        available_for_pickup: bool(c.available_for_pickup),
+        pod_arrived_at: c.pod_arrived_at,
+        pod_discharged_at: c.pod_discharged_at,
+        pod_full_out_at: c.pod_full_out_at,
+        terminal_checked_at: c.terminal_checked_at,
+        pod_full_out_chassis_number: c.pod_full_out_chassis_number,
+        location_at_pod_terminal: c.location_at_pod_terminal,
+        final_destination_full_out_at: c.final_destination_full_out_at,
+        empty_terminated_at: c.empty_terminated_at,
+        holds_at_pod_terminal: JSON.parse(c.holds_at_pod_terminal) as unknown,
+        fees_at_pod_terminal: JSON.parse(c.fees_at_pod_terminal) as unknown,
+        pod_timezone: c.pod_timezone,
+        final_destination_timezone: c.final_destination_timezone,
+        empty_terminated_timezone: c.empty_terminated_timezone,
+        pod_rail_carrier_scac: c.pod_rail_carrier_scac,
+        ind_rail_carrier_scac: c.ind_rail_carrier_scac,
+        pod_last_tracking_request_at: c.pod_last_tracking_request_at,
+        shipment_last_tracking_request_at: c.shipment_last_tracking_request_at,
+        pod_rail_loaded_at: c.pod_rail_loaded_at,
+        pod_rail_departed_at: c.pod_rail_departed_at,
+        ind_eta_at: c.ind_eta_at,
+        ind_ata_at: c.ind_ata_at,
+        ind_rail_unloaded_at: c.ind_rail_unloaded_at,
+        ind_facility_lfd_on: c.pickup_lfd_rail,
+        import_deadlines: deadlines,
+        current_status: c.current_status,
+      },
+      relationships: {
+        shipment: one('shipment', c.shipment_id),
+        pickup_facility: one('terminal', c.pickup_facility_id),
+        pod_terminal: one('terminal', c.pod_terminal_id),
+        transport_events: many('transport_event', eventIds),
+        raw_events: many('raw_event', rawIds),
+      },
+      links: { self: `${API_PREFIX}/containers/${c.id}` },
+    };
+  }
+
+  transportEvent(e: TransportEventsTable): Resource {
+    return {
+      id: e.id,
+      type: 'transport_event',
+      attributes: {
+        event: e.event,
+        voyage_number: e.voyage_number,
+        timestamp: e.timestamp,
+        timezone: e.timezone,
+        location_locode: e.location_locode,
+        created_at: e.created_at,
+        data_source: e.data_source,
+      },
+      relationships: {
+        shipment: one('shipment', e.shipment_id),
+        container: one('container', e.container_id),
+        location: one(e.location_type ?? 'port', e.location_id),
+        vessel: one('vessel', e.vessel_id),
+        terminal: one(e.terminal_type ?? 'terminal', e.terminal_id),
+      },
+    };
+  }
+
+  rawEvent(e: RawEventsTable): Resource {
+    const day = e.timestamp.slice(0, 10);
+    const estimated = e.estimated === 1;
+    return {
+      id: e.id,
+      type: 'raw_event',
+      attributes: {
+        event: e.event,
+        original_event: e.original_event,
+        timestamp: e.timestamp,
+        estimated,
+        actual_on: estimated ? null : day,
+        estimated_on: estimated ? day : null,
+        actual_at: estimated ? null : e.timestamp,
+        estimated_at: estimated ? e.timestamp : null,
+        timezone: e.timezone,
+        created_at: e.created_at,
+        ...(e.location_name != null ? { location_name: e.location_name } : {}),
+        location_locode: e.location_locode,
+        vessel_name: e.vessel_name,
+        vessel_imo: e.vessel_imo,
+        index: e.event_index,
+        voyage_number: e.voyage_number,
+      },
+      relationships: {
+        location: one(e.location_type ?? 'port', e.location_id),
+        vessel: one('vessel', e.vessel_id),
+      },
+    };
+  }
+
+  // --- batch rendering (one query per relationship, never per row) ----------------------------
+
+  async shipments(rows: ShipmentsTable[]): Promise<Resource[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const containers = await this.db
+      .selectFrom('containers')
+      .select(['id', 'shipment_id'])
+      .where('shipment_id', 'in', ids)
+      .orderBy('created_at')
+      .orderBy('number')
+      .execute();
+    const byShipment = groupIds(containers, 'shipment_id');
+    return rows.map((r) => this.shipment(r, byShipment.get(r.id) ?? []));
+  }
+
+  async containers(rows: ContainersTable[]): Promise<Resource[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const [events, raws] = await Promise.all([
+      this.db
+        .selectFrom('transport_events')
+        .select(['id', 'container_id'])
+        .where('container_id', 'in', ids)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute(),
+      this.db
+        .selectFrom('raw_events')
+        .select(['id', 'container_id'])
+        .where('container_id', 'in', ids)
+        .orderBy('event_index')
+        .execute(),
+    ]);
+    const ev = groupIds(events, 'container_id');
+    const raw = groupIds(raws, 'container_id');
+    return rows.map((r) => this.container(r, ev.get(r.id) ?? [], raw.get(r.id) ?? []));
+  }
+
+  /** Loads resources of one type by id for `include`; account-owned types are scoped. */
+  async load(accountId: string, type: string, ids: string[]): Promise<Resource[]> {
+    const ref = this.ref;
+    const fromMap = <T>(map: Map<string, T>, render: (row: T) => Resource) =>
+      ids.flatMap((id) => {
+        const row = map.get(id);
+        return row ? [render(row)] : [];
+      });
+    switch (type) {
+      case 'port':
+        return fromMap(ref.portsById, renderPort);
+      case 'metro_area':
+        return fromMap(ref.metrosById, renderMetro);
+      case 'terminal':
+        return fromMap(ref.terminalsById, renderTerminal);
+      case 'rail_terminal':
+        return fromMap(ref.railTerminalsById, renderRailTerminal);
+      case 'vessel': {
+        const rows = await this.db
+          .selectFrom('vessels')
+          .selectAll()
+          .where('id', 'in', ids)
+          .execute();
+        return rows.map(renderVessel);
+      }
+      case 'shipment': {
+        const rows = await this.db
+          .selectFrom('shipments')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('account_id', '=', accountId)
+          .execute();
+        return this.shipments(rows);
+      }
+      case 'container': {
+        const rows = await this.db
+          .selectFrom('containers')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('account_id', '=', accountId)
+          .execute();
+        return this.containers(rows);
+      }
+      case 'transport_event': {
+        const rows = await this.db
+          .selectFrom('transport_events')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('account_id', '=', accountId)
+          .orderBy('created_at', 'desc')
+          .execute();
+        return rows.map((r) => this.transportEvent(r));
+      }
+      case 'raw_event': {
+        const rows = await this.db
+          .selectFrom('raw_events')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('account_id', '=', accountId)
+          .execute();
+        return rows.map((r) => this.rawEvent(r));
+      }
+      case 'tracking_request': {
+        const rows = await this.db
+          .selectFrom('tracking_requests')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('account_id', '=', accountId)
+          .execute();
+        return rows.map(renderTrackingRequest);
+      }
+      case 'webhook': {
+        const rows = await this.db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('id', 'in', ids)
+          .where('account_id', '=', accountId)
+          .execute();
+        return rows.map(renderWebhook);
+      }
+      default:
+        // Users and parties are not modelled: their relationships stay unresolved.
+        return [];
+    }
+  }
+}
+
+function groupIds<K extends string>(
+  rows: ({ id: string } & Record<K, string>)[],
+  key: K,
+): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const r of rows) {
+    const list = out.get(r[key]);
+    if (list) list.push(r.id);
+    else out.set(r[key], [r.id]);
+  }
+  return out;
+}

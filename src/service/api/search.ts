@@ -1,0 +1,156 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import { SearchDocument } from '../../shared/api/documents';
+import type { SearchResult } from '../../shared/api/resources';
+import type { ServiceContext } from '../context';
+import { ApiError } from '../jsonapi/errors';
+import { accountOf, sendDocument } from './http';
+import { likePattern } from './tracking-requests';
+
+export const SEARCH_LIMIT = 25;
+
+/**
+ * Search across shipments, containers and tracking requests by any of their numbers and
+ * references. Shipments first, then containers, then tracking requests; newest first within
+ * each; requests whose shipment is already listed are left out.
+ */
+export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { db, ref } = ctx;
+  app.get(
+    '/search',
+    {
+      schema: {
+        tags: ['Search'],
+        summary: 'Search shipments, containers and tracking requests',
+        querystring: Type.Object({ query: Type.Optional(Type.String()) }),
+        response: { 200: SearchDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const text = ((request.query as { query?: string }).query ?? '').trim();
+      if (!text) {
+        throw new ApiError(400, 'The query parameter is required', {
+          source: { parameter: 'query' },
+        });
+      }
+      const like = sql<string>`${likePattern(text.toUpperCase())} escape '\\'`;
+      const shipments = await db
+        .selectFrom('shipments')
+        .selectAll()
+        .where('account_id', '=', account.id)
+        .where((eb) =>
+          eb.or([
+            eb('bill_of_lading_number', 'like', like),
+            eb('normalized_number', 'like', like),
+            eb(eb.fn('upper', ['ref_numbers']), 'like', like),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(SEARCH_LIMIT)
+        .execute();
+      const containers = await db
+        .selectFrom('containers')
+        .selectAll()
+        .where('account_id', '=', account.id)
+        .where((eb) =>
+          eb.or([eb('number', 'like', like), eb(eb.fn('upper', ['ref_numbers']), 'like', like)]),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(SEARCH_LIMIT)
+        .execute();
+      const requests = await db
+        .selectFrom('tracking_requests')
+        .selectAll()
+        .where('account_id', '=', account.id)
+        .where((eb) =>
+          eb.or([
+            eb('request_number', 'like', like),
+            eb(eb.fn('upper', ['ref_numbers']), 'like', like),
+          ]),
+        )
+        .orderBy('created_at', 'desc')
+        .limit(SEARCH_LIMIT)
+        .execute();
+
+      const shipmentIds = shipments.map((s) => s.id);
+      const counts = shipmentIds.length
+        ? await db
+            .selectFrom('containers')
+            .select(['shipment_id', (eb) => eb.fn.countAll<number>().as('n')])
+            .where('shipment_id', 'in', shipmentIds)
+            .groupBy('shipment_id')
+            .execute()
+        : [];
+      const countOf = new Map(counts.map((c) => [c.shipment_id, Number(c.n)]));
+      const blank = {
+        shipment_id: null,
+        scac: null,
+        port_of_lading_name: null,
+        port_of_discharge_name: null,
+        containers_count: null,
+        tracking_stopped: null,
+        tracking_stopped_reason: null,
+        status: null,
+        failed_reason: null,
+      };
+      const results: SearchResult[] = [
+        ...shipments.map((s) => ({
+          id: s.id,
+          type: 'shipment' as const,
+          attributes: {
+            ...blank,
+            entity_type: 'shipment',
+            number: s.bill_of_lading_number,
+            scac: s.scac,
+            port_of_lading_name: s.port_of_lading_id
+              ? (ref.portsById.get(s.port_of_lading_id)?.name ?? null)
+              : null,
+            port_of_discharge_name: s.port_of_discharge_id
+              ? (ref.portsById.get(s.port_of_discharge_id)?.name ?? null)
+              : null,
+            containers_count: countOf.get(s.id) ?? 0,
+            tracking_stopped: s.line_tracking_stopped_at !== null,
+            tracking_stopped_reason: s.line_tracking_stopped_reason,
+            ref_numbers: JSON.parse(s.ref_numbers) as string[],
+            created_at: s.created_at,
+            updated_at: s.updated_at,
+          },
+        })),
+        ...containers.map((c) => ({
+          id: c.id,
+          type: 'cargo' as const,
+          attributes: {
+            ...blank,
+            entity_type: 'cargo',
+            number: c.number,
+            shipment_id: c.shipment_id,
+            ref_numbers: JSON.parse(c.ref_numbers) as string[],
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+          },
+        })),
+        ...requests
+          .filter((r) => !r.shipment_id || !shipmentIds.includes(r.shipment_id))
+          .map((r) => ({
+            id: r.id,
+            type: 'tracking_request' as const,
+            attributes: {
+              ...blank,
+              entity_type: 'tracking_request',
+              number: r.request_number,
+              shipment_id: r.shipment_id,
+              scac: r.scac,
+              status: r.status,
+              failed_reason: r.failed_reason,
+              ref_numbers: JSON.parse(r.ref_numbers) as string[],
+              created_at: r.created_at,
+              updated_at: r.updated_at,
+            },
+          })),
+      ].slice(0, SEARCH_LIMIT);
+      return sendDocument(reply, 200, { data: results });
+    },
+  );
+}

@@ -1,0 +1,270 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import {
+  InferNumberBody,
+  InferNumberDocument,
+  TrackingRequestCreateBody,
+  TrackingRequestDocument,
+  TrackingRequestListDocument,
+  TrackingRequestUpdateBody,
+} from '../../shared/api/documents';
+import type { ServiceContext } from '../context';
+import { ApiError, notFound } from '../jsonapi/errors';
+import { parseInclude, resolveIncludes } from '../jsonapi/include';
+import { collectionLinks, parsePage } from '../jsonapi/pagination';
+import { inferNumber } from '../tracking/infer-number';
+import { renderTrackingRequest } from './render';
+import {
+  IdParams,
+  IncludeQuery,
+  PageQuery,
+  accountOf,
+  isUuid,
+  isoFilter,
+  requestBase,
+  sendDocument,
+} from './http';
+
+const ListQuery = Type.Object({
+  ...PageQuery,
+  ...IncludeQuery,
+  q: Type.Optional(Type.String({ description: 'Matches request_number and ref numbers.' })),
+  'filter[request_number]': Type.Optional(Type.String()),
+  'filter[status]': Type.Optional(Type.String()),
+  'filter[scac]': Type.Optional(Type.String()),
+  'filter[created_at][start]': Type.Optional(Type.String({ format: 'date-time' })),
+  'filter[created_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
+  'filter[updated_at][start]': Type.Optional(Type.String({ format: 'date-time' })),
+  'filter[updated_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
+});
+
+/** Escapes LIKE wildcards so user text matches literally. */
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { db, render, tracking, ref } = ctx;
+
+  async function document(
+    accountId: string,
+    rows: Parameters<typeof renderTrackingRequest>[0][],
+    include: string[][],
+  ) {
+    const data = rows.map(renderTrackingRequest);
+    const included = await resolveIncludes(data, include, (type, ids) =>
+      render.load(accountId, type, ids),
+    );
+    return { data, included };
+  }
+
+  app.get(
+    '/tracking_requests',
+    {
+      schema: {
+        tags: ['Tracking Requests'],
+        summary: 'List tracking requests, most recent first',
+        querystring: ListQuery,
+        response: { 200: TrackingRequestListDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const query = request.query as Record<string, string | undefined>;
+      const page = parsePage(query);
+      const include = parseInclude(query.include, 'tracking_request');
+      let base = db.selectFrom('tracking_requests').where('account_id', '=', account.id);
+      if (query.q) {
+        const pattern = likePattern(query.q);
+        base = base.where((eb) =>
+          eb.or([
+            eb('request_number', 'like', sql<string>`${pattern} escape '\\'`),
+            eb('ref_numbers', 'like', sql<string>`${pattern} escape '\\'`),
+          ]),
+        );
+      }
+      if (query['filter[request_number]'])
+        base = base.where('request_number', '=', query['filter[request_number]']);
+      if (query['filter[status]']) base = base.where('status', '=', query['filter[status]']);
+      if (query['filter[scac]'])
+        base = base.where('scac', '=', query['filter[scac]'].toUpperCase());
+      const ranges: [string, 'created_at' | 'updated_at', '>=' | '<='][] = [
+        ['filter[created_at][start]', 'created_at', '>='],
+        ['filter[created_at][end]', 'created_at', '<='],
+        ['filter[updated_at][start]', 'updated_at', '>='],
+        ['filter[updated_at][end]', 'updated_at', '<='],
+      ];
+      for (const [param, column, op] of ranges) {
+        const value = isoFilter(query[param], param);
+        if (value) base = base.where(column, op, value);
+      }
+      const [{ total }, rows] = await Promise.all([
+        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.size)
+          .offset(page.offset)
+          .execute(),
+      ]);
+      const doc = await document(account.id, rows, include);
+      return sendDocument(reply, 200, {
+        ...doc,
+        links: collectionLinks(requestBase(request), query, page, Number(total)),
+        meta: { size: page.size, total: Number(total) },
+      });
+    },
+  );
+
+  app.get(
+    '/tracking_requests/:id',
+    {
+      schema: {
+        tags: ['Tracking Requests'],
+        summary: 'Get a tracking request',
+        params: IdParams,
+        querystring: Type.Object({ ...IncludeQuery }),
+        response: { 200: TrackingRequestDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id } = request.params as { id: string };
+      const include = parseInclude(
+        (request.query as { include?: string }).include,
+        'tracking_request',
+      );
+      const row = isUuid(id)
+        ? await db
+            .selectFrom('tracking_requests')
+            .selectAll()
+            .where('id', '=', id)
+            .where('account_id', '=', account.id)
+            .executeTakeFirst()
+        : undefined;
+      if (!row) throw notFound();
+      const doc = await document(account.id, [row], include);
+      return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
+    },
+  );
+
+  app.post(
+    '/tracking_requests',
+    {
+      schema: {
+        tags: ['Tracking Requests'],
+        summary: 'Create a tracking request',
+        body: TrackingRequestCreateBody,
+        response: { 201: TrackingRequestDocument },
+      },
+      config: { trackingRequestCreation: true },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const attrs = (request.body as TrackingRequestCreateBody).data.attributes;
+      const requestNumber = attrs.request_number.trim().toUpperCase();
+      const scac = attrs.scac.trim().toUpperCase();
+      const errors: { detail: string; code: string; source: { pointer: string } }[] = [];
+      if (!requestNumber) {
+        errors.push({
+          detail: "Request number can't be blank",
+          code: 'blank',
+          source: { pointer: '/data/attributes/request_number' },
+        });
+      }
+      const scacPointer = { pointer: '/data/attributes/scac' };
+      const line = ref.linesByAnyScac.get(scac);
+      if (!scac) {
+        errors.push({ detail: "Scac can't be blank", code: 'blank', source: scacPointer });
+      } else if (!line) {
+        errors.push({
+          detail: `Scac '${scac}' is not recognized`,
+          code: 'invalid',
+          source: scacPointer,
+        });
+      } else if (
+        (ctx.config.supportedScacs && !ctx.config.supportedScacs.includes(line.scac)) ||
+        (attrs.request_type === 'container' && JSON.parse(line.container_prefixes).length === 0)
+      ) {
+        errors.push({
+          detail: `Scac '${scac}' is not supported. We do not currently integrate with ${line.name}`,
+          code: 'unsupported',
+          source: scacPointer,
+        });
+      }
+      if (errors.length) throw ApiError.many(422, errors);
+      const duplicate = await tracking.findActiveDuplicate(account.id, requestNumber, line!.scac);
+      if (duplicate) {
+        throw new ApiError(
+          422,
+          `A tracking request for ${requestNumber} with scac ${line!.scac} already exists (status ${duplicate.status})`,
+          {
+            code: 'duplicate',
+            source: { pointer: '/data/attributes/request_number' },
+          },
+        );
+      }
+      const row = await tracking.createTrackingRequest(account.id, {
+        requestType: attrs.request_type,
+        requestNumber,
+        scac: line!.scac,
+        refNumbers: attrs.ref_numbers,
+        shipmentTags: attrs.shipment_tags,
+      });
+      return sendDocument(reply, 201, { data: renderTrackingRequest(row) });
+    },
+  );
+
+  app.patch(
+    '/tracking_requests/:id',
+    {
+      schema: {
+        tags: ['Tracking Requests'],
+        summary: 'Edit the ref numbers and tags of a tracking request',
+        params: IdParams,
+        body: TrackingRequestUpdateBody,
+        response: { 200: TrackingRequestDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id } = request.params as { id: string };
+      const attrs = (request.body as TrackingRequestUpdateBody).data.attributes;
+      if (!isUuid(id)) throw notFound();
+      const ok = await tracking.updateTrackingRequest(account.id, id, {
+        refNumbers: attrs.ref_numbers,
+        tags: attrs.tags,
+      });
+      if (!ok) throw notFound();
+      const row = await db
+        .selectFrom('tracking_requests')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      return sendDocument(reply, 200, { data: renderTrackingRequest(row) });
+    },
+  );
+
+  app.post(
+    '/tracking_requests/infer_number',
+    {
+      schema: {
+        tags: ['Tracking Requests'],
+        summary: 'Infer the number type and the shipping line from a tracking number',
+        body: InferNumberBody,
+        response: { 200: InferNumberDocument },
+      },
+    },
+    async (request, reply) => {
+      accountOf(request);
+      const { number } = request.body as InferNumberBody;
+      const result = inferNumber(number, ref.lines);
+      if (!result) {
+        throw new ApiError(422, 'This reference number is not valid.', {
+          source: { pointer: '/number' },
+        });
+      }
+      return sendDocument(reply, 200, { data: result });
+    },
+  );
+}

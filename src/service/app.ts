@@ -1,0 +1,196 @@
+/**
+ * The Fastify application: /v2 routes, Token auth, per-key limits, JSON:API errors for every
+ * failure (including Fastify's own validation and body parsing errors) and the served OpenAPI.
+ */
+import swagger from '@fastify/swagger';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyServerOptions,
+} from 'fastify';
+import { registerContainerRoutes } from './api/containers';
+import { JSON_API, sendDocument } from './api/http';
+import { API_PREFIX } from './api/render';
+import { registerReferenceRoutes } from './api/reference';
+import { registerSearchRoutes } from './api/search';
+import { registerShipmentRoutes } from './api/shipments';
+import { registerTrackingRequestRoutes } from './api/tracking-requests';
+import { registerWebhookRoutes } from './api/webhooks';
+import type { ServiceContext } from './context';
+import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
+import { RollingWindowLimiter } from './rate-limit';
+
+const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Counts against the tracking request creation limit. */
+    trackingRequestCreation?: boolean;
+  }
+}
+
+/** Ajv validation error -> where it points (body pointer or query parameter) and a message. */
+function validationErrors(error: FastifyError): {
+  status: number;
+  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[];
+} {
+  const context = error.validationContext;
+  const items = error.validation ?? [];
+  const errors = items.map((v) => {
+    const params = v.params as Record<string, unknown>;
+    const missing = typeof params.missingProperty === 'string' ? params.missingProperty : undefined;
+    const path = `${v.instancePath}${missing ? `/${missing}` : ''}`;
+    const field = path.split('/').filter(Boolean).pop() ?? context ?? 'value';
+    const allowed = Array.isArray(params.allowedValues)
+      ? `: one of ${(params.allowedValues as unknown[]).join(', ')}`
+      : '';
+    const detail = missing
+      ? `${field} is required`
+      : `${field} ${v.message ?? 'is invalid'}${allowed}`;
+    if (context === 'body') return { detail, source: { pointer: path || '/' } };
+    const parameter = path.replace(/^\//, '') || context || 'query';
+    return { detail, source: { parameter } };
+  });
+  // Bodies that parse but do not fit the schema are unprocessable; bad query or path is a 400.
+  return { status: context === 'body' ? 422 : 400, errors };
+}
+
+export function buildApp(
+  ctx: ServiceContext,
+  options: { logger?: FastifyServerOptions['loggerInstance'] } = {},
+): FastifyInstance {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    ajv: { customOptions: { strict: false, coerceTypes: 'array', removeAdditional: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+
+  // Responses are pre-serialized strings; schemas are for validation and the OpenAPI document.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // Only JSON bodies are accepted; anything else is a 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.addContentTypeParser(
+    JSON_API,
+    { parseAs: 'string', bodyLimit: ctx.config.bodyLimitBytes },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+
+  const general = new RollingWindowLimiter(ctx.clock, ctx.config.requestsPerMinute);
+  const creation = new RollingWindowLimiter(ctx.clock, ctx.config.trackingRequestsPerMinute);
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
+      return sendDocument(reply, error.status, { errors: error.errors });
+    }
+    if (error.validation) {
+      const { status, errors } = validationErrors(error);
+      return sendDocument(reply, status, {
+        errors: errors.map((e) => ({ status: String(status), title: titleFor(status), ...e })),
+      });
+    }
+    const status =
+      error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+    if (status === 500) request.log.error({ err: error }, 'unhandled error');
+    const detail =
+      status === 500
+        ? 'The service could not complete the request'
+        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+          ? `Unsupported content type; send ${JSON_API} or application/json`
+          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+            ? `Request body is larger than ${ctx.config.bodyLimitBytes} bytes`
+            : error.message;
+    return sendDocument(reply, status, {
+      errors: [{ status: String(status), title: titleFor(status), detail }],
+    });
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendDocument(reply, 404, {
+      errors: [
+        {
+          status: '404',
+          title: 'Not Found',
+          detail: `No route for ${request.method} ${request.url.split('?')[0]}`,
+        },
+      ],
+    }),
+  );
+
+  app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Quayside tracking service',
+        version: '0.2.0',
+        description:
+          'Container tracking API under /v2 in JSON:API layout, compatible with the reference container tracking API. Members and parameters marked `x-quayside-extension` are Quayside additions (e.g. `updated_at` and `filter[updated_at][start]` for efficient sync).',
+      },
+      servers: [{ url: API_PREFIX }],
+      components: {
+        securitySchemes: {
+          authorization: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'Authorization',
+            description: 'Use `Authorization: Token YOUR_API_KEY`.',
+          },
+        },
+      },
+      security: [{ authorization: [] }],
+    },
+    // Paths are documented relative to the server URL (which ends in /v2).
+    transform: ({ schema, url }) => ({
+      schema,
+      url: url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url,
+    }),
+  });
+
+  app.register(
+    async (v2) => {
+      v2.addHook('onRequest', async (request, reply) => {
+        if (request.routeOptions.url === `${API_PREFIX}/openapi.json`) return;
+        const match = TOKEN_RE.exec(request.headers.authorization ?? '');
+        const account = match ? await ctx.accounts.byKey(match[1]!) : undefined;
+        if (!account) throw new ApiError(401, 'Invalid or missing API token.');
+        request.account = account;
+        request.apiKey = match![1]!;
+        const limited = general.take(request.apiKey);
+        if (!limited.allowed) {
+          throw new ApiError(429, 'Rate limit exceeded', {
+            headers: { 'Retry-After': String(limited.retryAfterSeconds) },
+          });
+        }
+        if (request.routeOptions.config.trackingRequestCreation) {
+          const created = creation.take(request.apiKey);
+          if (!created.allowed) {
+            throw new ApiError(
+              429,
+              "You've hit the create tracking requests limit. Please try again in a minute.",
+              {
+                headers: { 'Retry-After': String(created.retryAfterSeconds) },
+              },
+            );
+          }
+        }
+        void reply;
+      });
+
+      v2.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
+        reply.type('application/json').send(JSON.stringify(app.swagger())),
+      );
+      registerTrackingRequestRoutes(v2, ctx);
+      registerShipmentRoutes(v2, ctx);
+      registerContainerRoutes(v2, ctx);
+      registerReferenceRoutes(v2, ctx);
+      registerSearchRoutes(v2, ctx);
+      registerWebhookRoutes(v2, ctx);
+    },
+    { prefix: API_PREFIX },
+  );
+
+  return app;
+}

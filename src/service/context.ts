@@ -1,0 +1,37 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../shared/clock';
+import type { Renderer } from './api/render';
+import type { RouteBuilder } from './routing';
+import type { AccountStore } from './store/accounts';
+import type { ReferenceData } from './store/reference';
+import type { Database } from './store/schema';
+import type { TrackingStore } from './store/tracking-store';
+
+export interface ServiceConfig {
+  /** Requests per key per rolling minute (all endpoints). */
+  requestsPerMinute: number;
+  /** Tracking requests created per key per rolling minute. */
+  trackingRequestsPerMinute: number;
+  /** Largest accepted request body in bytes. */
+  bodyLimitBytes: number;
+  /** SCACs the service can track; undefined means every line in the reference data. */
+  supportedScacs?: string[];
+}
+
+export const DEFAULT_CONFIG: ServiceConfig = {
+  requestsPerMinute: 100,
+  trackingRequestsPerMinute: 100,
+  bodyLimitBytes: 1024 * 1024,
+};
+
+/** Everything the route handlers need, created once per service instance. */
+export interface ServiceContext {
+  db: Kysely<Database>;
+  ref: ReferenceData;
+  accounts: AccountStore;
+  tracking: TrackingStore;
+  render: Renderer;
+  clock: Clock;
+  config: ServiceConfig;
+  routeBuilder: RouteBuilder;
+}

@@ -1,0 +1,122 @@
+/**
+ * Programmatic entry points of the tracking service, used by the `quayside serve` command,
+ * tests, benches and the desktop app's embedded mode.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { systemClock, type Clock } from '../shared/clock';
+import { buildApp } from './app';
+import { Renderer } from './api/render';
+import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
+import { noRouteBuilder, type RouteBuilder } from './routing';
+import { AccountStore } from './store/accounts';
+import { openDatabase } from './store/db';
+import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
+import { TrackingStore } from './store/tracking-store';
+
+export type { ServiceConfig } from './context';
+export { TrackingStore } from './store/tracking-store';
+export { AccountStore } from './store/accounts';
+
+/** resources/reference of this checkout. */
+export const SHIPPED_REFERENCE_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../resources/reference',
+);
+
+export interface ServiceOptions {
+  dataDir: string;
+  clock?: Clock;
+  logger?: FastifyServerOptions['loggerInstance'];
+  config?: Partial<ServiceConfig>;
+  /** Directory of the reference JSON files (default: resources/reference). */
+  referenceDir?: string;
+  routeBuilder?: RouteBuilder;
+}
+
+export interface ServiceStore {
+  accounts: AccountStore;
+  tracking: TrackingStore;
+  reference: ReferenceData;
+  context: ServiceContext;
+}
+
+export interface ServiceApp {
+  app: FastifyInstance;
+  store: ServiceStore;
+  close(): Promise<void>;
+}
+
+/** Opens the store, loads reference data and builds the Fastify app (not listening). */
+export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
+  const clock = options.clock ?? systemClock;
+  const opened = await openDatabase(options.dataDir);
+  try {
+    await loadReferenceData(
+      opened.db,
+      readReferenceDir(options.referenceDir ?? SHIPPED_REFERENCE_DIR),
+    );
+    const ref = await ReferenceData.fromDatabase(opened.db);
+    const accounts = new AccountStore(opened.db, clock);
+    const tracking = new TrackingStore(opened.db, ref, clock);
+    const context: ServiceContext = {
+      db: opened.db,
+      ref,
+      accounts,
+      tracking,
+      render: new Renderer(opened.db, ref),
+      clock,
+      config: { ...DEFAULT_CONFIG, ...options.config },
+      routeBuilder: options.routeBuilder ?? noRouteBuilder,
+    };
+    const app = buildApp(context, { logger: options.logger });
+    return {
+      app,
+      store: { accounts, tracking, reference: ref, context },
+      async close() {
+        await app.close();
+        await opened.close();
+      },
+    };
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
+}
+
+export interface RunningService extends ServiceApp {
+  /** e.g. http://127.0.0.1:4010/v2 */
+  baseUrl: string;
+  port: number;
+  /** Set when this start created the first account: shown once, never stored. */
+  initialKey?: string;
+}
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4010;
+export const FIRST_ACCOUNT_NAME = 'default';
+
+/** Starts listening; on an empty store it creates the first account and returns its key. */
+export async function startService(
+  options: ServiceOptions & { host?: string; port?: number },
+): Promise<RunningService> {
+  const service = await createServiceApp(options);
+  try {
+    let initialKey: string | undefined;
+    if ((await service.store.accounts.count()) === 0) {
+      const account = await service.store.accounts.create(FIRST_ACCOUNT_NAME);
+      initialKey = await service.store.accounts.createKey(account.id);
+    }
+    const host = options.host ?? DEFAULT_HOST;
+    await service.app.listen({ host, port: options.port ?? DEFAULT_PORT });
+    const address = service.app.server.address();
+    const port =
+      typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
+    const shownHost = host.includes(':') ? `[${host}]` : host;
+    return { ...service, baseUrl: `http://${shownHost}:${port}/v2`, port, initialKey };
+  } catch (err) {
+    await service.close();
+    throw err;
+  }
+}

@@ -1,0 +1,67 @@
+/** JSON:API error objects and the exception that carries them to the error handler. */
+
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+}
+
+export interface JsonApiErrorObject {
+  status: string;
+  title: string;
+  detail?: string;
+  code?: string;
+  source?: ErrorSource;
+}
+
+export const STATUS_TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const titleFor = (status: number): string => STATUS_TITLES[status] ?? 'Error';
+
+export class ApiError extends Error {
+  readonly errors: JsonApiErrorObject[];
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly status: number,
+    detail?: string,
+    options: { source?: ErrorSource; code?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(detail ?? titleFor(status));
+    this.errors = [
+      {
+        status: String(status),
+        title: titleFor(status),
+        ...(detail !== undefined ? { detail } : {}),
+        ...(options.code ? { code: options.code } : {}),
+        ...(options.source ? { source: options.source } : {}),
+      },
+    ];
+    this.headers = options.headers ?? {};
+  }
+
+  /** Several errors of the same status (e.g. all invalid attributes of one body). */
+  static many(status: number, errors: Omit<JsonApiErrorObject, 'status' | 'title'>[]): ApiError {
+    const err = new ApiError(status, errors[0]?.detail);
+    err.errors.splice(
+      0,
+      err.errors.length,
+      ...errors.map((e) => ({ status: String(status), title: titleFor(status), ...e })),
+    );
+    return err;
+  }
+}
+
+export const notFound = (detail?: string) => new ApiError(404, detail);

@@ -1,0 +1,106 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { v4 as uuidv4 } from 'uuid';
+import type { Clock } from '../../shared/clock';
+import type { Database } from './schema';
+
+export interface Account {
+  id: string;
+  name: string;
+  routingEnabled: boolean;
+}
+
+/** Keys are stored only as SHA-256 hashes; the key itself is shown once, at creation. */
+export const hashKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+/** 32 random bytes, URL-safe: long enough that hashing without a salt is safe. */
+export const generateKey = (): string => `qs_${randomBytes(32).toString('base64url')}`;
+
+const toAccount = (row: { id: string; name: string; routing_enabled: number }): Account => ({
+  id: row.id,
+  name: row.name,
+  routingEnabled: row.routing_enabled === 1,
+});
+
+export class AccountStore {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+  ) {}
+
+  async count(): Promise<number> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async first(): Promise<Account | undefined> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async byName(name: string): Promise<Account | undefined> {
+    const row = await this.db
+      .selectFrom('accounts')
+      .selectAll()
+      .where('name', '=', name)
+      .executeTakeFirst();
+    return row && toAccount(row);
+  }
+
+  async create(name: string, options: { routing?: boolean } = {}): Promise<Account> {
+    const row = {
+      id: uuidv4(),
+      name,
+      routing_enabled: options.routing ? 1 : 0,
+      created_at: new Date(this.clock.now()).toISOString(),
+    };
+    await this.db.insertInto('accounts').values(row).execute();
+    return toAccount(row);
+  }
+
+  async ensure(name: string): Promise<Account> {
+    return (await this.byName(name)) ?? this.create(name);
+  }
+
+  async setRouting(accountId: string, enabled: boolean): Promise<void> {
+    await this.db
+      .updateTable('accounts')
+      .set({ routing_enabled: enabled ? 1 : 0 })
+      .where('id', '=', accountId)
+      .execute();
+  }
+
+  /** Creates a key for the account and returns it; only its hash is stored. */
+  async createKey(accountId: string): Promise<string> {
+    const key = generateKey();
+    await this.db
+      .insertInto('api_keys')
+      .values({
+        id: uuidv4(),
+        account_id: accountId,
+        key_hash: hashKey(key),
+        created_at: new Date(this.clock.now()).toISOString(),
+      })
+      .execute();
+    return key;
+  }
+
+  async byKey(key: string): Promise<Account | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select(['accounts.id', 'accounts.name', 'accounts.routing_enabled'])
+      .where('api_keys.key_hash', '=', hashKey(key))
+      .executeTakeFirst();
+    return row && toAccount(row);
+  }
+}

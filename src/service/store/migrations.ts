@@ -1,0 +1,350 @@
+/**
+ * Schema migrations, kept in code so the service ships as one bundle. Only Kysely's schema
+ * builder is used (no SQLite-only DDL), so the same migrations run on PostgreSQL.
+ */
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
+type AnyDb = Kysely<any>;
+
+const initial: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('accounts')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('name', 'varchar(200)', (c) => c.notNull().unique())
+      .addColumn('routing_enabled', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('api_keys')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('key_hash', 'varchar(64)', (c) => c.notNull().unique())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+
+    await db.schema
+      .createTable('ports')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('locode', 'varchar(5)', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('city', 'text')
+      .addColumn('state_abbr', 'text')
+      .addColumn('state', 'text')
+      .addColumn('country_code', 'varchar(2)', (c) => c.notNull())
+      .addColumn('country', 'text', (c) => c.notNull())
+      .addColumn('time_zone', 'text', (c) => c.notNull())
+      .addColumn('latitude', 'double precision')
+      .addColumn('longitude', 'double precision')
+      .execute();
+    await db.schema
+      .createTable('metro_areas')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('locode', 'varchar(5)', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('state_abbr', 'text')
+      .addColumn('country_code', 'varchar(2)', (c) => c.notNull())
+      .addColumn('time_zone', 'text', (c) => c.notNull())
+      .addColumn('latitude', 'double precision')
+      .addColumn('longitude', 'double precision')
+      .execute();
+    await db.schema
+      .createTable('terminals')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('firms_code', 'varchar(20)', (c) => c.notNull().unique())
+      .addColumn('smdg_code', 'text')
+      .addColumn('bic_facility_code', 'text')
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('nickname', 'text')
+      .addColumn('street', 'text')
+      .addColumn('city', 'text')
+      .addColumn('state', 'text')
+      .addColumn('state_abbr', 'text')
+      .addColumn('zip', 'text')
+      .addColumn('country', 'text', (c) => c.notNull())
+      .addColumn('port_id', 'varchar(36)')
+      .addColumn('port_locode', 'varchar(5)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('rail_terminals')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('firms_code', 'varchar(20)', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('nickname', 'text')
+      .addColumn('metro_area_id', 'varchar(36)')
+      .addColumn('port_id', 'varchar(36)')
+      .addColumn('rail_carrier_scac', 'varchar(4)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('shipping_lines')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('scac', 'varchar(4)', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('short_name', 'text', (c) => c.notNull())
+      .addColumn('alternative_scacs', 'text', (c) => c.notNull())
+      .addColumn('container_prefixes', 'text', (c) => c.notNull())
+      .addColumn('bill_of_lading_prefixes', 'text', (c) => c.notNull())
+      .addColumn('booking_prefixes', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('vessels')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('imo', 'varchar(7)', (c) => c.notNull().unique())
+      .addColumn('mmsi', 'varchar(9)')
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('operator_scac', 'varchar(4)')
+      .addColumn('latitude', 'double precision')
+      .addColumn('longitude', 'double precision')
+      .addColumn('nautical_speed_knots', 'double precision')
+      .addColumn('navigational_heading_degrees', 'double precision')
+      .addColumn('position_timestamp', 'varchar(32)')
+      .execute();
+
+    await db.schema
+      .createTable('tracking_requests')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('request_number', 'text', (c) => c.notNull())
+      .addColumn('request_type', 'varchar(20)', (c) => c.notNull())
+      .addColumn('scac', 'varchar(4)', (c) => c.notNull())
+      .addColumn('status', 'varchar(20)', (c) => c.notNull())
+      .addColumn('failed_reason', 'varchar(40)')
+      .addColumn('ref_numbers', 'text', (c) => c.notNull())
+      .addColumn('tags', 'text', (c) => c.notNull())
+      .addColumn('shipment_tags', 'text', (c) => c.notNull())
+      .addColumn('is_retrying', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('retry_count', 'integer')
+      .addColumn('shipment_id', 'varchar(36)')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('tracking_requests_account_created')
+      .on('tracking_requests')
+      .columns(['account_id', 'created_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('tracking_requests_account_number')
+      .on('tracking_requests')
+      .columns(['account_id', 'request_number'])
+      .execute();
+
+    const dates = [
+      'pol_etd_at',
+      'pol_atd_at',
+      'pod_eta_at',
+      'pod_original_eta_at',
+      'pod_ata_at',
+      'destination_eta_at',
+      'destination_ata_at',
+      'line_tracking_last_attempted_at',
+      'line_tracking_last_succeeded_at',
+      'line_tracking_stopped_at',
+    ];
+    let shipments = db.schema
+      .createTable('shipments')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('bill_of_lading_number', 'text', (c) => c.notNull())
+      .addColumn('normalized_number', 'text', (c) => c.notNull())
+      .addColumn('scac', 'varchar(4)', (c) => c.notNull())
+      .addColumn('ref_numbers', 'text', (c) => c.notNull())
+      .addColumn('tags', 'text', (c) => c.notNull())
+      .addColumn('customer_name', 'text')
+      .addColumn('port_of_lading_id', 'varchar(36)')
+      .addColumn('port_of_discharge_id', 'varchar(36)')
+      .addColumn('destination_id', 'varchar(36)')
+      .addColumn('destination_type', 'varchar(20)')
+      .addColumn('pod_terminal_id', 'varchar(36)')
+      .addColumn('destination_terminal_id', 'varchar(36)')
+      .addColumn('destination_terminal_type', 'varchar(20)')
+      .addColumn('pod_vessel_id', 'varchar(36)')
+      .addColumn('pod_vessel_name', 'text')
+      .addColumn('pod_vessel_imo', 'varchar(7)')
+      .addColumn('pod_voyage_number', 'text')
+      .addColumn('line_tracking_stopped_reason', 'varchar(40)');
+    for (const d of dates) shipments = shipments.addColumn(d, 'varchar(32)');
+    await shipments
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('shipments_account_created')
+      .on('shipments')
+      .columns(['account_id', 'created_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('shipments_account_updated')
+      .on('shipments')
+      .columns(['account_id', 'updated_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('shipments_account_number')
+      .on('shipments')
+      .columns(['account_id', 'bill_of_lading_number'])
+      .execute();
+
+    const containerDates = [
+      'pickup_appointment_at',
+      'pod_arrived_at',
+      'pod_discharged_at',
+      'pod_full_out_at',
+      'terminal_checked_at',
+      'final_destination_full_out_at',
+      'empty_terminated_at',
+      'pod_last_tracking_request_at',
+      'shipment_last_tracking_request_at',
+      'pod_rail_loaded_at',
+      'pod_rail_departed_at',
+      'ind_eta_at',
+      'ind_ata_at',
+      'ind_rail_unloaded_at',
+      'pickup_lfd_terminal',
+      'pickup_lfd_rail',
+      'pickup_lfd_line',
+    ];
+    let containers = db.schema
+      .createTable('containers')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('shipment_id', 'varchar(36)', (c) => c.notNull().references('shipments.id'))
+      .addColumn('number', 'varchar(11)', (c) => c.notNull())
+      .addColumn('ref_numbers', 'text', (c) => c.notNull())
+      .addColumn('equipment_type', 'varchar(20)')
+      .addColumn('equipment_length', 'integer')
+      .addColumn('equipment_height', 'varchar(20)')
+      .addColumn('weight_in_lbs', 'double precision')
+      .addColumn('seal_number', 'text')
+      .addColumn('availability_known', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('available_for_pickup', 'integer')
+      .addColumn('pod_full_out_chassis_number', 'text')
+      .addColumn('location_at_pod_terminal', 'text')
+      .addColumn('holds_at_pod_terminal', 'text', (c) => c.notNull())
+      .addColumn('fees_at_pod_terminal', 'text', (c) => c.notNull())
+      .addColumn('pod_timezone', 'text')
+      .addColumn('final_destination_timezone', 'text')
+      .addColumn('empty_terminated_timezone', 'text')
+      .addColumn('pod_rail_carrier_scac', 'varchar(4)')
+      .addColumn('ind_rail_carrier_scac', 'varchar(4)')
+      .addColumn('current_status', 'varchar(30)', (c) => c.notNull())
+      .addColumn('pod_terminal_id', 'varchar(36)')
+      .addColumn('pickup_facility_id', 'varchar(36)');
+    for (const d of containerDates) containers = containers.addColumn(d, 'varchar(32)');
+    await containers
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('containers_account_created')
+      .on('containers')
+      .columns(['account_id', 'created_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('containers_account_updated')
+      .on('containers')
+      .columns(['account_id', 'updated_at', 'id'])
+      .execute();
+    await db.schema
+      .createIndex('containers_shipment')
+      .on('containers')
+      .column('shipment_id')
+      .execute();
+    await db.schema
+      .createIndex('containers_account_number')
+      .on('containers')
+      .columns(['account_id', 'number'])
+      .execute();
+
+    await db.schema
+      .createTable('transport_events')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('container_id', 'varchar(36)', (c) => c.notNull().references('containers.id'))
+      .addColumn('shipment_id', 'varchar(36)', (c) => c.notNull().references('shipments.id'))
+      .addColumn('event', 'varchar(80)', (c) => c.notNull())
+      .addColumn('voyage_number', 'text')
+      .addColumn('timestamp', 'varchar(32)')
+      .addColumn('timezone', 'text')
+      .addColumn('location_locode', 'varchar(5)')
+      .addColumn('location_id', 'varchar(36)')
+      .addColumn('location_type', 'varchar(20)')
+      .addColumn('vessel_id', 'varchar(36)')
+      .addColumn('terminal_id', 'varchar(36)')
+      .addColumn('terminal_type', 'varchar(20)')
+      .addColumn('data_source', 'varchar(20)', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('transport_events_container')
+      .on('transport_events')
+      .columns(['container_id', 'created_at'])
+      .execute();
+
+    await db.schema
+      .createTable('raw_events')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('container_id', 'varchar(36)', (c) => c.notNull().references('containers.id'))
+      .addColumn('event', 'varchar(40)')
+      .addColumn('original_event', 'text', (c) => c.notNull())
+      .addColumn('timestamp', 'varchar(32)', (c) => c.notNull())
+      .addColumn('estimated', 'integer', (c) => c.notNull())
+      .addColumn('timezone', 'text')
+      .addColumn('location_name', 'text')
+      .addColumn('location_locode', 'varchar(5)')
+      .addColumn('location_id', 'varchar(36)')
+      .addColumn('location_type', 'varchar(20)')
+      .addColumn('vessel_name', 'text')
+      .addColumn('vessel_imo', 'varchar(7)')
+      .addColumn('vessel_id', 'varchar(36)')
+      .addColumn('event_index', 'integer', (c) => c.notNull())
+      .addColumn('voyage_number', 'text')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('raw_events_container')
+      .on('raw_events')
+      .columns(['container_id', 'event_index'])
+      .execute();
+
+    await db.schema
+      .createTable('webhooks')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('active', 'integer', (c) => c.notNull())
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('headers', 'text')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createTable('webhook_notifications')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .addColumn('webhook_id', 'varchar(36)', (c) => c.notNull().references('webhooks.id'))
+      .addColumn('event', 'varchar(80)', (c) => c.notNull())
+      .addColumn('delivery_status', 'varchar(20)', (c) => c.notNull())
+      .addColumn('reference_object_id', 'varchar(36)')
+      .addColumn('reference_object_type', 'varchar(40)')
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('webhook_notifications_account_created')
+      .on('webhook_notifications')
+      .columns(['account_id', 'created_at'])
+      .execute();
+  },
+};
+
+/** Ordered by name; add new migrations with increasing prefixes. */
+export const migrations: Record<string, Migration> = {
+  '0001_initial': initial,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,279 @@
+/**
+ * Row types of the service tables. Timestamps are UTC ISO 8601 text, JSON values are text and
+ * booleans are 0/1 integers, so the same queries run on SQLite and PostgreSQL.
+ */
+type Json = string;
+type Bool = number;
+
+export interface AccountsTable {
+  id: string;
+  name: string;
+  routing_enabled: Bool;
+  created_at: string;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  account_id: string;
+  key_hash: string;
+  created_at: string;
+}
+
+export interface PortsTable {
+  id: string;
+  locode: string;
+  name: string;
+  city: string | null;
+  state_abbr: string | null;
+  state: string | null;
+  country_code: string;
+  country: string;
+  time_zone: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface MetroAreasTable {
+  id: string;
+  locode: string;
+  name: string;
+  state_abbr: string | null;
+  country_code: string;
+  time_zone: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface TerminalsTable {
+  id: string;
+  firms_code: string;
+  smdg_code: string | null;
+  bic_facility_code: string | null;
+  name: string;
+  nickname: string | null;
+  street: string | null;
+  city: string | null;
+  state: string | null;
+  state_abbr: string | null;
+  zip: string | null;
+  country: string;
+  port_id: string | null;
+  port_locode: string;
+}
+
+export interface RailTerminalsTable {
+  id: string;
+  firms_code: string;
+  name: string;
+  nickname: string | null;
+  metro_area_id: string | null;
+  port_id: string | null;
+  rail_carrier_scac: string;
+}
+
+export interface ShippingLinesTable {
+  id: string;
+  scac: string;
+  name: string;
+  short_name: string;
+  alternative_scacs: Json;
+  container_prefixes: Json;
+  bill_of_lading_prefixes: Json;
+  booking_prefixes: Json;
+}
+
+export interface VesselsTable {
+  id: string;
+  imo: string;
+  mmsi: string | null;
+  name: string;
+  operator_scac: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  nautical_speed_knots: number | null;
+  navigational_heading_degrees: number | null;
+  position_timestamp: string | null;
+}
+
+export interface TrackingRequestsTable {
+  id: string;
+  account_id: string;
+  request_number: string;
+  request_type: string;
+  scac: string;
+  status: string;
+  failed_reason: string | null;
+  ref_numbers: Json;
+  tags: Json;
+  shipment_tags: Json;
+  is_retrying: Bool;
+  retry_count: number | null;
+  shipment_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ShipmentsTable {
+  id: string;
+  account_id: string;
+  bill_of_lading_number: string;
+  normalized_number: string;
+  scac: string;
+  ref_numbers: Json;
+  tags: Json;
+  customer_name: string | null;
+  port_of_lading_id: string | null;
+  port_of_discharge_id: string | null;
+  destination_id: string | null;
+  /** `port` or `metro_area` */
+  destination_type: string | null;
+  pod_terminal_id: string | null;
+  destination_terminal_id: string | null;
+  /** `terminal` or `rail_terminal` */
+  destination_terminal_type: string | null;
+  pod_vessel_id: string | null;
+  pod_vessel_name: string | null;
+  pod_vessel_imo: string | null;
+  pod_voyage_number: string | null;
+  pol_etd_at: string | null;
+  pol_atd_at: string | null;
+  pod_eta_at: string | null;
+  pod_original_eta_at: string | null;
+  pod_ata_at: string | null;
+  destination_eta_at: string | null;
+  destination_ata_at: string | null;
+  line_tracking_last_attempted_at: string | null;
+  line_tracking_last_succeeded_at: string | null;
+  line_tracking_stopped_at: string | null;
+  line_tracking_stopped_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ContainersTable {
+  id: string;
+  account_id: string;
+  shipment_id: string;
+  number: string;
+  ref_numbers: Json;
+  equipment_type: string | null;
+  equipment_length: number | null;
+  equipment_height: string | null;
+  weight_in_lbs: number | null;
+  seal_number: string | null;
+  pickup_appointment_at: string | null;
+  availability_known: Bool;
+  available_for_pickup: Bool | null;
+  pod_arrived_at: string | null;
+  pod_discharged_at: string | null;
+  pod_full_out_at: string | null;
+  terminal_checked_at: string | null;
+  pod_full_out_chassis_number: string | null;
+  location_at_pod_terminal: string | null;
+  final_destination_full_out_at: string | null;
+  empty_terminated_at: string | null;
+  holds_at_pod_terminal: Json;
+  fees_at_pod_terminal: Json;
+  pod_timezone: string | null;
+  final_destination_timezone: string | null;
+  empty_terminated_timezone: string | null;
+  pod_rail_carrier_scac: string | null;
+  ind_rail_carrier_scac: string | null;
+  pod_last_tracking_request_at: string | null;
+  shipment_last_tracking_request_at: string | null;
+  pod_rail_loaded_at: string | null;
+  pod_rail_departed_at: string | null;
+  ind_eta_at: string | null;
+  ind_ata_at: string | null;
+  ind_rail_unloaded_at: string | null;
+  pickup_lfd_terminal: string | null;
+  pickup_lfd_rail: string | null;
+  pickup_lfd_line: string | null;
+  current_status: string;
+  pod_terminal_id: string | null;
+  pickup_facility_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TransportEventsTable {
+  id: string;
+  account_id: string;
+  container_id: string;
+  shipment_id: string;
+  event: string;
+  voyage_number: string | null;
+  timestamp: string | null;
+  timezone: string | null;
+  location_locode: string | null;
+  location_id: string | null;
+  location_type: string | null;
+  vessel_id: string | null;
+  terminal_id: string | null;
+  terminal_type: string | null;
+  data_source: string;
+  created_at: string;
+}
+
+export interface RawEventsTable {
+  id: string;
+  account_id: string;
+  container_id: string;
+  event: string | null;
+  original_event: string;
+  timestamp: string;
+  estimated: Bool;
+  timezone: string | null;
+  location_name: string | null;
+  location_locode: string | null;
+  location_id: string | null;
+  location_type: string | null;
+  vessel_name: string | null;
+  vessel_imo: string | null;
+  vessel_id: string | null;
+  event_index: number;
+  voyage_number: string | null;
+  created_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  active: Bool;
+  events: Json;
+  secret: string;
+  headers: Json | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookNotificationsTable {
+  id: string;
+  account_id: string;
+  webhook_id: string;
+  event: string;
+  delivery_status: string;
+  reference_object_id: string | null;
+  reference_object_type: string | null;
+  payload: Json;
+  created_at: string;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  ports: PortsTable;
+  metro_areas: MetroAreasTable;
+  terminals: TerminalsTable;
+  rail_terminals: RailTerminalsTable;
+  shipping_lines: ShippingLinesTable;
+  vessels: VesselsTable;
+  tracking_requests: TrackingRequestsTable;
+  shipments: ShipmentsTable;
+  containers: ContainersTable;
+  transport_events: TransportEventsTable;
+  raw_events: RawEventsTable;
+  webhooks: WebhooksTable;
+  webhook_notifications: WebhookNotificationsTable;
+}
