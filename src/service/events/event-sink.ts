@@ -1,0 +1,29 @@
+/**
+ * Where the tracking engine reports what happened. Every change the engine writes (a container
+ * discharged, an LFD moved, a request succeeded) is recorded through an EventSink inside the same
+ * database transaction as the change itself, so a webhook notification exists exactly when the
+ * change does: the webhook outbox implements this interface.
+ */
+import type { Transaction } from 'kysely';
+import type { Database } from '../store/schema';
+
+export type EventReferenceType = 'container' | 'shipment' | 'tracking_request' | 'transport_event';
+
+export interface TrackingEvent {
+  accountId: string;
+  /** A name from the webhook event catalog, e.g. `container.transport.vessel_discharged`. */
+  event: string;
+  /** The object the event is about (the webhook payload's `reference_object`). */
+  reference: { type: EventReferenceType; id: string };
+  /** For `container.updated`: attribute name -> [old, new]. */
+  changeset?: Record<string, [unknown, unknown]>;
+  /** UTC ISO 8601 time the change was recorded. */
+  occurredAt: string;
+}
+
+export interface EventSink {
+  record(trx: Transaction<Database>, event: TrackingEvent): Promise<void>;
+}
+
+/** For a service without webhooks (and for tests that do not look at events). */
+export const discardEvents: EventSink = { record: async () => {} };
