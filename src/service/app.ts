@@ -63,17 +63,55 @@ export function buildApp(
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: ctx.config.bodyLimitBytes,
     ajv: { customOptions: { strict: false, coerceTypes: 'array', removeAdditional: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Errors Fastify raises before routing (malformed url, over-long path parameter) get the
+    // same JSON:API error body as everything else.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+      const detail =
+        status === 414 ? 'A path parameter is too long' : 'The request url is not valid';
+      return sendDocument(reply, status, {
+        errors: [{ status: String(status), title: titleFor(status), detail }],
+      });
+    },
+    // Requests the HTTP parser rejects never reach Fastify; answer them as JSON:API too.
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
+      const code = (error as NodeJS.ErrnoException).code;
+      const status =
+        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify({
+        errors: [
+          { status: String(status), title: titleFor(status), detail: 'Malformed HTTP request' },
+        ],
+      });
+      if (socket.writable) {
+        socket.end(
+          `HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: ${JSON_API}\r\n` +
+            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      } else {
+        socket.destroy();
+      }
+    },
   });
 
   // Responses are pre-serialized strings; schemas are for validation and the OpenAPI document.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   // Only JSON bodies are accepted; anything else is a 415.
   app.removeContentTypeParser(['text/plain']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser(
     JSON_API,
     { parseAs: 'string', bodyLimit: ctx.config.bodyLimitBytes },
-    app.getDefaultJsonParser('error', 'error'),
+    (request, body, done) => {
+      // JSON:API: a request naming an extension (`ext`) the server does not support is a 415.
+      if (/;\s*ext\s*=/i.test(request.headers['content-type'] ?? '')) {
+        done(new ApiError(415, 'This service supports no JSON:API extensions (ext)'), undefined);
+        return;
+      }
+      parseJson(request, body, done);
+    },
   );
 
   const general = new RollingWindowLimiter(ctx.clock, ctx.config.requestsPerMinute);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
+import { TRACKING_REQUEST_STATUSES } from '../../shared/api/resources';
 import {
   InferNumberBody,
   InferNumberDocument,
@@ -31,7 +32,9 @@ const ListQuery = Type.Object({
   ...IncludeQuery,
   q: Type.Optional(Type.String({ description: 'Matches request_number and ref numbers.' })),
   'filter[request_number]': Type.Optional(Type.String()),
-  'filter[status]': Type.Optional(Type.String()),
+  'filter[status]': Type.Optional(
+    Type.Union(TRACKING_REQUEST_STATUSES.map((status) => Type.Literal(status))),
+  ),
   'filter[scac]': Type.Optional(Type.String()),
   'filter[created_at][start]': Type.Optional(Type.String({ format: 'date-time' })),
   'filter[created_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
