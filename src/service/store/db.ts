@@ -13,6 +13,34 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+const STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * Kysely prepares every query anew; preparing costs about as much as running a small indexed
+ * query. Queries are built from a fixed set of shapes, so reusing the prepared statement per SQL
+ * text removes that cost (better-sqlite3 statements are reusable and run synchronously).
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  return new Proxy(sqlite, {
+    get(target, property, receiver) {
+      if (property !== 'prepare') return Reflect.get(target, property, receiver);
+      return (source: string) => {
+        let statement = cache.get(source);
+        if (statement) {
+          // Refresh its place: least recently used statements are evicted first.
+          cache.delete(source);
+        } else {
+          statement = target.prepare(source);
+          if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        }
+        cache.set(source, statement);
+        return statement;
+      };
+    },
+  });
+}
+
 /**
  * Opens (creating if needed) the service database in `dataDir` and brings its schema up to date.
  * WAL mode lets a second process (`quayside keys create`) write while the service runs.
@@ -25,7 +53,9 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error } = await migrator.migrateToLatest();
   if (error) {
