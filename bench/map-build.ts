@@ -1,0 +1,219 @@
+/**
+ * Route map build cost: building the map of a 45-day, two-leg journey (Shanghai -> Singapore ->
+ * Rotterdam, 5,000 recorded AIS positions, vessel at sea on the second leg) compared with
+ * serializing the same FeatureCollection from a stored copy, the way a completed journey is
+ * served. Both measured in this run; medians of several runs.
+ *
+ *   npx tsx bench/map-build.ts
+ *
+ * "warm" builds reuse every sea route (same vessel position each time); "new position" moves the
+ * vessel before each build, so the partial leg is routed afresh, as on an hourly poll.
+ */
+import type { Position } from 'geojson';
+import { positionAlong, type SeaRouter } from '../src/shared/geo/sea-routes';
+import type { PortCall } from '../src/service/feeds/normalize/shipment-facts';
+import { marineSeaRouter } from '../src/service/routing/network';
+import { memoryPositionHistory } from '../src/service/routing/positions';
+import { loadRouteMapData } from '../src/service/routing/route-builder';
+import {
+  buildRouteMap,
+  type RoutePort,
+  type RouteVessel,
+  type TrackPoint,
+} from '../src/service/routing/route-map';
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const T0 = Date.UTC(2026, 0, 5);
+const NOW = T0 + 40 * DAY;
+const AIS_POINTS = 5000;
+
+const port = (
+  n: number,
+  locode: string,
+  name: string,
+  cc: string,
+  tz: string,
+  lon: number,
+  lat: number,
+): RoutePort => ({
+  id: `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`,
+  locode,
+  name,
+  state_abbr: null,
+  state: null,
+  country_code: cc,
+  country: cc,
+  time_zone: tz,
+  latitude: lat,
+  longitude: lon,
+});
+const ports = [
+  port(1, 'CNSHA', 'Shanghai', 'CN', 'Asia/Shanghai', 121.8, 31.3),
+  port(2, 'SGSIN', 'Singapore', 'SG', 'Asia/Singapore', 103.84, 1.26),
+  port(3, 'NLRTM', 'Rotterdam', 'NL', 'Europe/Amsterdam', 4.05, 51.95),
+];
+const vessels: RouteVessel[] = [
+  {
+    id: '10000000-0000-4000-8000-000000000001',
+    name: 'FEEDER ONE',
+    imo: '9000001',
+    mmsi: '200000001',
+  },
+  {
+    id: '10000000-0000-4000-8000-000000000002',
+    name: 'MOTHER TWO',
+    imo: '9000002',
+    mmsi: '200000002',
+  },
+];
+const legs = [
+  { departed: T0, arrives: T0 + 6 * DAY },
+  { departed: T0 + 8 * DAY, arrives: T0 + 45 * DAY },
+];
+const iso = (ms: number) => new Date(ms).toISOString();
+const ref = (v: RouteVessel) => ({ imo: v.imo, name: v.name, voyage_number: 'V1' });
+const calls: PortCall[] = [
+  {
+    sequence: 1,
+    label: 'POL',
+    locode: 'CNSHA',
+    inbound_eta_at: null,
+    inbound_ata_at: null,
+    outbound_etd_at: iso(legs[0]!.departed),
+    outbound_atd_at: iso(legs[0]!.departed),
+    inbound_vessel: null,
+    outbound_vessel: ref(vessels[0]!),
+    updated_at: iso(NOW),
+  },
+  {
+    sequence: 2,
+    label: 'TS1',
+    locode: 'SGSIN',
+    inbound_eta_at: iso(legs[0]!.arrives),
+    inbound_ata_at: iso(legs[0]!.arrives),
+    outbound_etd_at: iso(legs[1]!.departed),
+    outbound_atd_at: iso(legs[1]!.departed),
+    inbound_vessel: ref(vessels[0]!),
+    outbound_vessel: ref(vessels[1]!),
+    updated_at: iso(NOW),
+  },
+  {
+    sequence: 3,
+    label: 'POD',
+    locode: 'NLRTM',
+    inbound_eta_at: iso(legs[1]!.arrives),
+    inbound_ata_at: null,
+    outbound_etd_at: null,
+    outbound_atd_at: null,
+    inbound_vessel: ref(vessels[1]!),
+    outbound_vessel: null,
+    updated_at: iso(NOW),
+  },
+];
+
+/** 5,000 positions over the sailed time of both legs, with a little GPS noise. */
+function tracks(router: SeaRouter): Map<string, TrackPoint[]> {
+  const sailed = [legs[0]!.arrives - legs[0]!.departed, NOW - legs[1]!.departed];
+  const step = (sailed[0]! + sailed[1]!) / (AIS_POINTS - 1);
+  const out = new Map<string, TrackPoint[]>();
+  let noise = 1;
+  for (let k = 0; k < 2; k++) {
+    const from: Position = [ports[k]!.longitude!, ports[k]!.latitude!];
+    const to: Position = [ports[k + 1]!.longitude!, ports[k + 1]!.latitude!];
+    const route = router.seaRoute(from, to);
+    const { departed, arrives } = legs[k]!;
+    const points: TrackPoint[] = [];
+    for (let t = departed; t <= Math.min(arrives, NOW); t += step) {
+      const p = positionAlong(route, (t - departed) / (arrives - departed));
+      noise = (noise * 16807) % 2147483647;
+      const jitter = (noise / 2147483647 - 0.5) * 0.004;
+      points.push({
+        lon: p.lon + jitter,
+        lat: p.lat - jitter,
+        at: Math.round(t),
+        speed_knots: 17,
+        heading_deg: p.courseDeg,
+      });
+    }
+    out.set(vessels[k]!.mmsi!, points);
+  }
+  return out;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+/** Median time per call in ms over `rounds` rounds of `iterations` calls. */
+async function measure(
+  fn: (i: number) => unknown,
+  iterations: number,
+  rounds = 7,
+): Promise<number> {
+  for (let i = 0; i < iterations; i++) await fn(i); // warm-up
+  const samples: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    for (let i = 0; i < iterations; i++) await fn(r * iterations + i);
+    samples.push((performance.now() - start) / iterations);
+  }
+  return median(samples);
+}
+
+async function main() {
+  const t = performance.now();
+  const router = marineSeaRouter();
+  const networkMs = performance.now() - t;
+  const byMmsi = tracks(router);
+  const total = [...byMmsi.values()].reduce((n, p) => n + p.length, 0);
+  const history = memoryPositionHistory(byMmsi);
+  const source = {
+    ports: async () => ports,
+    vessel: async (r: { imo: string | null }) => vessels.find((v) => v.imo === r.imo) ?? null,
+    positions: history,
+  };
+
+  const build = async (now: number, h = history) => {
+    const data = await loadRouteMapData(calls, { ...source, positions: h }, now);
+    return JSON.stringify(buildRouteMap(data, { now, router }));
+  };
+
+  const stored = JSON.parse(await build(NOW)) as unknown;
+  const storedBody = JSON.stringify(stored);
+  const features = (
+    stored as { features: { properties: { feature_type: string; point_count?: number } }[] }
+  ).features;
+
+  const serializeMs = await measure(() => JSON.stringify(stored), 200);
+  const warmMs = await measure(() => build(NOW), 5);
+  // A new last position per build: the partial leg is routed from a place not seen before.
+  const live = byMmsi.get(vessels[1]!.mmsi!)!;
+  const moved = async (i: number) => {
+    const last = live[live.length - 1]!;
+    const shifted = new Map(byMmsi);
+    shifted.set(vessels[1]!.mmsi!, [
+      ...live.slice(0, -1),
+      { ...last, lat: last.lat + 0.01 * ((i % 50) + 1), lon: last.lon + 0.013 * (i + 1) },
+    ]);
+    return build(NOW, memoryPositionHistory(shifted));
+  };
+  const newPositionMs = await measure(moved, 3, 5);
+
+  console.log(
+    `journey: 45 days, 2 legs, ${total} AIS positions; network graph built once in ${networkMs.toFixed(0)} ms`,
+  );
+  console.log(
+    `features: ${features.map((f) => `${f.properties.feature_type}${f.properties.point_count ? `(${f.properties.point_count})` : ''}`).join(', ')}; body ${storedBody.length} bytes`,
+  );
+  console.log(`serialize stored copy (baseline): ${(serializeMs * 1000).toFixed(1)} us`);
+  console.log(
+    `build map, warm routes:           ${warmMs.toFixed(2)} ms  ratio ${(warmMs / serializeMs).toFixed(0)}x`,
+  );
+  console.log(
+    `build map, new vessel position:   ${newPositionMs.toFixed(2)} ms  ratio ${(newPositionMs / serializeMs).toFixed(0)}x`,
+  );
+}
+
+await main();

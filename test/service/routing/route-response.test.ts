@@ -1,0 +1,229 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Kysely, SqliteDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/shared/clock';
+import { AisVesselStore } from '../../../src/service/feeds/ais/vessel-store';
+import type { PortCall } from '../../../src/service/feeds/normalize/shipment-facts';
+import { marineSeaRouter } from '../../../src/service/routing/network';
+import { aisPositionHistory } from '../../../src/service/routing/positions';
+import {
+  createRouteMapService,
+  type RouteDataSource,
+  type RouteMapService,
+} from '../../../src/service/routing/route-builder';
+import {
+  createRouteMapCopiesTable,
+  etagMatches,
+  isJourneyComplete,
+  routeEtag,
+  sqlRouteMapCopies,
+  type RouteMapCopiesDatabase,
+} from '../../../src/service/routing/route-cache';
+import type { ContainersTable, ShipmentsTable } from '../../../src/service/store/schema';
+import { DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtures';
+
+describe('ETags', () => {
+  it('hashes the exact body', () => {
+    const a = routeEtag('{"type":"FeatureCollection","features":[]}');
+    expect(a).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(routeEtag('{"type":"FeatureCollection","features":[]}')).toBe(a);
+    expect(routeEtag('{"type":"FeatureCollection","features":[1]}')).not.toBe(a);
+  });
+
+  it('matches If-None-Match lists, weak tags and *', () => {
+    const tag = routeEtag('x');
+    expect(etagMatches(undefined, tag)).toBe(false);
+    expect(etagMatches(tag, tag)).toBe(true);
+    expect(etagMatches(`"other", ${tag}`, tag)).toBe(true);
+    expect(etagMatches(`W/${tag}`, tag)).toBe(true);
+    expect(etagMatches('*', tag)).toBe(true);
+    expect(etagMatches('"other"', tag)).toBe(false);
+    expect(etagMatches(['"a"', tag], tag)).toBe(true);
+  });
+});
+
+const NOT_LEFT = {
+  pod_full_out_at: null,
+  pod_rail_departed_at: null,
+  final_destination_full_out_at: null,
+  empty_terminated_at: null,
+};
+const TRACKING = { line_tracking_stopped_at: null };
+
+describe('isJourneyComplete', () => {
+  const ports = [PORTS.shanghai, PORTS.losAngeles];
+  const plan = (extra: Partial<LegPlan>): LegPlan => ({
+    vessel: VESSELS[0]!,
+    voyage: 'V1',
+    etd: T0,
+    eta: T0 + 14 * DAY,
+    ...extra,
+  });
+  const arrived = portCalls(ports, [plan({ atd: T0, ata: T0 + 14 * DAY })]);
+  const atSea = portCalls(ports, [plan({ atd: T0 })]);
+  const out = '2026-03-20T10:00:00.000Z';
+
+  it('needs the POD arrival and the container gone from the POD (or tracking stopped)', () => {
+    expect(isJourneyComplete(atSea, { ...NOT_LEFT, pod_full_out_at: out }, TRACKING)).toBe(false);
+    expect(isJourneyComplete(arrived, NOT_LEFT, TRACKING)).toBe(false);
+    for (const key of Object.keys(NOT_LEFT)) {
+      expect(isJourneyComplete(arrived, { ...NOT_LEFT, [key]: out }, TRACKING)).toBe(true);
+    }
+    expect(isJourneyComplete(arrived, NOT_LEFT, { line_tracking_stopped_at: out })).toBe(true);
+    expect(isJourneyComplete([], { ...NOT_LEFT, pod_full_out_at: out }, TRACKING)).toBe(false);
+  });
+});
+
+describe('GET map_geojson wired to the route map service', () => {
+  // Yokohama -> Los Angeles; the vessel reports over AIS into the feed's real vessel store.
+  const clock = new ManualClock(T0 + 5 * DAY);
+  const vessel = VESSELS[0]!;
+  const ports = [PORTS.yokohama, PORTS.losAngeles];
+  const atSeaCalls = portCalls(ports, [
+    { vessel, voyage: 'V1', etd: T0, eta: T0 + 12 * DAY, atd: T0 },
+  ]);
+  const store = new AisVesselStore(clock, { historyLimit: 10_000 });
+  const calls = new Map<string, PortCall[]>();
+  let portCallLoads = 0;
+  const source: RouteDataSource = {
+    async portCalls({ container }) {
+      portCallLoads++;
+      return calls.get(container.id) ?? [];
+    },
+    ports: async (locodes) => ports.filter((p) => locodes.includes(p.locode)),
+    vessel: async (ref) => VESSELS.find((v) => v.imo === ref.imo) ?? null,
+    positions: aisPositionHistory(store),
+  };
+  const containers = new Map<string, ContainersTable>();
+  const shipment = { ...TRACKING } as ShipmentsTable;
+  let dir: string;
+  let db: Kysely<RouteMapCopiesDatabase>;
+  let app: FastifyInstance;
+  let base: string;
+  let service: RouteMapService;
+
+  const report = (lon: number, lat: number) => {
+    store.apply({
+      kind: 'position',
+      messageType: 1,
+      mmsi: vessel.mmsi!,
+      lat,
+      lon,
+      speedKnots: 19,
+      courseDeg: 80,
+      headingDeg: 81,
+      navStatus: 0,
+    });
+  };
+
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-route-'));
+    db = new Kysely<RouteMapCopiesDatabase>({
+      dialect: new SqliteDialect({ database: new SQLite(path.join(dir, 'routes.sqlite')) }),
+    });
+    await createRouteMapCopiesTable(db, { containersForeignKey: false });
+    service = createRouteMapService({
+      source,
+      clock,
+      router: marineSeaRouter,
+      copies: sqlRouteMapCopies(db),
+    });
+    app = Fastify();
+    // The wiring the API handler needs (after its entitlement and ownership checks).
+    app.get('/v2/containers/:id/map_geojson', async (request, reply) => {
+      const container = containers.get((request.params as { id: string }).id)!;
+      const response = await service.respond({
+        container,
+        shipment,
+        ifNoneMatch: request.headers['if-none-match'],
+      });
+      reply.header('etag', response.etag).header('cache-control', response.cacheControl);
+      if (response.status === 304) return reply.code(304).send();
+      return reply.code(200).type('application/json').send(response.body);
+    });
+    base = await app.listen({ host: '127.0.0.1', port: 0 });
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    await db?.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const get = (id: string, etag?: string) =>
+    fetch(`${base}/v2/containers/${id}/map_geojson`, {
+      headers: etag ? { 'if-none-match': etag } : {},
+    });
+
+  it('answers an empty FeatureCollection while there is no route data', async () => {
+    containers.set('c-empty', { id: 'c-empty', ...NOT_LEFT } as ContainersTable);
+    const res = await get('c-empty');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ type: 'FeatureCollection', features: [] });
+    expect(res.headers.get('etag')).toBe(routeEtag('{"type":"FeatureCollection","features":[]}'));
+  });
+
+  it('answers 304 to an unchanged poll and 200 once the vessel has moved', async () => {
+    containers.set('c-sea', { id: 'c-sea', ...NOT_LEFT } as ContainersTable);
+    calls.set('c-sea', atSeaCalls);
+    report(165, 42);
+    clock.advance(HOUR);
+    report(166, 42.2);
+    const first = await get('c-sea');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = first.headers.get('etag')!;
+    const body = (await first.json()) as { features: { properties: { feature_type: string } }[] };
+    expect(body.features.map((f) => f.properties.feature_type)).toContain('current_vessel');
+
+    const again = await get('c-sea', etag);
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+
+    clock.advance(HOUR);
+    report(167.5, 42.4);
+    const moved = await get('c-sea', etag);
+    expect(moved.status).toBe(200);
+    expect(moved.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('serves a completed journey from its stored copy', async () => {
+    const arrivedCalls = portCalls(ports, [
+      { vessel, voyage: 'V1', etd: T0, eta: T0 + 12 * DAY, atd: T0, ata: T0 + 5 * DAY + HOUR },
+    ]);
+    containers.set('c-done', {
+      id: 'c-done',
+      ...NOT_LEFT,
+      pod_full_out_at: new Date(T0 + 6 * DAY).toISOString(),
+    } as ContainersTable);
+    calls.set('c-done', arrivedCalls);
+    const before = portCallLoads;
+    const first = await get('c-done');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('cache-control')).toBe('private, max-age=86400');
+    const body = await first.text();
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBe(routeEtag(body));
+    const row = await db
+      .selectFrom('route_map_copies')
+      .selectAll()
+      .where('container_id', '=', 'c-done')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ body, etag });
+    expect(portCallLoads).toBe(before + 1);
+
+    // Later carrier data no longer changes what is served, and nothing is rebuilt.
+    calls.set('c-done', []);
+    clock.advance(DAY);
+    const second = await get('c-done');
+    expect(second.status).toBe(200);
+    expect(await second.text()).toBe(body);
+    const third = await get('c-done', etag);
+    expect(third.status).toBe(304);
+    expect(portCallLoads).toBe(before + 1);
+  });
+});

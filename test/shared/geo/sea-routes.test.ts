@@ -1,0 +1,94 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FeatureCollection, LineString } from 'geojson';
+import { antimeridianCrossings } from '../../../src/shared/geo/antimeridian';
+import {
+  createSeaRouter,
+  haversineKm,
+  normalizedPath,
+  positionAlong,
+  type SeaRouter,
+} from '../../../src/shared/geo/sea-routes';
+import { loadMarineNetwork } from '../../../src/service/routing/network';
+
+const line = (...coordinates: [number, number][]) => ({
+  type: 'Feature' as const,
+  properties: {},
+  geometry: { type: 'LineString' as const, coordinates },
+});
+
+describe('createSeaRouter over a given network', () => {
+  // A tiny network: a Pacific lane over the antimeridian and a long way round through 0.
+  const network: FeatureCollection<LineString> = {
+    type: 'FeatureCollection',
+    features: [
+      line([140, 35], [160, 40], [180, 42]),
+      line([-180, 42], [-150, 40], [-120, 34]),
+      line([140, 35], [60, 0], [0, 0], [-60, 0], [-120, 34]),
+    ],
+  };
+  const router = createSeaRouter(network);
+
+  it('takes the short way across the antimeridian, unwrapped, with cumulative distances', () => {
+    const route = router.seaRoute([139.7, 35.4], [-118.3, 33.7]);
+    expect(route.path[0]).toEqual([139.7, 35.4]);
+    // Unwrapped: longitudes keep growing past 180 instead of jumping.
+    expect(antimeridianCrossings(route.path)).toEqual([]);
+    expect(route.path.at(-1)![0]).toBeCloseTo(-118.3 + 360, 9);
+    expect(route.cumulativeKm[0]).toBe(0);
+    for (let i = 1; i < route.path.length; i++) {
+      expect(route.cumulativeKm[i]).toBeGreaterThanOrEqual(route.cumulativeKm[i - 1]!);
+    }
+    expect(route.lengthKm).toBe(route.cumulativeKm.at(-1));
+    expect(route.lengthKm).toBeLessThan(11_000);
+    const normalized = normalizedPath(route);
+    expect(antimeridianCrossings(normalized)).toHaveLength(1);
+    expect(normalized.every(([lon]) => Math.abs(lon!) <= 180)).toBe(true);
+    expect(router.isNetworkVertex([160, 40])).toBe(true);
+    expect(router.isNetworkVertex([160 + 360, 40])).toBe(true);
+    expect(router.isNetworkVertex([161, 40])).toBe(false);
+  });
+
+  it('interpolates positions along a route', () => {
+    const route = router.seaRoute([139.7, 35.4], [-118.3, 33.7]);
+    const start = positionAlong(route, 0);
+    const end = positionAlong(route, 1);
+    expect([start.lon, start.lat]).toEqual([139.7, 35.4]);
+    expect(end.lon).toBeCloseTo(-118.3, 9);
+    const middle = positionAlong(route, 0.5);
+    expect(Math.abs(middle.lon)).toBeLessThanOrEqual(180);
+    expect(middle.courseDeg).toBeGreaterThanOrEqual(0);
+    expect(middle.courseDeg).toBeLessThan(360);
+  });
+
+  it('refuses a network without lines', () => {
+    expect(() => createSeaRouter({ type: 'FeatureCollection', features: [] })).toThrow(
+      /no LineString/,
+    );
+  });
+});
+
+describe('the marine network', () => {
+  let router: SeaRouter;
+  beforeAll(() => {
+    router = createSeaRouter(loadMarineNetwork());
+  });
+
+  it('routes Yokohama to Los Angeles across the Pacific on network vertices', () => {
+    const route = router.seaRoute([139.65, 35.45], [-118.26, 33.73]);
+    const inner = route.path.slice(1, -1);
+    expect(inner.length).toBeGreaterThan(5);
+    expect(inner.every((p) => router.isNetworkVertex(p))).toBe(true);
+    // Great circle is about 8,800 km; the lane may not be much longer.
+    const direct = haversineKm([139.65, 35.45], [-118.26, 33.73]);
+    expect(route.lengthKm).toBeGreaterThan(direct);
+    expect(route.lengthKm).toBeLessThan(direct * 1.25);
+    expect(antimeridianCrossings(normalizedPath(route))).toHaveLength(1);
+  });
+
+  it('routes Singapore to Rotterdam through Suez without touching the antimeridian', () => {
+    const route = router.seaRoute([103.84, 1.26], [4.05, 51.95]);
+    expect(antimeridianCrossings(normalizedPath(route))).toEqual([]);
+    expect(route.lengthKm).toBeGreaterThan(14_000);
+    expect(route.lengthKm).toBeLessThan(17_500); // round the Cape would be over 20,000 km
+  });
+});
