@@ -110,7 +110,7 @@ export function buildApp(
         done(new ApiError(415, 'This service supports no JSON:API extensions (ext)'), undefined);
         return;
       }
-      parseJson(request, body, done);
+      parseJson(request, body as string, done);
     },
   );
 

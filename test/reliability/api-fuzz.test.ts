@@ -185,7 +185,7 @@ function generate(
       kind: 'no auth',
       method: 'GET',
       path: rnd.pick(COLLECTIONS),
-      headers: rnd.pick([
+      headers: rnd.pick<Record<string, string>>([
         {},
         { Authorization: '' },
         { Authorization: 'Token' },
@@ -206,7 +206,11 @@ function generate(
           'vnd.api+json',
           'text/json',
         ]),
-        ...rnd.pick([{}, { 'Content-Length': 'abc' }, { 'Transfer-Encoding': 'gzip' }]),
+        ...rnd.pick<Record<string, string>>([
+          {},
+          { 'Content-Length': 'abc' },
+          { 'Transfer-Encoding': 'gzip' },
+        ]),
       },
       body: '{"data":{"type":"tracking_request","attributes":{"request_type":"container","request_number":"MSKU1234565","scac":"MAEU"}}}',
     }),
