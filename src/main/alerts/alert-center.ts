@@ -1,0 +1,121 @@
+/**
+ * Ties the alert rules to the cache and the notifier: the cache calls `container` / `shipment`
+ * inside its write transaction (so an alert is stored exactly when its change is), and the
+ * center notifies new alerts once the transaction has committed. Time-based "LFD approaching"
+ * alerts are checked on the injected clock.
+ */
+import type { Clock } from '../../shared/clock';
+import { isoString } from '../../shared/clock';
+import type { AlertDraft, AlertKind, AlertRecord, Cache, ChangeDiffer } from '../cache/cache';
+import type { CachedContainer, CachedShipment } from '../cache/resources';
+import type { Notifier } from './notifier';
+import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
+
+export const ALERT_KINDS: readonly AlertKind[] = [
+  'lfd_changed',
+  'lfd_approaching',
+  'ready_for_pickup',
+  'hold_placed',
+  'hold_cleared',
+  'appointment_changed',
+  'eta_changed',
+  'picked_up',
+  'empty_returned',
+];
+
+export interface AlertPreferences {
+  lfdThresholdsHours: readonly number[];
+  etaChangeThresholdHours: number;
+  /** Master switch for notifications; alerts are stored either way. */
+  desktopNotifications: boolean;
+  /** Per-kind notification switches; a kind not listed is on. */
+  kinds?: Partial<Record<AlertKind, boolean>>;
+}
+
+export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
+  lfdThresholdsHours: [48, 24],
+  etaChangeThresholdHours: 12,
+  desktopNotifications: true,
+};
+
+/** Deadline checks run at least this often even when no crossing is due (LFDs change). */
+const MAX_CHECK_INTERVAL = 15 * 60_000;
+
+export class AlertCenter implements ChangeDiffer {
+  private cancelTimer: (() => void) | null = null;
+
+  constructor(
+    private readonly cache: Cache,
+    private readonly notifier: Notifier,
+    private readonly clock: Clock,
+    private readonly preferences: () => AlertPreferences = () => DEFAULT_ALERT_PREFERENCES,
+  ) {}
+
+  container(before: CachedContainer | null, after: CachedContainer): AlertDraft[] {
+    return containerAlerts(before, after, this.preferences());
+  }
+
+  shipment(
+    before: CachedShipment | null,
+    after: CachedShipment,
+    containerIds: readonly string[],
+  ): AlertDraft[] {
+    return shipmentAlerts(before, after, containerIds, this.preferences());
+  }
+
+  /** Hands newly stored alerts to the notifier (respecting the switches) and marks them done. */
+  deliver(alerts: readonly AlertRecord[]): void {
+    if (alerts.length === 0) return;
+    const prefs = this.preferences();
+    for (const alert of alerts) {
+      if (!prefs.desktopNotifications || prefs.kinds?.[alert.kind] === false) continue;
+      this.notifier.notify({
+        kind: alert.kind,
+        title: alert.title,
+        body: alert.body,
+        containerId: alert.containerId,
+      });
+    }
+    this.cache.markNotified(
+      alerts.map((a) => a.id),
+      isoString(this.clock.now()),
+    );
+  }
+
+  /** Alerts stored by a run that stopped before notifying (crash, quit). */
+  deliverPending(): void {
+    this.deliver(this.cache.unnotifiedAlerts());
+  }
+
+  /** Raises the "LFD approaching" alerts due now; returns the new ones. */
+  checkDeadlines(): AlertRecord[] {
+    const now = this.clock.now();
+    const drafts = approachingAlerts(
+      this.cache.upcomingDeadlines(isoString(now)),
+      now,
+      this.preferences().lfdThresholdsHours,
+    );
+    const inserted = this.cache.insertAlerts(drafts, isoString(now));
+    this.deliver(inserted);
+    return inserted;
+  }
+
+  /** Checks deadlines now and then whenever the next threshold falls due. */
+  start(): void {
+    this.stop();
+    this.checkDeadlines();
+    const now = this.clock.now();
+    const next = nextCrossing(
+      this.cache.upcomingDeadlines(isoString(now)),
+      now,
+      this.preferences().lfdThresholdsHours,
+    );
+    const delay = Math.min(next === null ? MAX_CHECK_INTERVAL : next - now, MAX_CHECK_INTERVAL);
+    this.cancelTimer = this.clock.setTimer(Math.max(delay, 1_000), () => this.start());
+  }
+
+  stop(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = null;
+  }
+}

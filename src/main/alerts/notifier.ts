@@ -1,0 +1,26 @@
+/**
+ * Where alerts leave the core: the Electron shell shows OS notifications, browser mode pushes to
+ * the tab; tests record them.
+ */
+import type { AlertKind } from '../cache/cache';
+
+export interface Notification {
+  kind: AlertKind;
+  title: string;
+  body: string;
+  /** The container the notification opens; null for shipment-wide alerts without containers. */
+  containerId: string | null;
+}
+
+export interface Notifier {
+  notify(notification: Notification): void;
+}
+
+/** Keeps every notification in memory, in order. */
+export class RecordingNotifier implements Notifier {
+  readonly notifications: Notification[] = [];
+
+  notify(notification: Notification): void {
+    this.notifications.push(notification);
+  }
+}

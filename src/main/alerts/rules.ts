@@ -1,0 +1,246 @@
+/**
+ * The alert rules: what a dispatcher must hear about, worked out by comparing a record before
+ * and after a write. A record seen for the first time raises nothing (no alert storm on the
+ * initial sync of old data). Dedupe keys name the container, the record version and the change,
+ * so the same change applied twice is stored once.
+ */
+import type { AlertDraft } from '../cache/cache';
+import { activeHolds, contentHash, isReady, PICKED_UP_STATUSES } from '../cache/projection';
+import type { CachedContainer, CachedShipment } from '../cache/resources';
+import { formatDuration, formatInZone } from './format';
+
+const HOUR = 3_600_000;
+
+export interface RuleOptions {
+  /** An ETA moving by more than this raises an alert. */
+  etaChangeThresholdHours: number;
+}
+
+const instant = (iso: string | null | undefined): number | null => {
+  if (!iso) return null;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : t;
+};
+const sameInstant = (a: string | null | undefined, b: string | null | undefined) =>
+  instant(a) === instant(b);
+
+/** The record's version: the server's `updated_at`, or a content hash where there is none. */
+const versionOf = (r: CachedContainer | CachedShipment) =>
+  r.attributes.updated_at ?? contentHash(r);
+
+const isPickedUp = (a: CachedContainer['attributes']) =>
+  Boolean(a.pod_full_out_at) ||
+  (PICKED_UP_STATUSES as readonly string[]).includes(a.current_status);
+const isEmptyReturned = (a: CachedContainer['attributes']) =>
+  Boolean(a.empty_terminated_at) || a.current_status === 'empty_returned';
+
+const LFD_FIELDS = [
+  ['pickup_lfd', 'Last free day', (a: CachedContainer['attributes']) => a.pickup_lfd],
+  ['line', 'Line LFD', (a: CachedContainer['attributes']) => a.import_deadlines?.pickup_lfd_line],
+  [
+    'terminal',
+    'Terminal LFD',
+    (a: CachedContainer['attributes']) => a.import_deadlines?.pickup_lfd_terminal,
+  ],
+  ['rail', 'Rail LFD', (a: CachedContainer['attributes']) => a.import_deadlines?.pickup_lfd_rail],
+] as const;
+
+export function containerAlerts(
+  before: CachedContainer | null,
+  after: CachedContainer,
+  options: RuleOptions,
+): AlertDraft[] {
+  if (!before) return [];
+  const b = before.attributes;
+  const a = after.attributes;
+  const id = after.id;
+  const number = a.number;
+  const zone = a.pod_timezone ?? b.pod_timezone;
+  const version = versionOf(after);
+  const shipmentId = after.relationships?.shipment?.data?.id ?? null;
+  const drafts: AlertDraft[] = [];
+  const add = (kind: AlertDraft['kind'], detail: string, title: string, body: string) =>
+    drafts.push({
+      kind,
+      dedupeKey: `${kind}:${id}:${version}:${detail}`,
+      containerId: id,
+      shipmentId,
+      title,
+      body,
+    });
+
+  // One alert for all deadline changes of one write: a new line LFD moves pickup_lfd too.
+  const lfdChanges = LFD_FIELDS.filter(([, , get]) => !sameInstant(get(b), get(a)));
+  if (lfdChanges.length > 0) {
+    const lines = lfdChanges.map(
+      ([, label, get]) =>
+        `${label}: ${formatInZone(get(b), zone)} -> ${formatInZone(get(a), zone)}`,
+    );
+    const detail = lfdChanges.map(([field, , get]) => `${field}=${get(a) ?? ''}`).join(';');
+    add('lfd_changed', detail, `LFD changed for ${number}`, lines.join('\n'));
+  }
+
+  if (!isReady(b) && isReady(a)) {
+    add('ready_for_pickup', 'ready', `${number} is ready for pickup`, 'Available, no holds.');
+  }
+
+  const heldBefore = new Set(activeHolds(b.holds_at_pod_terminal).map((h) => h.name));
+  const heldAfter = activeHolds(a.holds_at_pod_terminal);
+  for (const hold of heldAfter) {
+    if (heldBefore.has(hold.name)) continue;
+    add(
+      'hold_placed',
+      hold.name,
+      `Hold placed on ${number}: ${hold.name}`,
+      hold.description ?? `${hold.name} hold at the terminal.`,
+    );
+  }
+  const heldAfterNames = new Set(heldAfter.map((h) => h.name));
+  for (const name of heldBefore) {
+    if (heldAfterNames.has(name)) continue;
+    add('hold_cleared', name, `Hold cleared on ${number}: ${name}`, `${name} hold released.`);
+  }
+
+  if (!sameInstant(b.pickup_appointment_at, a.pickup_appointment_at)) {
+    const body = a.pickup_appointment_at
+      ? `Pickup appointment: ${formatInZone(a.pickup_appointment_at, zone)}` +
+        (b.pickup_appointment_at ? ` (was ${formatInZone(b.pickup_appointment_at, zone)})` : '')
+      : `Pickup appointment ${formatInZone(b.pickup_appointment_at, zone)} cancelled.`;
+    add(
+      'appointment_changed',
+      a.pickup_appointment_at ?? 'none',
+      `Appointment changed for ${number}`,
+      body,
+    );
+  }
+
+  const etaBefore = instant(b.ind_eta_at);
+  const etaAfter = instant(a.ind_eta_at);
+  if (
+    etaBefore !== null &&
+    etaAfter !== null &&
+    Math.abs(etaAfter - etaBefore) > options.etaChangeThresholdHours * HOUR
+  ) {
+    const inlandZone = a.final_destination_timezone ?? zone;
+    add(
+      'eta_changed',
+      `ind=${a.ind_eta_at}`,
+      `Inland ETA moved for ${number}`,
+      `${formatInZone(b.ind_eta_at, inlandZone)} -> ${formatInZone(a.ind_eta_at, inlandZone)}`,
+    );
+  }
+
+  if (!isPickedUp(b) && isPickedUp(a)) {
+    add(
+      'picked_up',
+      'picked_up',
+      `${number} picked up`,
+      a.pod_full_out_at
+        ? `Out of the terminal ${formatInZone(a.pod_full_out_at, zone)}.`
+        : 'Out of the terminal.',
+    );
+  }
+  if (!isEmptyReturned(b) && isEmptyReturned(a)) {
+    add(
+      'empty_returned',
+      'empty_returned',
+      `${number} empty returned`,
+      a.empty_terminated_at
+        ? `Returned ${formatInZone(a.empty_terminated_at, a.empty_terminated_timezone ?? zone)}.`
+        : 'Empty returned.',
+    );
+  }
+  return drafts;
+}
+
+export function shipmentAlerts(
+  before: CachedShipment | null,
+  after: CachedShipment,
+  containerIds: readonly string[],
+  options: RuleOptions,
+): AlertDraft[] {
+  if (!before) return [];
+  const b = instant(before.attributes.pod_eta_at);
+  const a = instant(after.attributes.pod_eta_at);
+  if (b === null || a === null) return [];
+  if (Math.abs(a - b) <= options.etaChangeThresholdHours * HOUR) return [];
+  // Once arrived, the ETA no longer matters.
+  if (after.attributes.pod_ata_at) return [];
+  const attrs = after.attributes;
+  const zone = attrs.pod_timezone;
+  const where =
+    attrs.port_of_discharge_name ?? attrs.port_of_discharge_locode ?? 'the port of discharge';
+  const containers =
+    containerIds.length === 1 ? '1 container' : `${containerIds.length} containers`;
+  return [
+    {
+      kind: 'eta_changed',
+      dedupeKey: `eta_changed:${after.id}:${versionOf(after)}:pod=${attrs.pod_eta_at}`,
+      containerId: containerIds[0] ?? null,
+      shipmentId: after.id,
+      title: `ETA moved ${a > b ? 'later' : 'earlier'} for ${attrs.bill_of_lading_number}`,
+      body:
+        `Arrival at ${where}: ${formatInZone(before.attributes.pod_eta_at, zone)} -> ` +
+        `${formatInZone(attrs.pod_eta_at, zone)} (${containers}).`,
+    },
+  ];
+}
+
+export interface UpcomingDeadline {
+  id: string;
+  number: string;
+  lfd: string;
+  lfdSource: string | null;
+  podTimezone: string | null;
+  firstSeenAt: string;
+  terminalName: string | null;
+}
+
+/**
+ * "LFD approaching" alerts due at `now`: for each container, the tightest threshold already
+ * crossed. A threshold crossed before the container was first synced is old news and stays
+ * silent, and the tightest-only rule keeps a long offline gap from raising one alert per threshold.
+ */
+export function approachingAlerts(
+  deadlines: readonly UpcomingDeadline[],
+  now: number,
+  thresholdsHours: readonly number[],
+): AlertDraft[] {
+  const thresholds = [...new Set(thresholdsHours)].sort((x, y) => x - y);
+  const drafts: AlertDraft[] = [];
+  for (const d of deadlines) {
+    const lfd = instant(d.lfd);
+    const seen = instant(d.firstSeenAt);
+    if (lfd === null || seen === null || now >= lfd) continue;
+    const crossed = thresholds.find((h) => now >= lfd - h * HOUR);
+    if (crossed === undefined || seen > lfd - crossed * HOUR) continue;
+    const where = d.terminalName ? ` at ${d.terminalName}` : '';
+    drafts.push({
+      kind: 'lfd_approaching',
+      dedupeKey: `lfd_approaching:${d.id}:${new Date(lfd).toISOString()}:${crossed}h`,
+      containerId: d.id,
+      shipmentId: null,
+      title: `LFD in ${formatDuration(lfd - now)} for ${d.number}`,
+      body: `Last free day${where}: ${formatInZone(d.lfd, d.podTimezone)}${d.lfdSource ? ` (${d.lfdSource})` : ''}.`,
+    });
+  }
+  return drafts;
+}
+
+/** When the next threshold will be crossed (epoch ms), to schedule the next check. */
+export function nextCrossing(
+  deadlines: readonly UpcomingDeadline[],
+  now: number,
+  thresholdsHours: readonly number[],
+): number | null {
+  let next: number | null = null;
+  for (const d of deadlines) {
+    const lfd = instant(d.lfd);
+    if (lfd === null) continue;
+    for (const h of thresholdsHours) {
+      const at = lfd - h * HOUR;
+      if (at > now && (next === null || at < next)) next = at;
+    }
+  }
+  return next;
+}

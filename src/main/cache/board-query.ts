@@ -1,0 +1,405 @@
+/**
+ * The container board's queries: filters, sorts, full-text search, windowed paging and the
+ * built-in views, plus container / shipment detail and CSV export. Queries are assembled only
+ * from the fixed fragments below with every value bound as a parameter; nothing from outside
+ * ever becomes SQL text.
+ */
+import type Database from 'better-sqlite3';
+import { PICKED_UP_STATUSES } from './projection';
+import type { CachedContainer, CachedEvent, CachedShipment } from './resources';
+
+const HOUR = 3_600_000;
+
+export const BOARD_VIEWS = [
+  'needs_action_today',
+  'lfd_next_3_days',
+  'on_hold',
+  'ready_for_pickup',
+  'arriving_this_week',
+  'at_sea',
+] as const;
+export type BoardView = (typeof BOARD_VIEWS)[number];
+
+/** Board column -> SQL expression it sorts on. */
+const SORT_COLUMNS = {
+  number: 'c.number',
+  billOfLading: 's.bill_of_lading',
+  lineScac: 's.line_scac',
+  status: 'c.current_status',
+  podLocode: 's.pod_locode',
+  terminalName: 't.name',
+  vessel: 's.vessel_name',
+  voyage: 's.voyage_number',
+  etaAt: 's.pod_eta_at',
+  ataAt: 'coalesce(c.pod_arrived_at, s.pod_ata_at)',
+  dischargedAt: 'c.pod_discharged_at',
+  availableForPickup: 'c.available_for_pickup',
+  ready: 'c.ready',
+  holdsCount: 'c.holds_count',
+  feesAmount: 'c.fees_amount',
+  lfd: 'c.lfd',
+  pickupAppointmentAt: 'c.pickup_appointment_at',
+  terminalCheckedAt: 'c.terminal_checked_at',
+  updatedAt: 'c.updated_at',
+  customer: 's.customer_name',
+} as const;
+export type BoardColumn = keyof typeof SORT_COLUMNS;
+export const BOARD_COLUMNS = Object.keys(SORT_COLUMNS) as BoardColumn[];
+
+export interface ContainerQuery {
+  view?: BoardView;
+  /** Free text: container number, BL, reference numbers, vessel or customer (prefix match). */
+  search?: string;
+  status?: readonly string[];
+  line?: readonly string[];
+  pod?: readonly string[];
+  terminal?: readonly string[];
+  /** Binding LFD window, ISO instants, inclusive. */
+  lfdFrom?: string;
+  lfdTo?: string;
+  hasHolds?: boolean;
+  ready?: boolean;
+  sort?: { column: BoardColumn; direction: 'asc' | 'desc' };
+  offset?: number;
+  limit?: number;
+}
+
+export interface BoardRow {
+  id: string;
+  shipmentId: string | null;
+  number: string;
+  billOfLading: string | null;
+  lineScac: string | null;
+  status: string;
+  podLocode: string | null;
+  podName: string | null;
+  terminalName: string | null;
+  vessel: string | null;
+  voyage: string | null;
+  etaAt: string | null;
+  ataAt: string | null;
+  dischargedAt: string | null;
+  availabilityKnown: boolean;
+  availableForPickup: boolean | null;
+  ready: boolean;
+  holdsCount: number;
+  feesAmount: number | null;
+  feesCurrency: string | null;
+  lfd: string | null;
+  lfdSource: 'line' | 'terminal' | 'rail' | null;
+  pickupAppointmentAt: string | null;
+  terminalCheckedAt: string | null;
+  updatedAt: string | null;
+  podTimezone: string | null;
+  customer: string | null;
+}
+
+export interface BoardPage {
+  total: number;
+  offset: number;
+  rows: BoardRow[];
+}
+
+const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
+  s.bill_of_lading AS billOfLading, s.line_scac AS lineScac, c.current_status AS status,
+  s.pod_locode AS podLocode, s.pod_name AS podName, t.name AS terminalName,
+  s.vessel_name AS vessel, s.voyage_number AS voyage, s.pod_eta_at AS etaAt,
+  coalesce(c.pod_arrived_at, s.pod_ata_at) AS ataAt, c.pod_discharged_at AS dischargedAt,
+  c.availability_known AS availabilityKnown, c.available_for_pickup AS availableForPickup,
+  c.ready, c.holds_count AS holdsCount, c.fees_amount AS feesAmount,
+  c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
+  c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
+  c.updated_at AS updatedAt, coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone,
+  s.customer_name AS customer`;
+
+const FROM = `FROM containers c
+  LEFT JOIN shipments s ON s.id = c.shipment_id
+  LEFT JOIN terminals t ON t.id = c.pod_terminal_id`;
+
+const NOT_PICKED_UP = `(c.picked_up_at IS NULL AND c.current_status NOT IN (${PICKED_UP_STATUSES.map((s) => `'${s}'`).join(', ')}))`;
+
+type RawRow = Omit<BoardRow, 'availabilityKnown' | 'availableForPickup' | 'ready'> & {
+  availabilityKnown: number;
+  availableForPickup: number | null;
+  ready: number;
+};
+
+const toBoardRow = (r: RawRow): BoardRow => ({
+  ...r,
+  availabilityKnown: r.availabilityKnown === 1,
+  availableForPickup: r.availableForPickup === null ? null : r.availableForPickup === 1,
+  ready: r.ready === 1,
+});
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Turns free text into an FTS5 query of quoted prefix terms (all must match). */
+export function ftsQuery(text: string): string | null {
+  const terms = text
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((t) => t.length > 0)
+    .slice(0, 8);
+  return terms.length ? terms.map((t) => `"${t}"*`).join(' ') : null;
+}
+
+const isoParam = (value: string, name: string): string => {
+  const t = Date.parse(value);
+  if (Number.isNaN(t)) throw new RangeError(`${name} is not a date-time: ${value}`);
+  return iso(t);
+};
+
+export class BoardQueries {
+  private readonly statements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {}
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  private where(q: ContainerQuery, now: number): { clause: string; params: unknown[] } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    const inList = (expr: string, values: readonly string[] | undefined) => {
+      if (!values || values.length === 0) return;
+      parts.push(`${expr} IN (${values.map(() => '?').join(', ')})`);
+      params.push(...values);
+    };
+    inList('c.current_status', q.status);
+    inList('s.line_scac', q.line);
+    inList('s.pod_locode', q.pod);
+    inList('t.name', q.terminal);
+    if (q.lfdFrom) {
+      parts.push('c.lfd >= ?');
+      params.push(isoParam(q.lfdFrom, 'lfdFrom'));
+    }
+    if (q.lfdTo) {
+      parts.push('c.lfd <= ?');
+      params.push(isoParam(q.lfdTo, 'lfdTo'));
+    }
+    if (q.hasHolds !== undefined)
+      parts.push(q.hasHolds ? 'c.holds_count > 0' : 'c.holds_count = 0');
+    if (q.ready !== undefined) parts.push(q.ready ? 'c.ready = 1' : 'c.ready = 0');
+    const match = q.search ? ftsQuery(q.search) : null;
+    if (match) {
+      parts.push('c.seq IN (SELECT rowid FROM container_search WHERE container_search MATCH ?)');
+      params.push(match);
+    }
+    if (q.view) {
+      const view = this.viewClause(q.view, now);
+      parts.push(view.clause);
+      params.push(...view.params);
+    }
+    return { clause: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  /** The built-in views, relative to `now`. */
+  private viewClause(view: BoardView, now: number): { clause: string; params: unknown[] } {
+    switch (view) {
+      case 'needs_action_today':
+        // Overdue or due within a day, or an appointment within a day, and still at the terminal.
+        return {
+          clause: `(${NOT_PICKED_UP} AND (c.lfd <= ? OR (c.pickup_appointment_at >= ? AND c.pickup_appointment_at <= ?)))`,
+          params: [iso(now + 24 * HOUR), iso(now), iso(now + 24 * HOUR)],
+        };
+      case 'lfd_next_3_days':
+        return {
+          clause: `(${NOT_PICKED_UP} AND c.lfd >= ? AND c.lfd <= ?)`,
+          params: [iso(now), iso(now + 72 * HOUR)],
+        };
+      case 'on_hold':
+        return { clause: `(${NOT_PICKED_UP} AND c.holds_count > 0)`, params: [] };
+      case 'ready_for_pickup':
+        return { clause: `(${NOT_PICKED_UP} AND c.ready = 1)`, params: [] };
+      case 'arriving_this_week':
+        return {
+          clause: `(c.pod_arrived_at IS NULL AND s.pod_ata_at IS NULL AND s.pod_eta_at >= ? AND s.pod_eta_at <= ?)`,
+          params: [iso(now), iso(now + 7 * 24 * HOUR)],
+        };
+      case 'at_sea':
+        return {
+          clause: `(c.current_status = 'on_ship' OR (s.pol_atd_at IS NOT NULL AND s.pod_ata_at IS NULL AND c.pod_arrived_at IS NULL AND c.current_status = 'new'))`,
+          params: [],
+        };
+    }
+  }
+
+  private orderBy(q: ContainerQuery): string {
+    const column = q.sort?.column ?? 'lfd';
+    const expr = SORT_COLUMNS[column];
+    if (!expr) throw new RangeError(`Unknown board column: ${String(column)}`);
+    const dir = q.sort?.direction === 'desc' ? 'DESC' : 'ASC';
+    // Empty cells last in either direction; container number then id keep the order total.
+    return `ORDER BY ${expr} IS NULL, ${expr} ${dir}, c.number ASC, c.id ASC`;
+  }
+
+  /** One window of the board and the total row count for the virtual table's scrollbar. */
+  containers(q: ContainerQuery, now: number): BoardPage {
+    const { clause, params } = this.where(q, now);
+    const limit = Math.min(Math.max(Math.trunc(q.limit ?? 100), 1), 1000);
+    const offset = Math.max(Math.trunc(q.offset ?? 0), 0);
+    const total = (
+      this.stmt(`SELECT count(*) AS n ${FROM} ${clause}`).get(...params) as { n: number }
+    ).n;
+    const rows = this.stmt(
+      `${SELECT_ROW} ${FROM} ${clause} ${this.orderBy(q)} LIMIT ? OFFSET ?`,
+    ).all(...params, limit, offset) as RawRow[];
+    return { total, offset, rows: rows.map(toBoardRow) };
+  }
+
+  /** Every row of a query, in board order (for export). */
+  *allContainers(q: ContainerQuery, now: number): Generator<BoardRow> {
+    const { clause, params } = this.where(q, now);
+    for (const r of this.stmt(`${SELECT_ROW} ${FROM} ${clause} ${this.orderBy(q)}`).iterate(
+      ...params,
+    ) as IterableIterator<RawRow>) {
+      yield toBoardRow(r);
+    }
+  }
+
+  /** How many containers each built-in view holds now (for the sidebar badges). */
+  viewCounts(now: number): Record<BoardView, number> {
+    const counts = {} as Record<BoardView, number>;
+    for (const view of BOARD_VIEWS) counts[view] = this.containers({ view, limit: 1 }, now).total;
+    return counts;
+  }
+
+  /** Distinct values with counts, for the filter menus. */
+  facets(): {
+    status: { value: string; count: number }[];
+    line: { value: string; count: number }[];
+    pod: { value: string; count: number }[];
+    terminal: { value: string; count: number }[];
+  } {
+    const facet = (expr: string) =>
+      this.stmt(
+        `SELECT ${expr} AS value, count(*) AS count ${FROM} WHERE ${expr} IS NOT NULL GROUP BY ${expr} ORDER BY ${expr}`,
+      ).all() as { value: string; count: number }[];
+    return {
+      status: facet('c.current_status'),
+      line: facet('s.line_scac'),
+      pod: facet('s.pod_locode'),
+      terminal: facet('t.name'),
+    };
+  }
+
+  containerDetail(id: string): ContainerDetail | null {
+    const row = this.stmt(
+      `${SELECT_ROW}, c.json AS containerJson, s.json AS shipmentJson ${FROM} WHERE c.id = ?`,
+    ).get(id) as (RawRow & { containerJson: string; shipmentJson: string | null }) | undefined;
+    if (!row) return null;
+    const { containerJson, shipmentJson, ...raw } = row;
+    const container = JSON.parse(containerJson) as CachedContainer;
+    const a = container.attributes;
+    const events = (
+      this.stmt(
+        `SELECT json FROM transport_events WHERE container_id = ?
+         ORDER BY timestamp IS NULL, timestamp DESC, created_at DESC, id`,
+      ).all(id) as { json: string }[]
+    ).map((r) => JSON.parse(r.json) as CachedEvent);
+    const map = this.stmt(
+      'SELECT fetched_at AS fetchedAt, completed FROM route_maps WHERE container_id = ?',
+    ).get(id) as { fetchedAt: string; completed: number } | undefined;
+    return {
+      row: toBoardRow(raw),
+      container,
+      shipment: shipmentJson ? (JSON.parse(shipmentJson) as CachedShipment) : null,
+      holds: a.holds_at_pod_terminal,
+      fees: a.fees_at_pod_terminal,
+      deadlines: {
+        pickupLfd: a.pickup_lfd,
+        line: a.import_deadlines?.pickup_lfd_line ?? null,
+        terminal: a.import_deadlines?.pickup_lfd_terminal ?? null,
+        rail: a.import_deadlines?.pickup_lfd_rail ?? null,
+        binding: raw.lfd,
+        bindingSource: raw.lfdSource,
+      },
+      events,
+      routeMap: map ? { fetchedAt: map.fetchedAt, completed: map.completed === 1 } : null,
+    };
+  }
+
+  shipments(q: { search?: string; offset?: number; limit?: number }): {
+    total: number;
+    offset: number;
+    rows: ShipmentListRow[];
+  } {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    const match = q.search ? ftsQuery(q.search) : null;
+    if (match) {
+      parts.push(`s.id IN (SELECT c.shipment_id FROM containers c WHERE c.seq IN
+        (SELECT rowid FROM container_search WHERE container_search MATCH ?))`);
+      params.push(match);
+    }
+    const clause = parts.length ? `WHERE ${parts.join(' AND ')}` : '';
+    const limit = Math.min(Math.max(Math.trunc(q.limit ?? 100), 1), 1000);
+    const offset = Math.max(Math.trunc(q.offset ?? 0), 0);
+    const total = (
+      this.stmt(`SELECT count(*) AS n FROM shipments s ${clause}`).get(...params) as {
+        n: number;
+      }
+    ).n;
+    const rows = this.stmt(
+      `SELECT s.id, s.bill_of_lading AS billOfLading, s.line_scac AS lineScac,
+         s.customer_name AS customer, s.pol_locode AS polLocode, s.pod_locode AS podLocode,
+         s.vessel_name AS vessel, s.voyage_number AS voyage, s.pod_eta_at AS etaAt,
+         s.pod_ata_at AS ataAt,
+         (SELECT count(*) FROM containers c WHERE c.shipment_id = s.id) AS containers
+       FROM shipments s ${clause}
+       ORDER BY s.pod_eta_at IS NULL, s.pod_eta_at, s.bill_of_lading, s.id LIMIT ? OFFSET ?`,
+    ).all(...params, limit, offset) as ShipmentListRow[];
+    return { total, offset, rows };
+  }
+
+  shipmentDetail(id: string): { shipment: CachedShipment; containers: BoardRow[] } | null {
+    const row = this.stmt('SELECT json FROM shipments WHERE id = ?').get(id) as
+      { json: string } | undefined;
+    if (!row) return null;
+    const containers = (
+      this.stmt(`${SELECT_ROW} ${FROM} WHERE c.shipment_id = ? ORDER BY c.number, c.id`).all(
+        id,
+      ) as RawRow[]
+    ).map(toBoardRow);
+    return { shipment: JSON.parse(row.json) as CachedShipment, containers };
+  }
+}
+
+export interface ShipmentListRow {
+  id: string;
+  billOfLading: string;
+  lineScac: string | null;
+  customer: string | null;
+  polLocode: string | null;
+  podLocode: string | null;
+  vessel: string | null;
+  voyage: string | null;
+  etaAt: string | null;
+  ataAt: string | null;
+  containers: number;
+}
+
+export interface ContainerDetail {
+  row: BoardRow;
+  container: CachedContainer;
+  shipment: CachedShipment | null;
+  holds: CachedContainer['attributes']['holds_at_pod_terminal'];
+  fees: CachedContainer['attributes']['fees_at_pod_terminal'];
+  deadlines: {
+    pickupLfd: string | null;
+    line: string | null;
+    terminal: string | null;
+    rail: string | null;
+    binding: string | null;
+    bindingSource: 'line' | 'terminal' | 'rail' | null;
+  };
+  /** Newest first. */
+  events: CachedEvent[];
+  routeMap: { fetchedAt: string; completed: boolean } | null;
+}

@@ -1,0 +1,624 @@
+/**
+ * The desktop app's local cache: one SQLite file (WAL, STRICT tables) holding the account's
+ * shipments, containers, transport events, route maps, alerts and sync state, so that the app
+ * works offline. Every write is one short transaction; all SQL lives in this folder, behind
+ * prepared statements.
+ */
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { MIGRATIONS } from './migrations';
+import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
+import type { CachedContainer, CachedEvent, CachedShipment, CachedTerminal } from './resources';
+import { BoardQueries } from './board-query';
+
+export const CACHE_FILE = 'quayside-cache.sqlite';
+
+export type AlertKind =
+  | 'lfd_changed'
+  | 'lfd_approaching'
+  | 'ready_for_pickup'
+  | 'hold_placed'
+  | 'hold_cleared'
+  | 'appointment_changed'
+  | 'eta_changed'
+  | 'picked_up'
+  | 'empty_returned';
+
+/** An alert worked out from a change, before it is stored. */
+export interface AlertDraft {
+  kind: AlertKind;
+  /** Stable for the same change, so re-applying it never stores a second alert. */
+  dedupeKey: string;
+  containerId: string | null;
+  shipmentId: string | null;
+  title: string;
+  body: string;
+}
+
+export interface AlertRecord extends AlertDraft {
+  id: number;
+  createdAt: string;
+  readAt: string | null;
+  notifiedAt: string | null;
+}
+
+/** Works out the alerts of one write from the stored record before it and the new one. */
+export interface ChangeDiffer {
+  container(before: CachedContainer | null, after: CachedContainer): AlertDraft[];
+  shipment(
+    before: CachedShipment | null,
+    after: CachedShipment,
+    containerIds: readonly string[],
+  ): AlertDraft[];
+}
+
+/** One page of a sync walk: the primary records and whatever the server included. */
+export interface CachePage {
+  shipments?: readonly CachedShipment[];
+  containers?: readonly CachedContainer[];
+  terminals?: readonly CachedTerminal[];
+  /** Complete event histories by container id (when the server included them). */
+  events?: ReadonlyMap<string, readonly CachedEvent[]>;
+}
+
+export interface PageOutcome {
+  shipmentsChanged: number;
+  containersChanged: number;
+  changedContainerIds: string[];
+  alerts: AlertRecord[];
+}
+
+export interface RouteMapRecord {
+  containerId: string;
+  geojson: string;
+  fetchedAt: string;
+  etag: string | null;
+  completed: boolean;
+}
+
+interface AlertRow {
+  id: number;
+  dedupe_key: string;
+  kind: AlertKind;
+  container_id: string | null;
+  shipment_id: string | null;
+  title: string;
+  body: string;
+  created_at: string;
+  read_at: string | null;
+  notified_at: string | null;
+}
+
+const toAlert = (r: AlertRow): AlertRecord => ({
+  id: r.id,
+  dedupeKey: r.dedupe_key,
+  kind: r.kind,
+  containerId: r.container_id,
+  shipmentId: r.shipment_id,
+  title: r.title,
+  body: r.body,
+  createdAt: r.created_at,
+  readAt: r.read_at,
+  notifiedAt: r.notified_at,
+});
+
+export class Cache {
+  readonly board: BoardQueries;
+  private readonly statements = new Map<string, Database.Statement>();
+
+  private constructor(readonly db: Database.Database) {
+    this.board = new BoardQueries(db);
+  }
+
+  /** Opens (creating and migrating when needed) the cache file in `dataDir`. */
+  static open(dataDir: string): Cache {
+    return Cache.openFile(join(dataDir, CACHE_FILE));
+  }
+
+  static openFile(file: string): Cache {
+    mkdirSync(dirname(file), { recursive: true });
+    const db = new Database(file);
+    db.pragma('journal_mode = WAL');
+    // NORMAL under WAL is still crash-safe for the database; a power cut may drop the last
+    // transactions, which the next sync fetches again.
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    return new Cache(db);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  schemaVersion(): number {
+    return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  integrityCheck(): string {
+    return this.db.pragma('integrity_check', { simple: true }) as string;
+  }
+
+  private stmt(sql: string): Database.Statement {
+    let s = this.statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.statements.set(sql, s);
+    }
+    return s;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Writes
+
+  /**
+   * Applies one page in one transaction: unchanged records (same content hash) are skipped,
+   * changed ones replaced, their alerts worked out by `differ` and stored (deduplicated).
+   * Returns the alerts that are new, to be notified once the transaction has committed.
+   */
+  applyPage(page: CachePage, now: string, differ?: ChangeDiffer): PageOutcome {
+    const run = this.db.transaction((): PageOutcome => {
+      const outcome: PageOutcome = {
+        shipmentsChanged: 0,
+        containersChanged: 0,
+        changedContainerIds: [],
+        alerts: [],
+      };
+      const drafts: AlertDraft[] = [];
+      for (const t of page.terminals ?? []) {
+        this.stmt(
+          `INSERT INTO terminals (id, name, json) VALUES (?, ?, ?)
+           ON CONFLICT(id) DO UPDATE SET name = excluded.name, json = excluded.json`,
+        ).run(t.id, t.attributes.name, JSON.stringify(t));
+      }
+      for (const s of page.shipments ?? []) {
+        const row = shipmentRow(s);
+        const existing = this.stmt('SELECT hash, json FROM shipments WHERE id = ?').get(s.id) as
+          { hash: string; json: string } | undefined;
+        if (existing?.hash === row.hash) continue;
+        this.upsertShipment(row, now);
+        this.refreshSearchForShipment(s.id);
+        outcome.shipmentsChanged++;
+        if (differ) {
+          const before = existing ? (JSON.parse(existing.json) as CachedShipment) : null;
+          const containerIds = (
+            this.stmt('SELECT id FROM containers WHERE shipment_id = ? ORDER BY number').all(
+              s.id,
+            ) as { id: string }[]
+          ).map((r) => r.id);
+          drafts.push(...differ.shipment(before, s, containerIds));
+        }
+      }
+      for (const c of page.containers ?? []) {
+        const row = containerRow(c);
+        const existing = this.stmt(
+          'SELECT hash, json, events_stale FROM containers WHERE id = ?',
+        ).get(c.id) as { hash: string; json: string; events_stale: number } | undefined;
+        const changed = existing?.hash !== row.hash;
+        if (changed) {
+          this.upsertContainer(row, now);
+          this.refreshSearchForContainer(c.id);
+          outcome.containersChanged++;
+          outcome.changedContainerIds.push(c.id);
+          if (differ) {
+            const before = existing ? (JSON.parse(existing.json) as CachedContainer) : null;
+            drafts.push(...differ.container(before, c));
+          }
+        }
+        const events = page.events?.get(c.id);
+        if (events && (changed || existing?.events_stale === 1)) this.writeEvents(c.id, events);
+      }
+      outcome.alerts = this.insertAlerts(drafts, now);
+      return outcome;
+    });
+    return run.immediate();
+  }
+
+  private upsertShipment(row: ShipmentRow, now: string): void {
+    this.stmt(
+      `INSERT INTO shipments (id, bill_of_lading, line_scac, line_name, customer_name, ref_numbers,
+         pol_locode, pod_locode, pod_name, vessel_name, voyage_number, pol_atd_at, pod_eta_at,
+         pod_ata_at, pod_timezone, updated_at, hash, json, synced_at)
+       VALUES (@id, @bill_of_lading, @line_scac, @line_name, @customer_name, @ref_numbers,
+         @pol_locode, @pod_locode, @pod_name, @vessel_name, @voyage_number, @pol_atd_at,
+         @pod_eta_at, @pod_ata_at, @pod_timezone, @updated_at, @hash, @json, @now)
+       ON CONFLICT(id) DO UPDATE SET bill_of_lading = excluded.bill_of_lading,
+         line_scac = excluded.line_scac, line_name = excluded.line_name,
+         customer_name = excluded.customer_name, ref_numbers = excluded.ref_numbers,
+         pol_locode = excluded.pol_locode, pod_locode = excluded.pod_locode,
+         pod_name = excluded.pod_name, vessel_name = excluded.vessel_name,
+         voyage_number = excluded.voyage_number, pol_atd_at = excluded.pol_atd_at,
+         pod_eta_at = excluded.pod_eta_at, pod_ata_at = excluded.pod_ata_at,
+         pod_timezone = excluded.pod_timezone, updated_at = excluded.updated_at,
+         hash = excluded.hash, json = excluded.json, synced_at = excluded.synced_at`,
+    ).run({ ...row, now });
+  }
+
+  private upsertContainer(row: ContainerRow, now: string): void {
+    // first_seen_at is kept on update: the alert rules use it to tell old data from new.
+    this.stmt(
+      `INSERT INTO containers (id, shipment_id, number, ref_numbers, current_status,
+         pod_terminal_id, pod_arrived_at, pod_discharged_at, availability_known,
+         available_for_pickup, ready, holds_count, fees_amount, fees_currency, lfd, lfd_source,
+         pickup_appointment_at, picked_up_at, empty_returned_at, terminal_checked_at, updated_at,
+         pod_timezone, hash, json, first_seen_at, synced_at, events_stale)
+       VALUES (@id, @shipment_id, @number, @ref_numbers, @current_status, @pod_terminal_id,
+         @pod_arrived_at, @pod_discharged_at, @availability_known, @available_for_pickup, @ready,
+         @holds_count, @fees_amount, @fees_currency, @lfd, @lfd_source, @pickup_appointment_at,
+         @picked_up_at, @empty_returned_at, @terminal_checked_at, @updated_at, @pod_timezone,
+         @hash, @json, @now, @now, 1)
+       ON CONFLICT(id) DO UPDATE SET shipment_id = excluded.shipment_id,
+         number = excluded.number, ref_numbers = excluded.ref_numbers,
+         current_status = excluded.current_status, pod_terminal_id = excluded.pod_terminal_id,
+         pod_arrived_at = excluded.pod_arrived_at, pod_discharged_at = excluded.pod_discharged_at,
+         availability_known = excluded.availability_known,
+         available_for_pickup = excluded.available_for_pickup, ready = excluded.ready,
+         holds_count = excluded.holds_count, fees_amount = excluded.fees_amount,
+         fees_currency = excluded.fees_currency, lfd = excluded.lfd,
+         lfd_source = excluded.lfd_source, pickup_appointment_at = excluded.pickup_appointment_at,
+         picked_up_at = excluded.picked_up_at, empty_returned_at = excluded.empty_returned_at,
+         terminal_checked_at = excluded.terminal_checked_at, updated_at = excluded.updated_at,
+         pod_timezone = excluded.pod_timezone, hash = excluded.hash, json = excluded.json,
+         synced_at = excluded.synced_at, events_stale = 1`,
+    ).run({ ...row, now });
+  }
+
+  private refreshSearchForContainer(id: string): void {
+    this.stmt(
+      'DELETE FROM container_search WHERE rowid IN (SELECT seq FROM containers WHERE id = ?)',
+    ).run(id);
+    this.stmt(`${SEARCH_INSERT} WHERE c.id = ?`).run(id);
+  }
+
+  private refreshSearchForShipment(shipmentId: string): void {
+    this.stmt(
+      'DELETE FROM container_search WHERE rowid IN (SELECT seq FROM containers WHERE shipment_id = ?)',
+    ).run(shipmentId);
+    this.stmt(`${SEARCH_INSERT} WHERE c.shipment_id = ?`).run(shipmentId);
+  }
+
+  private writeEvents(containerId: string, events: readonly CachedEvent[]): void {
+    this.stmt('DELETE FROM transport_events WHERE container_id = ?').run(containerId);
+    const insert = this.stmt(
+      `INSERT INTO transport_events (id, container_id, shipment_id, event, timestamp, timezone,
+         location_locode, data_source, created_at, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET container_id = excluded.container_id,
+         shipment_id = excluded.shipment_id, event = excluded.event,
+         timestamp = excluded.timestamp, timezone = excluded.timezone,
+         location_locode = excluded.location_locode, data_source = excluded.data_source,
+         created_at = excluded.created_at, json = excluded.json`,
+    );
+    for (const e of events) {
+      const a = e.attributes;
+      insert.run(
+        e.id,
+        containerId,
+        e.relationships?.shipment?.data?.id ?? null,
+        a.event,
+        a.timestamp,
+        a.timezone,
+        a.location_locode,
+        a.data_source,
+        a.created_at,
+        JSON.stringify(e),
+      );
+    }
+    this.stmt('UPDATE containers SET events_stale = 0 WHERE id = ?').run(containerId);
+  }
+
+  /** Replaces a container's event history (the full list from the server) in one transaction. */
+  replaceEvents(containerId: string, events: readonly CachedEvent[]): void {
+    this.db.transaction(() => this.writeEvents(containerId, events)).immediate();
+  }
+
+  /** Containers whose events must be fetched (changed since their events were last stored). */
+  staleEventContainers(): string[] {
+    return (
+      this.stmt('SELECT id FROM containers WHERE events_stale = 1 ORDER BY seq').all() as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+  }
+
+  /**
+   * After a complete walk of a collection, removes what the server no longer lists (with the
+   * containers' events, maps and search rows). Returns how many records were removed.
+   */
+  deleteMissing(kind: 'shipments' | 'containers', seenIds: ReadonlySet<string>): number {
+    return this.db
+      .transaction(() => {
+        const ids = (this.stmt(`SELECT id FROM ${kind}`).all() as { id: string }[])
+          .map((r) => r.id)
+          .filter((id) => !seenIds.has(id));
+        for (const id of ids) {
+          if (kind === 'containers') this.removeContainer(id);
+          else this.stmt('DELETE FROM shipments WHERE id = ?').run(id);
+        }
+        return ids.length;
+      })
+      .immediate();
+  }
+
+  /** Removes one container with its events, map and search row. */
+  deleteContainer(id: string): void {
+    this.db.transaction(() => this.removeContainer(id)).immediate();
+  }
+
+  private removeContainer(id: string): void {
+    this.stmt(
+      'DELETE FROM container_search WHERE rowid IN (SELECT seq FROM containers WHERE id = ?)',
+    ).run(id);
+    this.stmt('DELETE FROM transport_events WHERE container_id = ?').run(id);
+    this.stmt('DELETE FROM route_maps WHERE container_id = ?').run(id);
+    this.stmt('DELETE FROM containers WHERE id = ?').run(id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Reads used by sync and tests
+
+  getShipment(id: string): CachedShipment | null {
+    const row = this.stmt('SELECT json FROM shipments WHERE id = ?').get(id) as
+      { json: string } | undefined;
+    return row ? (JSON.parse(row.json) as CachedShipment) : null;
+  }
+
+  getContainer(id: string): CachedContainer | null {
+    const row = this.stmt('SELECT json FROM containers WHERE id = ?').get(id) as
+      { json: string } | undefined;
+    return row ? (JSON.parse(row.json) as CachedContainer) : null;
+  }
+
+  allShipments(): CachedShipment[] {
+    return (this.stmt('SELECT json FROM shipments ORDER BY id').all() as { json: string }[]).map(
+      (r) => JSON.parse(r.json) as CachedShipment,
+    );
+  }
+
+  allContainers(): CachedContainer[] {
+    return (this.stmt('SELECT json FROM containers ORDER BY id').all() as { json: string }[]).map(
+      (r) => JSON.parse(r.json) as CachedContainer,
+    );
+  }
+
+  eventsOf(containerId: string): CachedEvent[] {
+    return (
+      this.stmt(
+        `SELECT json FROM transport_events WHERE container_id = ?
+         ORDER BY timestamp IS NULL, timestamp DESC, created_at DESC, id`,
+      ).all(containerId) as { json: string }[]
+    ).map((r) => JSON.parse(r.json) as CachedEvent);
+  }
+
+  counts(): { shipments: number; containers: number; events: number } {
+    const one = (sql: string) => (this.stmt(sql).get() as { n: number }).n;
+    return {
+      shipments: one('SELECT count(*) AS n FROM shipments'),
+      containers: one('SELECT count(*) AS n FROM containers'),
+      events: one('SELECT count(*) AS n FROM transport_events'),
+    };
+  }
+
+  /** Containers that may need map data, with what the route-map rules look at. */
+  mapCandidates(): {
+    id: string;
+    status: string;
+    departed: boolean;
+    arrived: boolean;
+    fetchedAt: string | null;
+    completed: boolean;
+  }[] {
+    const rows = this.stmt(
+      `SELECT c.id, c.current_status AS status,
+         (s.pol_atd_at IS NOT NULL) AS departed,
+         (c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AS arrived,
+         m.fetched_at AS fetchedAt, coalesce(m.completed, 0) AS completed
+       FROM containers c
+       LEFT JOIN shipments s ON s.id = c.shipment_id
+       LEFT JOIN route_maps m ON m.container_id = c.id
+       ORDER BY c.seq`,
+    ).all() as {
+      id: string;
+      status: string;
+      departed: number;
+      arrived: number;
+      fetchedAt: string | null;
+      completed: number;
+    }[];
+    return rows.map((r) => ({
+      ...r,
+      departed: r.departed === 1,
+      arrived: r.arrived === 1,
+      completed: r.completed === 1,
+    }));
+  }
+
+  getRouteMap(containerId: string): RouteMapRecord | null {
+    const row = this.stmt(
+      'SELECT container_id, geojson, fetched_at, etag, completed FROM route_maps WHERE container_id = ?',
+    ).get(containerId) as
+      | {
+          container_id: string;
+          geojson: string;
+          fetched_at: string;
+          etag: string | null;
+          completed: number;
+        }
+      | undefined;
+    return row
+      ? {
+          containerId: row.container_id,
+          geojson: row.geojson,
+          fetchedAt: row.fetched_at,
+          etag: row.etag,
+          completed: row.completed === 1,
+        }
+      : null;
+  }
+
+  putRouteMap(map: RouteMapRecord): void {
+    this.stmt(
+      `INSERT INTO route_maps (container_id, geojson, fetched_at, etag, completed)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT(container_id) DO UPDATE SET geojson = excluded.geojson,
+         fetched_at = excluded.fetched_at, etag = excluded.etag, completed = excluded.completed`,
+    ).run(map.containerId, map.geojson, map.fetchedAt, map.etag, map.completed ? 1 : 0);
+  }
+
+  /** A 304 answer: the stored map is current as of `fetchedAt`. */
+  touchRouteMap(containerId: string, fetchedAt: string, completed: boolean): void {
+    this.stmt('UPDATE route_maps SET fetched_at = ?, completed = ? WHERE container_id = ?').run(
+      fetchedAt,
+      completed ? 1 : 0,
+      containerId,
+    );
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Alerts
+
+  /** Stores drafts (INSERT OR IGNORE on the dedupe key); returns the ones that were new. */
+  insertAlerts(drafts: readonly AlertDraft[], now: string): AlertRecord[] {
+    const inserted: AlertRecord[] = [];
+    const insert = this.stmt(
+      `INSERT INTO alerts (dedupe_key, kind, container_id, shipment_id, title, body, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(dedupe_key) DO NOTHING`,
+    );
+    const write = () => {
+      for (const d of drafts) {
+        const r = insert.run(
+          d.dedupeKey,
+          d.kind,
+          d.containerId,
+          d.shipmentId,
+          d.title,
+          d.body,
+          now,
+        );
+        if (r.changes === 1) {
+          inserted.push({
+            ...d,
+            id: Number(r.lastInsertRowid),
+            createdAt: now,
+            readAt: null,
+            notifiedAt: null,
+          });
+        }
+      }
+    };
+    if (this.db.inTransaction) write();
+    else this.db.transaction(write).immediate();
+    return inserted;
+  }
+
+  listAlerts(
+    options: { unreadOnly?: boolean; containerId?: string; offset?: number; limit?: number } = {},
+  ): { total: number; unread: number; alerts: AlertRecord[] } {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (options.unreadOnly) where.push('read_at IS NULL');
+    if (options.containerId) {
+      where.push('container_id = ?');
+      params.push(options.containerId);
+    }
+    const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+    const total = (
+      this.stmt(`SELECT count(*) AS n FROM alerts ${clause}`).get(...params) as {
+        n: number;
+      }
+    ).n;
+    const unread = (
+      this.stmt('SELECT count(*) AS n FROM alerts WHERE read_at IS NULL').get() as { n: number }
+    ).n;
+    const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
+    const offset = Math.max(options.offset ?? 0, 0);
+    const rows = this.stmt(
+      `SELECT * FROM alerts ${clause} ORDER BY created_at DESC, id DESC LIMIT ? OFFSET ?`,
+    ).all(...params, limit, offset) as AlertRow[];
+    return { total, unread, alerts: rows.map(toAlert) };
+  }
+
+  /** Marks the given alerts (or all, when `ids` is omitted) read; returns how many changed. */
+  markAlertsRead(now: string, ids?: readonly number[]): number {
+    if (!ids) {
+      return this.stmt('UPDATE alerts SET read_at = ? WHERE read_at IS NULL').run(now).changes;
+    }
+    const update = this.stmt('UPDATE alerts SET read_at = ? WHERE id = ? AND read_at IS NULL');
+    return this.db.transaction(() => ids.reduce((n, id) => n + update.run(now, id).changes, 0))();
+  }
+
+  /** Stored but never handed to the notifier (e.g. the app stopped right after the write). */
+  unnotifiedAlerts(): AlertRecord[] {
+    return (
+      this.stmt('SELECT * FROM alerts WHERE notified_at IS NULL ORDER BY id').all() as AlertRow[]
+    ).map(toAlert);
+  }
+
+  markNotified(ids: readonly number[], now: string): void {
+    const update = this.stmt('UPDATE alerts SET notified_at = ? WHERE id = ?');
+    this.db.transaction(() => ids.forEach((id) => update.run(now, id)))();
+  }
+
+  /** Containers with a binding LFD still ahead, for the time-based "LFD approaching" alerts. */
+  upcomingDeadlines(fromIso: string): {
+    id: string;
+    number: string;
+    lfd: string;
+    lfdSource: string | null;
+    podTimezone: string | null;
+    firstSeenAt: string;
+    terminalName: string | null;
+  }[] {
+    return this.stmt(
+      `SELECT c.id, c.number, c.lfd, c.lfd_source AS lfdSource, c.pod_timezone AS podTimezone,
+         c.first_seen_at AS firstSeenAt, t.name AS terminalName
+       FROM containers c LEFT JOIN terminals t ON t.id = c.pod_terminal_id
+       WHERE c.lfd IS NOT NULL AND c.lfd > ? AND c.picked_up_at IS NULL
+         AND c.current_status NOT IN ('picked_up', 'off_dock', 'delivered', 'dropped', 'loaded', 'empty_returned')
+       ORDER BY c.lfd`,
+    ).all(fromIso) as ReturnType<Cache['upcomingDeadlines']>;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Sync state
+
+  getState<T>(key: string): T | null {
+    const row = this.stmt('SELECT value FROM sync_state WHERE key = ?').get(key) as
+      { value: string } | undefined;
+    return row ? (JSON.parse(row.value) as T) : null;
+  }
+
+  setState(key: string, value: unknown): void {
+    this.stmt(
+      `INSERT INTO sync_state (key, value) VALUES (?, ?)
+       ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    ).run(key, JSON.stringify(value));
+  }
+
+  deleteState(key: string): void {
+    this.stmt('DELETE FROM sync_state WHERE key = ?').run(key);
+  }
+}
+
+const SEARCH_INSERT = `INSERT INTO container_search (rowid, number, bill_of_lading, ref_numbers, vessel, customer)
+  SELECT c.seq, c.number, coalesce(s.bill_of_lading, ''),
+    trim(c.ref_numbers || ' ' || coalesce(s.ref_numbers, '')),
+    trim(coalesce(s.vessel_name, '') || ' ' || coalesce(s.voyage_number, '')),
+    coalesce(s.customer_name, '')
+  FROM containers c LEFT JOIN shipments s ON s.id = c.shipment_id`;
+
+function migrate(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  if (current > MIGRATIONS.length) {
+    throw new Error(
+      `The cache file was written by a newer Quayside (schema ${current}); this version knows ${MIGRATIONS.length}.`,
+    );
+  }
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]!);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Schema of the desktop cache, versioned with `PRAGMA user_version`. Each entry upgrades the
+ * schema by one version inside one transaction; never edit a shipped entry, append a new one.
+ */
+export const MIGRATIONS: readonly string[] = [
+  // 1: the first schema.
+  `
+  CREATE TABLE shipments (
+    id TEXT PRIMARY KEY,
+    bill_of_lading TEXT NOT NULL,
+    line_scac TEXT,
+    line_name TEXT,
+    customer_name TEXT,
+    ref_numbers TEXT NOT NULL,
+    pol_locode TEXT,
+    pod_locode TEXT,
+    pod_name TEXT,
+    vessel_name TEXT,
+    voyage_number TEXT,
+    pol_atd_at TEXT,
+    pod_eta_at TEXT,
+    pod_ata_at TEXT,
+    pod_timezone TEXT,
+    updated_at TEXT,
+    hash TEXT NOT NULL,
+    json TEXT NOT NULL,
+    synced_at TEXT NOT NULL
+  ) STRICT;
+
+  CREATE TABLE terminals (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    json TEXT NOT NULL
+  ) STRICT;
+
+  -- The integer key doubles as the full-text index's rowid.
+  CREATE TABLE containers (
+    seq INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    shipment_id TEXT,
+    number TEXT NOT NULL,
+    ref_numbers TEXT NOT NULL,
+    current_status TEXT NOT NULL,
+    pod_terminal_id TEXT,
+    pod_arrived_at TEXT,
+    pod_discharged_at TEXT,
+    availability_known INTEGER NOT NULL CHECK (availability_known IN (0, 1)),
+    available_for_pickup INTEGER CHECK (available_for_pickup IN (0, 1)),
+    ready INTEGER NOT NULL CHECK (ready IN (0, 1)),
+    holds_count INTEGER NOT NULL CHECK (holds_count >= 0),
+    fees_amount REAL,
+    fees_currency TEXT,
+    lfd TEXT,
+    lfd_source TEXT CHECK (lfd_source IN ('line', 'terminal', 'rail')),
+    pickup_appointment_at TEXT,
+    picked_up_at TEXT,
+    empty_returned_at TEXT,
+    terminal_checked_at TEXT,
+    updated_at TEXT,
+    pod_timezone TEXT,
+    hash TEXT NOT NULL,
+    json TEXT NOT NULL,
+    first_seen_at TEXT NOT NULL,
+    synced_at TEXT NOT NULL,
+    -- Set when the container changed and its events are not fetched yet; cleared with the events.
+    events_stale INTEGER NOT NULL DEFAULT 1 CHECK (events_stale IN (0, 1))
+  ) STRICT;
+  CREATE INDEX containers_shipment ON containers (shipment_id);
+  CREATE INDEX containers_lfd ON containers (lfd);
+  CREATE INDEX containers_status ON containers (current_status);
+  CREATE INDEX containers_events_stale ON containers (events_stale) WHERE events_stale = 1;
+
+  CREATE TABLE transport_events (
+    id TEXT PRIMARY KEY,
+    container_id TEXT NOT NULL,
+    shipment_id TEXT,
+    event TEXT NOT NULL,
+    timestamp TEXT,
+    timezone TEXT,
+    location_locode TEXT,
+    data_source TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    json TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX transport_events_container ON transport_events (container_id);
+
+  CREATE TABLE route_maps (
+    container_id TEXT PRIMARY KEY,
+    geojson TEXT NOT NULL,
+    fetched_at TEXT NOT NULL,
+    etag TEXT,
+    completed INTEGER NOT NULL CHECK (completed IN (0, 1))
+  ) STRICT;
+
+  CREATE TABLE alerts (
+    id INTEGER PRIMARY KEY,
+    dedupe_key TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    container_id TEXT,
+    shipment_id TEXT,
+    title TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    read_at TEXT,
+    notified_at TEXT
+  ) STRICT;
+  CREATE INDEX alerts_unread ON alerts (created_at) WHERE read_at IS NULL;
+
+  CREATE TABLE sync_state (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  ) STRICT;
+
+  CREATE VIRTUAL TABLE container_search USING fts5(
+    number, bill_of_lading, ref_numbers, vessel, customer,
+    tokenize = 'unicode61'
+  );
+  `,
+];

@@ -1,0 +1,227 @@
+/**
+ * HTTP client for any /v2 tracking service: `Authorization: Token <key>`, a per-request
+ * timeout, Retry-After on 429, exponential backoff with full jitter on 5xx, network errors,
+ * timeouts and unreadable bodies, and a request budget for remote services. Waits run on the
+ * injected clock; the timeout is wall-clock time (it guards a real socket).
+ */
+import type { Clock } from '../../shared/clock';
+import { RequestBudget } from './request-budget';
+import { collectionEnvelope } from './validate';
+
+export type V2ErrorKind =
+  | 'unreachable'
+  | 'timeout'
+  | 'key_refused'
+  | 'forbidden'
+  | 'not_found'
+  | 'rate_limited'
+  | 'server_error'
+  | 'bad_response'
+  | 'http';
+
+/** A failure with a plain-words message meant for the user. */
+export class V2Error extends Error {
+  constructor(
+    readonly kind: V2ErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface V2ClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  clock: Clock;
+  timeoutMs?: number;
+  /** Attempts per request, the first included. */
+  maxAttempts?: number;
+  /** null: no budget. Default: none for loopback services, a 10 + 85/min bucket otherwise. */
+  budget?: RequestBudget | null;
+  random?: () => number;
+}
+
+export interface V2Response {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
+
+export const isLoopback = (url: URL): boolean => LOOPBACK.has(url.hostname);
+
+/** Parses a Retry-After header (seconds or an HTTP date) into milliseconds. */
+export function retryAfterMs(header: string | null, now: number): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}
+
+export class V2Client {
+  readonly base: URL;
+  /** HTTP requests sent, retries included. */
+  requests = 0;
+  private readonly budget: RequestBudget | null;
+  private readonly timeoutMs: number;
+  private readonly maxAttempts: number;
+  private readonly random: () => number;
+
+  constructor(private readonly options: V2ClientOptions) {
+    this.base = new URL(options.baseUrl.endsWith('/') ? options.baseUrl : `${options.baseUrl}/`);
+    this.budget =
+      options.budget !== undefined
+        ? options.budget
+        : isLoopback(this.base)
+          ? null
+          : new RequestBudget(options.clock);
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.maxAttempts = options.maxAttempts ?? 6;
+    this.random = options.random ?? Math.random;
+  }
+
+  /** `path` relative to the base ("shipments?x=1"), or an absolute link the server gave. */
+  resolve(pathOrUrl: string): URL {
+    const url = new URL(pathOrUrl.replace(/^\//, ''), this.base);
+    // The key goes only to the configured service, whatever a link says.
+    if (url.origin !== this.base.origin) {
+      throw new V2Error('bad_response', `The service sent a link to another host (${url.host}).`);
+    }
+    return url;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => this.options.clock.setTimer(ms, resolve));
+  }
+
+  private backoff(attempt: number): number {
+    const cap = Math.min(30_000, 500 * 2 ** attempt);
+    return Math.round(cap / 2 + (this.random() * cap) / 2);
+  }
+
+  /**
+   * GET with retries. Statuses in `accept` (besides 2xx) are returned instead of thrown, e.g.
+   * 304 and 403 for map data.
+   */
+  async get(
+    pathOrUrl: string,
+    options: { headers?: Record<string, string>; accept?: readonly number[] } = {},
+  ): Promise<V2Response> {
+    const url = this.resolve(pathOrUrl);
+    let last: V2Error = new V2Error('unreachable', 'The service could not be reached.');
+    for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+      if (attempt > 0) await this.sleep(this.waitBefore(last, attempt));
+      if (this.budget) await this.budget.take();
+      this.requests++;
+      let response: Response;
+      let text: string;
+      try {
+        const signal = AbortSignal.timeout(this.timeoutMs);
+        response = await fetch(url, {
+          headers: {
+            Authorization: `Token ${this.options.apiKey}`,
+            Accept: 'application/vnd.api+json, application/json',
+            ...options.headers,
+          },
+          signal,
+          redirect: 'manual',
+        });
+        text = await response.text();
+      } catch (error) {
+        last = networkError(error, url);
+        continue;
+      }
+      const status = response.status;
+      if (status === 429) {
+        last = new V2Error('rate_limited', 'The service is rate limiting requests.', 429);
+        (last as V2Error & { retryAfter?: number | null }).retryAfter = retryAfterMs(
+          response.headers.get('retry-after'),
+          this.options.clock.now(),
+        );
+        continue;
+      }
+      if (status >= 500) {
+        last = new V2Error('server_error', `The service failed (HTTP ${status}).`, status);
+        continue;
+      }
+      const accepted = options.accept?.includes(status) ?? false;
+      if (!accepted && (status < 200 || status >= 300)) throw statusError(status, url);
+      let body: unknown = null;
+      if (text.length > 0) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          // A cut-off body is a transport failure: try again.
+          last = new V2Error('bad_response', 'The service sent an unreadable (non-JSON) answer.');
+          if (status >= 200 && status < 300) continue;
+        }
+      }
+      return { status, body, headers: response.headers };
+    }
+    throw last;
+  }
+
+  private waitBefore(last: V2Error, attempt: number): number {
+    const retryAfter = (last as V2Error & { retryAfter?: number | null }).retryAfter;
+    if (last.kind === 'rate_limited' && retryAfter != null) return Math.min(retryAfter, 600_000);
+    return this.backoff(attempt - 1);
+  }
+
+  /**
+   * Walks a collection page by page through `links.next`. Yields each page's `data` and
+   * `included` as they arrive, so the caller commits page by page.
+   */
+  async *pages(
+    path: string,
+  ): AsyncGenerator<{ data: unknown[]; included: unknown[]; total: number | null }> {
+    let next: string | null = path;
+    const visited = new Set<string>();
+    while (next) {
+      const url = this.resolve(next).toString();
+      if (visited.has(url)) throw new V2Error('bad_response', 'The service sent a paging loop.');
+      visited.add(url);
+      const { body } = await this.get(url);
+      const page = collectionEnvelope(body);
+      if (!page) {
+        throw new V2Error(
+          'bad_response',
+          'The service answered with something that is not a /v2 list.',
+        );
+      }
+      yield page;
+      next = page.next;
+    }
+  }
+}
+
+function networkError(error: unknown, url: URL): V2Error {
+  const name = (error as { name?: string })?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new V2Error('timeout', `The service at ${url.host} did not answer in time.`);
+  }
+  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new V2Error('unreachable', `The host ${url.hostname} could not be found.`);
+  }
+  if (code === 'ECONNREFUSED') {
+    return new V2Error('unreachable', `Nothing is listening at ${url.host}.`);
+  }
+  return new V2Error('unreachable', `The service at ${url.host} could not be reached.`);
+}
+
+function statusError(status: number, url: URL): V2Error {
+  if (status === 401) return new V2Error('key_refused', 'The service refused the API key.', status);
+  if (status === 403) {
+    return new V2Error('forbidden', 'The API key is not allowed to read this.', status);
+  }
+  if (status === 404) {
+    return new V2Error('not_found', `Nothing found at ${url.pathname}.`, status);
+  }
+  if (status >= 300 && status < 400) {
+    return new V2Error('http', `The service redirected the request (HTTP ${status}).`, status);
+  }
+  return new V2Error('http', `The service refused the request (HTTP ${status}).`, status);
+}

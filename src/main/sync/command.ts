@@ -1,0 +1,101 @@
+/**
+ * Headless entry points for the `quayside` command:
+ *   quayside sync --base-url URL --api-key KEY --data-dir DIR [--watch]
+ *   quayside export containers --data-dir DIR --format csv
+ */
+import type { Writable } from 'node:stream';
+import { systemClock, type Clock } from '../../shared/clock';
+import { AlertCenter } from '../alerts/alert-center';
+import type { Notifier } from '../alerts/notifier';
+import { Cache } from '../cache/cache';
+import type { ContainerQuery } from '../cache/board-query';
+import { containersCsv } from '../cache/csv';
+import { SyncEngine, type SyncResult } from './engine';
+
+export interface SyncCommandOptions {
+  baseUrl: string;
+  apiKey: string;
+  dataDir: string;
+  watch?: boolean;
+  /** Minutes between runs with `watch`. */
+  intervalMinutes?: number;
+  clock?: Clock;
+  out?: Writable;
+  pageSize?: number;
+  /** With `watch`: resolves to stop watching (default: SIGINT / SIGTERM). */
+  until?: Promise<void>;
+}
+
+const consoleNotifier = (out: Writable): Notifier => ({
+  notify: (n) => void out.write(`alert: ${n.title}: ${n.body.replace(/\n/g, '; ')}\n`),
+});
+
+export const summaryLine = (r: SyncResult): string =>
+  `synced ${r.shipments} shipments, ${r.containers} containers, ${r.events} events in ${r.requests} requests`;
+
+/** Syncs the cache in `dataDir` and prints a summary line per run. */
+export async function runSyncCommand(options: SyncCommandOptions): Promise<SyncResult> {
+  const out = options.out ?? process.stdout;
+  const clock = options.clock ?? systemClock;
+  const cache = Cache.open(options.dataDir);
+  const alerts = new AlertCenter(cache, consoleNotifier(out), clock);
+  const engine = new SyncEngine({
+    cache,
+    clock,
+    alerts,
+    pageSize: options.pageSize,
+    connection: () => ({ baseUrl: options.baseUrl, apiKey: options.apiKey }),
+    onSkipped: (s) => void out.write(`skipped ${s.type} ${s.id ?? '(no id)'}: ${s.reason}\n`),
+  });
+  try {
+    let result = await engine.sync();
+    out.write(`${summaryLine(result)}\n`);
+    if (!options.watch) return result;
+    const intervalMs = (options.intervalMinutes ?? 5) * 60_000;
+    const stop =
+      options.until ??
+      new Promise<void>((resolve) => {
+        process.once('SIGINT', () => resolve());
+        process.once('SIGTERM', () => resolve());
+      });
+    let stopped = false;
+    void stop.then(() => {
+      stopped = true;
+    });
+    while (!stopped) {
+      const wake = new Promise<void>((resolve) => clock.setTimer(intervalMs, resolve));
+      await Promise.race([wake, stop]);
+      if (stopped) break;
+      try {
+        result = await engine.sync();
+        out.write(`${summaryLine(result)}\n`);
+      } catch (error) {
+        out.write(`sync failed: ${error instanceof Error ? error.message : String(error)}\n`);
+      }
+    }
+    return result;
+  } finally {
+    engine.stop();
+    cache.close();
+  }
+}
+
+/** Writes the container board (optionally filtered) as CSV to `out`. Returns the row count. */
+export async function exportContainersCsv(
+  dataDir: string,
+  out: Writable,
+  query: ContainerQuery = {},
+  clock: Clock = systemClock,
+): Promise<number> {
+  const cache = Cache.open(dataDir);
+  let rows = -1;
+  try {
+    for (const line of containersCsv(cache.board, query, clock.now())) {
+      rows++;
+      if (!out.write(line)) await new Promise<void>((resolve) => out.once('drain', resolve));
+    }
+  } finally {
+    cache.close();
+  }
+  return rows;
+}

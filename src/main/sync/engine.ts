@@ -1,0 +1,431 @@
+/**
+ * The sync engine: fills the cache from a /v2 service.
+ *
+ * - First run: a full walk of shipments and containers (with shipment, terminal and event
+ *   includes to save requests); records the server no longer lists are removed.
+ * - Later runs: `filter[updated_at][start]` from the last cursor where the service supports it
+ *   (detected by resources carrying `updated_at`), else a full walk with change detection
+ *   (content hashes). A full walk still runs every 6 hours to notice deletions.
+ * - Transport events only for containers that changed (a flag set in the same transaction as
+ *   the container, so a crash never loses the need to fetch them).
+ * - Map data for containers at sea at most hourly, once more when the journey completes, then
+ *   never again; a 403 (no routing entitlement) is remembered and the map is not asked again.
+ *
+ * Every page is committed in its own transaction and cursors move only after a complete walk, so
+ * a run killed at any point resumes and converges without duplicates.
+ */
+import type { SyncStatus } from '../../shared/bridge';
+import { isoString, type Clock } from '../../shared/clock';
+import type { AlertCenter } from '../alerts/alert-center';
+import type { Cache, RouteMapRecord } from '../cache/cache';
+import type { CachedEvent, CachedShipment, CachedTerminal } from '../cache/resources';
+import { V2Client, V2Error, type V2ClientOptions } from './client';
+import { checkRecords, typeOf, type SkippedRecord } from './validate';
+
+export interface SyncConnection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+export interface SyncEngineOptions {
+  cache: Cache;
+  clock: Clock;
+  /** Where to sync from; null when not configured. */
+  connection: () => SyncConnection | null;
+  alerts?: AlertCenter;
+  onStatus?: (status: SyncStatus) => void;
+  /** Records the service sent that do not fit the schema (skipped, the run goes on). */
+  onSkipped?: (record: SkippedRecord) => void;
+  client?: Pick<V2ClientOptions, 'timeoutMs' | 'maxAttempts' | 'budget' | 'random'>;
+  pageSize?: number;
+  mapRefreshMs?: number;
+  /** How often a full walk runs in incremental mode, to notice records removed on the server. */
+  fullWalkEveryMs?: number;
+}
+
+export interface SyncResult {
+  shipments: number;
+  containers: number;
+  events: number;
+  requests: number;
+  changedShipments: number;
+  changedContainers: number;
+  newAlerts: number;
+  skipped: SkippedRecord[];
+  mode: 'full' | 'incremental';
+}
+
+const STATE = {
+  baseUrl: 'base_url',
+  updatedAtFilter: 'updated_at_filter',
+  shipmentsCursor: 'shipments_cursor',
+  containersCursor: 'containers_cursor',
+  lastSuccessAt: 'last_success_at',
+  lastFullWalkAt: 'last_full_walk_at',
+  routingRefused: 'routing_refused',
+} as const;
+
+const HOUR = 3_600_000;
+
+const PHASES = {
+  shipments: [0, 0.2],
+  containers: [0.2, 0.75],
+  events: [0.75, 0.95],
+  maps: [0.95, 1],
+} as const;
+
+export class SyncEngine {
+  private running: Promise<SyncResult> | null = null;
+  private queued: Promise<SyncResult> | null = null;
+  private current: SyncStatus;
+  private cancelTimer: (() => void) | null = null;
+  private readonly pageSize: number;
+
+  constructor(private readonly options: SyncEngineOptions) {
+    this.pageSize = options.pageSize ?? 100;
+    this.current = {
+      state: 'idle',
+      progress: null,
+      message: null,
+      lastSuccessAt: options.cache.getState<string>(STATE.lastSuccessAt),
+    };
+  }
+
+  status(): SyncStatus {
+    return this.current;
+  }
+
+  private setStatus(status: Partial<SyncStatus>): void {
+    this.current = { ...this.current, ...status };
+    this.options.onStatus?.(this.current);
+  }
+
+  /**
+   * Runs one sync. Runs never overlap: a call during a run gets one follow-up run (shared by
+   * every caller that asked meanwhile), which starts when the current one ends.
+   */
+  sync(): Promise<SyncResult> {
+    if (!this.running) {
+      this.running = this.run().finally(() => {
+        this.running = null;
+      });
+      return this.running;
+    }
+    if (!this.queued) {
+      this.queued = this.running
+        .catch(() => undefined)
+        .then(() => {
+          this.queued = null;
+          return this.sync();
+        });
+    }
+    return this.queued;
+  }
+
+  /** Syncs now and then every `intervalMs` on the clock until `stop`. */
+  start(intervalMs: number): void {
+    this.stop();
+    const loop = () => {
+      this.sync()
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.cancelTimer) this.cancelTimer = this.options.clock.setTimer(intervalMs, loop);
+        });
+    };
+    this.cancelTimer = () => undefined;
+    loop();
+  }
+
+  stop(): void {
+    const cancel = this.cancelTimer;
+    this.cancelTimer = null;
+    cancel?.();
+  }
+
+  private async run(): Promise<SyncResult> {
+    const connection = this.options.connection();
+    if (!connection) {
+      this.setStatus({ state: 'error', progress: null, message: 'No service is configured.' });
+      throw new V2Error('http', 'No service is configured.');
+    }
+    this.setStatus({ state: 'syncing', progress: 0, message: null });
+    try {
+      const result = await this.runWith(connection);
+      this.setStatus({
+        state: 'idle',
+        progress: null,
+        message: result.skipped.length
+          ? `${result.skipped.length} record(s) from the service were malformed and skipped.`
+          : null,
+        lastSuccessAt: this.options.cache.getState<string>(STATE.lastSuccessAt),
+      });
+      return result;
+    } catch (error) {
+      if (error instanceof V2Error) {
+        const offline = error.kind === 'unreachable' || error.kind === 'timeout';
+        this.setStatus({
+          state: offline ? 'offline' : 'error',
+          progress: null,
+          message: error.message,
+        });
+      } else {
+        const detail = error instanceof Error ? error.message : String(error);
+        this.setStatus({
+          state: 'error',
+          progress: null,
+          message: `Sync stopped: the local cache could not be updated (${detail}).`,
+        });
+      }
+      throw error;
+    }
+  }
+
+  private async runWith(connection: SyncConnection): Promise<SyncResult> {
+    const { cache, clock, alerts } = this.options;
+    const client = new V2Client({ ...this.options.client, ...connection, clock });
+    const skipped: SkippedRecord[] = [];
+    const report = (s: SkippedRecord) => {
+      skipped.push(s);
+      this.options.onSkipped?.(s);
+    };
+    const startedAt = clock.now();
+
+    // Another service means other data: start over.
+    if (cache.getState<string>(STATE.baseUrl) !== client.base.toString()) {
+      for (const key of Object.values(STATE)) cache.deleteState(key);
+      cache.setState(STATE.baseUrl, client.base.toString());
+    }
+    alerts?.deliverPending();
+
+    const filterSupported = cache.getState<boolean>(STATE.updatedAtFilter);
+    const lastFull = cache.getState<string>(STATE.lastFullWalkAt);
+    const fullWalkDue =
+      !lastFull || startedAt - Date.parse(lastFull) >= (this.options.fullWalkEveryMs ?? 6 * HOUR);
+    const incremental = filterSupported === true && !fullWalkDue;
+    let changedShipments = 0;
+    let changedContainers = 0;
+    let newAlerts = 0;
+    let sawUpdatedAt: boolean | null = null;
+
+    const collection = async (
+      kind: 'shipments' | 'containers',
+      phase: readonly [number, number],
+    ) => {
+      const cursorKey = kind === 'shipments' ? STATE.shipmentsCursor : STATE.containersCursor;
+      const cursor = incremental ? cache.getState<string>(cursorKey) : null;
+      const include =
+        kind === 'containers' ? '&include=shipment,pod_terminal,transport_events' : '';
+      const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
+      const path = `${kind}?page[size]=${this.pageSize}${include}${filter}`;
+      const seen = new Set<string>();
+      let maxUpdated: number | null = null;
+      let done = 0;
+      for await (const page of client.pages(path)) {
+        const now = isoString(clock.now());
+        for (const raw of page.data) {
+          const id = (raw as { id?: unknown })?.id;
+          // A malformed record is skipped, but its cached copy is kept rather than deleted.
+          if (typeof id === 'string') seen.add(id);
+        }
+        const shipments: CachedShipment[] = [];
+        const terminals: CachedTerminal[] = [];
+        const eventsByContainer = new Map<string, CachedEvent[]>();
+        const includedEvents = new Map<string, CachedEvent>();
+        for (const inc of page.included) {
+          const type = typeOf(inc);
+          if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], []));
+          else if (type === 'terminal' || type === 'rail_terminal') {
+            terminals.push(...checkRecords(type, [inc], []));
+          } else if (type === 'transport_event') {
+            for (const e of checkRecords('transport_event', [inc], [])) includedEvents.set(e.id, e);
+          }
+        }
+        const primary =
+          kind === 'shipments'
+            ? { shipments: [...shipments, ...checkRecords('shipment', page.data, skipped)] }
+            : { shipments, containers: checkRecords('container', page.data, skipped) };
+        for (const s of skipped.splice(0)) report(s);
+        const records = kind === 'shipments' ? primary.shipments : (primary.containers ?? []);
+        for (const r of records) {
+          if (kind === 'shipments' && !seen.has(r.id)) continue;
+          const updated = r.attributes.updated_at ? Date.parse(r.attributes.updated_at) : NaN;
+          if (sawUpdatedAt === null) sawUpdatedAt = !Number.isNaN(updated);
+          else if (Number.isNaN(updated)) sawUpdatedAt = false;
+          if (!Number.isNaN(updated) && (maxUpdated === null || updated > maxUpdated)) {
+            maxUpdated = updated;
+          }
+        }
+        for (const c of primary.containers ?? []) {
+          // Included events are used only when the page holds the container's whole history.
+          const ids = c.relationships?.transport_events?.data?.map((d) => d.id);
+          if (!ids) continue;
+          const events = ids.map((id) => includedEvents.get(id));
+          if (events.every((e): e is CachedEvent => e !== undefined)) {
+            eventsByContainer.set(c.id, events);
+          }
+        }
+        const outcome = cache.applyPage(
+          { ...primary, terminals, events: eventsByContainer },
+          now,
+          alerts,
+        );
+        changedShipments += outcome.shipmentsChanged;
+        changedContainers += outcome.containersChanged;
+        newAlerts += outcome.alerts.length;
+        alerts?.deliver(outcome.alerts);
+        done += page.data.length;
+        const fraction = page.total ? Math.min(1, done / page.total) : 0.5;
+        this.setStatus({ progress: phase[0] + (phase[1] - phase[0]) * fraction });
+      }
+      if (!cursor) cache.deleteMissing(kind, seen);
+      return { cursorKey, maxUpdated };
+    };
+
+    const shipments = await collection('shipments', PHASES.shipments);
+    const containers = await collection('containers', PHASES.containers);
+
+    // Events of changed containers that the container pages did not carry in full.
+    const stale = cache.staleEventContainers();
+    for (const [i, id] of stale.entries()) {
+      const events: CachedEvent[] = [];
+      try {
+        for await (const page of client.pages(
+          `containers/${encodeURIComponent(id)}/transport_events?page[size]=${this.pageSize}`,
+        )) {
+          events.push(...checkRecords('transport_event', page.data, skipped));
+        }
+      } catch (error) {
+        if (error instanceof V2Error && error.kind === 'not_found') {
+          // Gone from the service since the walk.
+          cache.deleteContainer(id);
+          continue;
+        }
+        throw error;
+      }
+      for (const s of skipped.splice(0)) report(s);
+      cache.replaceEvents(id, events);
+      this.setStatus({
+        progress:
+          PHASES.events[0] + ((PHASES.events[1] - PHASES.events[0]) * (i + 1)) / stale.length,
+      });
+    }
+
+    await this.refreshMaps(client);
+
+    // Cursors move only now that both walks are complete.
+    const finishedAt = isoString(clock.now());
+    if (sawUpdatedAt !== null) cache.setState(STATE.updatedAtFilter, sawUpdatedAt);
+    for (const { cursorKey, maxUpdated } of [shipments, containers]) {
+      if (maxUpdated !== null && sawUpdatedAt) {
+        // Just past the newest stamp seen: the filter is inclusive, and a batch written in one
+        // instant would otherwise be read again on every run. A write committed late with a
+        // stamp at or before one already seen is caught by the periodic full walk.
+        cache.setState(cursorKey, isoString(maxUpdated + 1));
+      }
+    }
+    if (!incremental) cache.setState(STATE.lastFullWalkAt, isoString(startedAt));
+    cache.setState(STATE.lastSuccessAt, finishedAt);
+    newAlerts += alerts?.checkDeadlines().length ?? 0;
+
+    const counts = cache.counts();
+    return {
+      ...counts,
+      requests: client.requests,
+      changedShipments,
+      changedContainers,
+      newAlerts,
+      skipped: [...skipped],
+      mode: incremental ? 'incremental' : 'full',
+    };
+  }
+
+  private async refreshMaps(client: V2Client): Promise<void> {
+    const { cache, clock } = this.options;
+    if (cache.getState<string>(STATE.routingRefused)) return;
+    const refreshMs = this.options.mapRefreshMs ?? HOUR;
+    const now = clock.now();
+    const due = cache.mapCandidates().filter((c) => {
+      if (c.completed) return false;
+      const atSea = c.status === 'on_ship' || (c.departed && !c.arrived);
+      if (atSea) return !c.fetchedAt || now - Date.parse(c.fetchedAt) >= refreshMs;
+      // Arrived since the last fetch: one final fetch, then the journey's map never changes.
+      return c.arrived && c.fetchedAt !== null;
+    });
+    for (const [i, c] of due.entries()) {
+      const outcome = await this.fetchMap(client, c.id, c.arrived);
+      if (outcome === 'refused') return;
+      this.setStatus({
+        progress: PHASES.maps[0] + ((PHASES.maps[1] - PHASES.maps[0]) * (i + 1)) / due.length,
+      });
+    }
+  }
+
+  private async fetchMap(
+    client: V2Client,
+    containerId: string,
+    completed: boolean,
+  ): Promise<'stored' | 'refused' | 'missing'> {
+    const { cache, clock } = this.options;
+    const existing = cache.getRouteMap(containerId);
+    const response = await client.get(`containers/${encodeURIComponent(containerId)}/map_geojson`, {
+      headers: existing?.etag ? { 'If-None-Match': existing.etag } : {},
+      accept: [304, 403, 404],
+    });
+    const now = isoString(clock.now());
+    if (response.status === 403) {
+      cache.setState(STATE.routingRefused, now);
+      return 'refused';
+    }
+    if (response.status === 404) return 'missing';
+    if (response.status === 304 && existing) {
+      cache.touchRouteMap(containerId, now, completed);
+      return 'stored';
+    }
+    const body = response.body as { type?: unknown; features?: unknown } | null;
+    if (!body || body.type !== 'FeatureCollection' || !Array.isArray(body.features)) {
+      this.options.onSkipped?.({
+        type: 'map_geojson',
+        id: containerId,
+        reason: 'not a GeoJSON FeatureCollection',
+      });
+      return 'missing';
+    }
+    cache.putRouteMap({
+      containerId,
+      geojson: JSON.stringify(body),
+      fetchedAt: now,
+      etag: response.headers.get('etag'),
+      completed,
+    });
+    return 'stored';
+  }
+
+  /**
+   * A container's route map for the detail view: from the cache when it is fresh (or final),
+   * else fetched now. Null when the account has no routing entitlement or nothing is known.
+   */
+  async routeMap(containerId: string): Promise<RouteMapRecord | null> {
+    const { cache, clock } = this.options;
+    const existing = cache.getRouteMap(containerId);
+    const fresh =
+      existing &&
+      (existing.completed ||
+        clock.now() - Date.parse(existing.fetchedAt) < (this.options.mapRefreshMs ?? HOUR));
+    const connection = this.options.connection();
+    if (fresh || !connection || cache.getState<string>(STATE.routingRefused)) return existing;
+    const arrived = cache.mapCandidates().find((c) => c.id === containerId)?.arrived ?? false;
+    const client = new V2Client({ ...this.options.client, ...connection, clock });
+    try {
+      await this.fetchMap(client, containerId, arrived);
+    } catch (error) {
+      if (!(error instanceof V2Error)) throw error;
+      // Offline: the cached map (if any) is the best there is.
+    }
+    return cache.getRouteMap(containerId);
+  }
+
+  /** Forget a refused routing entitlement (e.g. after the API key changed). */
+  resetRoutingEntitlement(): void {
+    this.options.cache.deleteState(STATE.routingRefused);
+  }
+}

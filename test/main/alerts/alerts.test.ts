@@ -1,0 +1,249 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AlertCenter, type AlertPreferences } from '../../../src/main/alerts/alert-center';
+import { formatInZone } from '../../../src/main/alerts/format';
+import { RecordingNotifier } from '../../../src/main/alerts/notifier';
+import { Cache } from '../../../src/main/cache/cache';
+import type { ContainerResource } from '../../../src/shared/api/resources';
+import { ManualClock } from '../../../src/shared/clock';
+import { container, shipment, tempDir } from '../cache/support/fixtures';
+
+const START = Date.parse('2026-03-01T12:00:00.000Z');
+const H = 3_600_000;
+const at = (hours: number) => new Date(START + hours * H).toISOString();
+
+let tmp: ReturnType<typeof tempDir>;
+let cache: Cache;
+let clock: ManualClock;
+let notifier: RecordingNotifier;
+let prefs: AlertPreferences;
+let center: AlertCenter;
+
+beforeEach(() => {
+  tmp = tempDir('quayside-alerts-');
+  cache = Cache.open(tmp.dir);
+  clock = new ManualClock(START);
+  notifier = new RecordingNotifier();
+  prefs = { lfdThresholdsHours: [48, 24], etaChangeThresholdHours: 12, desktopNotifications: true };
+  center = new AlertCenter(cache, notifier, clock, () => prefs);
+});
+afterEach(() => {
+  center.stop();
+  cache.close();
+  tmp.remove();
+});
+
+const s = shipment({ bill_of_lading_number: 'MAEU900000001', pod_eta_at: at(100) });
+let version = 0;
+
+/** Writes a container as the sync does: one page, alerts stored in it, notified after commit. */
+function write(c: ContainerResource) {
+  const outcome = cache.applyPage(
+    { shipments: [s], containers: [c] },
+    new Date(clock.now()).toISOString(),
+    center,
+  );
+  center.deliver(outcome.alerts);
+  return outcome.alerts;
+}
+
+function next(base: ContainerResource, attrs: Partial<ContainerResource['attributes']>) {
+  version++;
+  return container(
+    { ...base.attributes, ...attrs, updated_at: at(version / 100) },
+    { id: base.id, shipmentId: s.id },
+  );
+}
+
+const base = container(
+  {
+    number: 'MSKU1111110',
+    current_status: 'not_available',
+    availability_known: true,
+    available_for_pickup: false,
+    pickup_lfd: '2026-03-04T07:59:00.000Z',
+    import_deadlines: {
+      pickup_lfd_line: '2026-03-04T07:59:00.000Z',
+      pickup_lfd_terminal: '2026-03-11T07:59:00.000Z',
+      pickup_lfd_rail: null,
+    },
+  },
+  { shipmentId: s.id },
+);
+
+describe('alerts from changes', () => {
+  it('raises nothing for the initial sync of old data', () => {
+    expect(write(base)).toEqual([]);
+    expect(notifier.notifications).toEqual([]);
+    expect(cache.listAlerts().total).toBe(0);
+  });
+
+  it('a changed LFD produces exactly one alert and one notification, in the terminal time zone', () => {
+    write(base);
+    const moved = next(base, {
+      pickup_lfd: '2026-03-06T07:59:00.000Z',
+      import_deadlines: {
+        ...base.attributes.import_deadlines!,
+        pickup_lfd_line: '2026-03-06T07:59:00.000Z',
+      },
+    });
+    const alerts = write(moved);
+    expect(alerts.map((a) => a.kind)).toEqual(['lfd_changed']);
+    expect(notifier.notifications).toHaveLength(1);
+    const [n] = notifier.notifications;
+    expect(n!.containerId).toBe(base.id);
+    expect(n!.title).toBe('LFD changed for MSKU1111110');
+    // 07:59 UTC is 23:59 the day before in Los Angeles (PST).
+    expect(n!.body).toContain(
+      'Last free day: Tue, Mar 3, 2026, 23:59 PST -> Thu, Mar 5, 2026, 23:59 PST',
+    );
+    expect(n!.body).toContain('Line LFD:');
+    expect(n!.body).not.toContain('Terminal LFD');
+    // The same write again (a re-sync, a retried page) stores and notifies nothing more.
+    expect(write(moved)).toEqual([]);
+    expect(cache.insertAlerts(center.container(base, moved), at(1))).toEqual([]);
+    expect(cache.listAlerts().total).toBe(1);
+    expect(notifier.notifications).toHaveLength(1);
+  });
+
+  it('raises each kind of change once', () => {
+    write(base);
+    const kinds = (c: ContainerResource) => write(c).map((a) => a.kind);
+    let c = next(base, {
+      holds_at_pod_terminal: [{ name: 'customs', status: 'hold', description: 'CBP exam' }],
+    });
+    expect(kinds(c)).toEqual(['hold_placed']);
+    c = next(c, { holds_at_pod_terminal: [] });
+    expect(kinds(c)).toEqual(['hold_cleared']);
+    c = next(c, { available_for_pickup: true, current_status: 'available' });
+    expect(kinds(c)).toEqual(['ready_for_pickup']);
+    c = next(c, { pickup_appointment_at: '2026-03-05T16:00:00.000Z' });
+    expect(kinds(c)).toEqual(['appointment_changed']);
+    c = next(c, { ind_eta_at: '2026-03-20T00:00:00.000Z' });
+    expect(kinds(c)).toEqual([]);
+    c = next(c, { ind_eta_at: '2026-03-20T06:00:00.000Z' });
+    expect(kinds(c)).toEqual([]);
+    c = next(c, { ind_eta_at: '2026-03-21T06:00:00.000Z' });
+    expect(kinds(c)).toEqual(['eta_changed']);
+    c = next(c, { current_status: 'picked_up', pod_full_out_at: '2026-03-06T10:00:00.000Z' });
+    expect(kinds(c)).toEqual(['picked_up']);
+    c = next(c, {
+      current_status: 'empty_returned',
+      empty_terminated_at: '2026-03-08T10:00:00.000Z',
+    });
+    expect(kinds(c)).toEqual(['empty_returned']);
+    expect(notifier.notifications.map((n) => n.kind)).toEqual([
+      'hold_placed',
+      'hold_cleared',
+      'ready_for_pickup',
+      'appointment_changed',
+      'eta_changed',
+      'picked_up',
+      'empty_returned',
+    ]);
+  });
+
+  it('raises a shipment ETA move beyond the threshold', () => {
+    write(base);
+    const later = shipment({ ...s.attributes, pod_eta_at: at(130), updated_at: at(2) }, s.id);
+    const outcome = cache.applyPage({ shipments: [later] }, at(0), center);
+    expect(outcome.alerts.map((a) => a.kind)).toEqual(['eta_changed']);
+    expect(outcome.alerts[0]!.title).toBe('ETA moved later for MAEU900000001');
+    expect(outcome.alerts[0]!.containerId).toBe(base.id);
+    const small = shipment({ ...later.attributes, pod_eta_at: at(135), updated_at: at(3) }, s.id);
+    expect(cache.applyPage({ shipments: [small] }, at(0), center).alerts).toEqual([]);
+  });
+
+  it('stores alerts with read state and respects the notification switches', () => {
+    write(base);
+    prefs.kinds = { hold_placed: false };
+    const held = next(base, {
+      holds_at_pod_terminal: [{ name: 'customs', status: 'hold', description: null }],
+    });
+    write(held);
+    prefs.desktopNotifications = false;
+    write(next(held, { pickup_appointment_at: '2026-03-05T16:00:00.000Z' }));
+    expect(notifier.notifications).toEqual([]);
+    const list = cache.listAlerts();
+    expect(list).toMatchObject({ total: 2, unread: 2 });
+    expect(cache.unnotifiedAlerts()).toEqual([]);
+    expect(cache.markAlertsRead(at(1), [list.alerts[0]!.id])).toBe(1);
+    expect(cache.listAlerts({ unreadOnly: true }).total).toBe(1);
+    expect(cache.markAlertsRead(at(1))).toBe(1);
+    expect(cache.listAlerts()).toMatchObject({ total: 2, unread: 0 });
+  });
+
+  it('notifies alerts stored by a run that stopped before notifying', () => {
+    write(base);
+    const c = next(base, { pickup_appointment_at: '2026-03-05T16:00:00.000Z' });
+    // Stored in the transaction, then the process "dies" before delivering.
+    cache.applyPage({ containers: [c] }, at(0), center);
+    expect(notifier.notifications).toHaveLength(0);
+    center.deliverPending();
+    center.deliverPending();
+    expect(notifier.notifications.map((n) => n.kind)).toEqual(['appointment_changed']);
+  });
+});
+
+describe('LFD approaching', () => {
+  it('fires at 48 h and 24 h before the LFD on the clock, once each', () => {
+    const lfd = START + 72 * H;
+    const c = container(
+      {
+        number: 'MSKU2222220',
+        pickup_lfd: new Date(lfd).toISOString(),
+        current_status: 'available',
+      },
+      { shipmentId: s.id },
+    );
+    write(c);
+    center.start();
+    expect(notifier.notifications).toEqual([]);
+    clock.advance(24 * H - 1000);
+    expect(notifier.notifications).toEqual([]);
+    clock.advance(1000);
+    expect(notifier.notifications.map((n) => n.title)).toEqual(['LFD in 48 h for MSKU2222220']);
+    clock.advance(23 * H);
+    expect(notifier.notifications).toHaveLength(1);
+    clock.advance(1 * H);
+    expect(notifier.notifications.map((n) => n.title)).toEqual([
+      'LFD in 48 h for MSKU2222220',
+      'LFD in 24 h for MSKU2222220',
+    ]);
+    expect(notifier.notifications[1]!.body).toContain('PST');
+    clock.advance(48 * H);
+    expect(notifier.notifications).toHaveLength(2);
+    expect(cache.listAlerts().total).toBe(2);
+  });
+
+  it('stays silent for deadlines already inside a threshold when first synced, and for picked-up containers', () => {
+    write(container({ number: 'OLDU0000001', pickup_lfd: at(30) }, { shipmentId: s.id }));
+    write(
+      container(
+        {
+          number: 'GONE0000001',
+          pickup_lfd: at(60),
+          current_status: 'picked_up',
+          pod_full_out_at: at(-1),
+        },
+        { shipmentId: s.id },
+      ),
+    );
+    center.start();
+    // Already inside 48 h when first seen: no "48 h" alert.
+    clock.advance(6 * H - 1000);
+    expect(notifier.notifications).toEqual([]);
+    // The 24 h crossing happens after it was first seen: that one is news.
+    clock.advance(1000);
+    expect(notifier.notifications.map((n) => n.title)).toEqual(['LFD in 24 h for OLDU0000001']);
+    clock.advance(60 * H);
+    expect(notifier.notifications).toHaveLength(1);
+  });
+
+  it('formats in the given zone and falls back to UTC for unknown zones', () => {
+    expect(formatInZone('2026-07-01T12:00:00Z', 'Asia/Shanghai')).toBe(
+      'Wed, Jul 1, 2026, 20:00 GMT+8',
+    );
+    expect(formatInZone('2026-07-01T12:00:00Z', 'Not/AZone')).toBe('Wed, Jul 1, 2026, 12:00 UTC');
+    expect(formatInZone(null, 'UTC')).toBe('none');
+  });
+});

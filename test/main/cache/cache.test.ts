@@ -1,0 +1,426 @@
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { BOARD_VIEWS } from '../../../src/main/cache/board-query';
+import { BOARD_COLUMNS, type BoardRow } from '../../../src/main/cache/board-query';
+import { Cache, CACHE_FILE } from '../../../src/main/cache/cache';
+import { MIGRATIONS } from '../../../src/main/cache/migrations';
+import { exportContainersCsv } from '../../../src/main/sync/command';
+import { container, shipment, tempDir, terminal, transportEvent } from './support/fixtures';
+
+const NOW = Date.parse('2026-03-01T12:00:00.000Z');
+const H = 3_600_000;
+const at = (hours: number) => new Date(NOW + hours * H).toISOString();
+
+let tmp: ReturnType<typeof tempDir>;
+let cache: Cache;
+
+beforeEach(() => {
+  tmp = tempDir();
+  cache = Cache.open(tmp.dir);
+});
+afterEach(() => {
+  cache.close();
+  tmp.remove();
+});
+
+/** A small account: two shipments, five containers in distinct situations. */
+function seed() {
+  const apm = terminal('APM Terminals Pier 400');
+  const tti = terminal('Total Terminals International');
+  const s1 = shipment({
+    bill_of_lading_number: 'MAEU900000001',
+    shipping_line_scac: 'MAEU',
+    customer_name: 'Acme Imports',
+    pod_vessel_name: 'MAERSK ESSEN',
+    pod_voyage_number: '412E',
+    port_of_discharge_locode: 'USLAX',
+    pod_eta_at: at(-48),
+    pod_ata_at: at(-40),
+    pol_atd_at: at(-500),
+    ref_numbers: ['PO-7781'],
+  });
+  const s2 = shipment({
+    bill_of_lading_number: 'MEDU500000002',
+    shipping_line_scac: 'MSCU',
+    customer_name: 'Globex',
+    pod_vessel_name: 'MSC ANNA',
+    pod_voyage_number: 'FA301',
+    port_of_discharge_locode: 'USLGB',
+    pol_atd_at: at(-200),
+    pod_eta_at: at(72),
+  });
+  const ready = container(
+    {
+      number: 'MSKU1111110',
+      current_status: 'available',
+      availability_known: true,
+      available_for_pickup: true,
+      pod_arrived_at: at(-40),
+      pod_discharged_at: at(-30),
+      pickup_lfd: at(20),
+      import_deadlines: {
+        pickup_lfd_line: at(20),
+        pickup_lfd_terminal: at(44),
+        pickup_lfd_rail: null,
+      },
+      fees_at_pod_terminal: [
+        { type: 'demurrage', amount: 100.5, currency_code: 'USD' },
+        { type: 'exam', amount: 50, currency_code: 'USD' },
+        { type: 'total', amount: 150.5, currency_code: 'USD' },
+      ],
+    },
+    { shipmentId: s1.id, terminalId: apm.id },
+  );
+  const held = container(
+    {
+      number: 'MSKU2222220',
+      ref_numbers: ['JOB-42'],
+      current_status: 'not_available',
+      availability_known: true,
+      available_for_pickup: false,
+      pod_arrived_at: at(-40),
+      pickup_lfd: at(60),
+      import_deadlines: {
+        pickup_lfd_line: null,
+        pickup_lfd_terminal: at(60),
+        pickup_lfd_rail: null,
+      },
+      holds_at_pod_terminal: [
+        { name: 'customs', status: 'hold', description: 'CBP exam' },
+        { name: 'freight', status: 'pending', description: null },
+      ],
+    },
+    { shipmentId: s1.id, terminalId: tti.id },
+  );
+  const overdue = container(
+    {
+      number: 'MSKU3333330',
+      current_status: 'available',
+      availability_known: true,
+      available_for_pickup: true,
+      holds_at_pod_terminal: [{ name: 'line', status: 'hold', description: null }],
+      pickup_lfd: at(-5),
+    },
+    { shipmentId: s1.id, terminalId: apm.id },
+  );
+  const pickedUp = container(
+    {
+      number: 'MSKU4444440',
+      current_status: 'picked_up',
+      pod_full_out_at: at(-2),
+      pickup_lfd: at(10),
+    },
+    { shipmentId: s1.id, terminalId: apm.id },
+  );
+  const atSea = container(
+    { number: 'MEDU5555550', current_status: 'on_ship' },
+    { shipmentId: s2.id },
+  );
+  const events = new Map([
+    [
+      ready.id,
+      [
+        transportEvent(ready.id, 'container.transport.vessel_discharged', at(-30)),
+        transportEvent(ready.id, 'container.transport.vessel_arrived', at(-40)),
+      ],
+    ],
+  ]);
+  const outcome = cache.applyPage(
+    {
+      shipments: [s1, s2],
+      containers: [ready, held, overdue, pickedUp, atSea],
+      terminals: [apm, tti],
+      events,
+    },
+    at(0),
+  );
+  return { s1, s2, ready, held, overdue, pickedUp, atSea, apm, tti, events, outcome };
+}
+
+const numbers = (rows: BoardRow[]) => rows.map((r) => r.number);
+
+describe('cache file and migrations', () => {
+  it('creates the schema at the latest version in WAL mode and reopens without re-running migrations', () => {
+    expect(cache.schemaVersion()).toBe(MIGRATIONS.length);
+    expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    seed();
+    cache.close();
+    cache = Cache.open(tmp.dir);
+    expect(cache.schemaVersion()).toBe(MIGRATIONS.length);
+    expect(cache.counts()).toEqual({ shipments: 2, containers: 5, events: 2 });
+    expect(cache.integrityCheck()).toBe('ok');
+  });
+
+  it('refuses a cache file written by a newer schema instead of corrupting it', () => {
+    cache.close();
+    const raw = new Database(join(tmp.dir, CACHE_FILE));
+    raw.pragma(`user_version = ${MIGRATIONS.length + 1}`);
+    raw.close();
+    expect(() => Cache.open(tmp.dir)).toThrow(/newer Quayside/);
+    cache = Cache.openFile(join(tmp.dir, 'other', CACHE_FILE));
+  });
+
+  it('has STRICT tables that reject values of the wrong type', () => {
+    const insert = cache.db.prepare(
+      `INSERT INTO containers (id, number, ref_numbers, current_status, availability_known, ready,
+         holds_count, hash, json, first_seen_at, synced_at) VALUES (?, ?, '', 'new', ?, 0, ?, 'h', '{}', 'x', 'x')`,
+    );
+    expect(() => insert.run('a', 'N1', 'yes', 0)).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
+    expect(() => insert.run('b', 'N2', 0, 'many')).toThrow(
+      /cannot store TEXT value in INTEGER column/,
+    );
+    expect(() => insert.run('c', 'N3', 0, 1.5)).toThrow(
+      /cannot store REAL value in INTEGER column/,
+    );
+    expect(cache.counts().containers).toBe(0);
+  });
+});
+
+describe('applying pages', () => {
+  it('projects the board columns from the resources', () => {
+    const { ready, held } = seed();
+    const page = cache.board.containers({ sort: { column: 'number', direction: 'asc' } }, NOW);
+    const r = page.rows.find((x) => x.id === ready.id)!;
+    expect(r).toMatchObject({
+      billOfLading: 'MAEU900000001',
+      lineScac: 'MAEU',
+      podLocode: 'USLAX',
+      terminalName: 'APM Terminals Pier 400',
+      vessel: 'MAERSK ESSEN',
+      voyage: '412E',
+      ready: true,
+      holdsCount: 0,
+      feesAmount: 150.5,
+      feesCurrency: 'USD',
+      lfd: at(20),
+      lfdSource: 'line',
+      podTimezone: 'America/Los_Angeles',
+    });
+    const h = page.rows.find((x) => x.id === held.id)!;
+    // Only the active hold counts; the binding LFD is the terminal's when the line has none.
+    expect(h).toMatchObject({
+      holdsCount: 1,
+      ready: false,
+      lfdSource: 'terminal',
+      feesAmount: null,
+    });
+  });
+
+  it('re-applying the same page changes nothing and duplicates nothing', () => {
+    const first = seed();
+    expect(first.outcome.containersChanged).toBe(5);
+    const again = cache.applyPage(
+      {
+        shipments: [first.s1, first.s2],
+        containers: [first.ready, first.held, first.overdue, first.pickedUp, first.atSea],
+        terminals: [first.apm, first.tti],
+        events: first.events,
+      },
+      at(1),
+    );
+    expect(again).toMatchObject({ shipmentsChanged: 0, containersChanged: 0 });
+    expect(cache.counts()).toEqual({ shipments: 2, containers: 5, events: 2 });
+    const fts = cache.db.prepare('SELECT count(*) AS n FROM container_search').get() as {
+      n: number;
+    };
+    expect(fts.n).toBe(5);
+    expect(cache.integrityCheck()).toBe('ok');
+  });
+
+  it('replaces a changed record in place and keeps the search index in step', () => {
+    const { s1, ready } = seed();
+    const renamed = shipment(
+      { ...s1.attributes, customer_name: 'Initech', updated_at: at(1) },
+      s1.id,
+    );
+    const outcome = cache.applyPage({ shipments: [renamed] }, at(1));
+    expect(outcome.shipmentsChanged).toBe(1);
+    expect(numbers(cache.board.containers({ search: 'initech' }, NOW).rows)).toContain(
+      'MSKU1111110',
+    );
+    expect(cache.board.containers({ search: 'acme' }, NOW).total).toBe(0);
+    const moved = container(
+      { ...ready.attributes, pickup_lfd: at(30), updated_at: at(1) },
+      {
+        id: ready.id,
+        shipmentId: s1.id,
+      },
+    );
+    cache.applyPage({ containers: [moved] }, at(1));
+    expect(cache.getContainer(ready.id)?.attributes.pickup_lfd).toBe(at(30));
+    expect(cache.counts().containers).toBe(5);
+  });
+
+  it('removes what a complete walk no longer lists, with its events and search rows', () => {
+    const { ready, held, overdue, pickedUp } = seed();
+    const removed = cache.deleteMissing('containers', new Set([held.id, overdue.id, pickedUp.id]));
+    expect(removed).toBe(2);
+    expect(cache.getContainer(ready.id)).toBeNull();
+    expect(cache.eventsOf(ready.id)).toEqual([]);
+    expect(cache.board.containers({ search: 'MSKU1111110' }, NOW).total).toBe(0);
+    expect(cache.integrityCheck()).toBe('ok');
+  });
+});
+
+describe('board queries', () => {
+  it('finds containers by number prefix, BL, reference, vessel and customer', () => {
+    seed();
+    const search = (text: string) =>
+      numbers(cache.board.containers({ search: text }, NOW).rows).sort();
+    expect(search('MSKU111')).toEqual(['MSKU1111110']);
+    expect(search('MEDU500000002')).toEqual(['MEDU5555550']);
+    expect(search('PO-7781')).toHaveLength(4);
+    expect(search('JOB-42')).toEqual(['MSKU2222220']);
+    expect(search('msc anna')).toEqual(['MEDU5555550']);
+    expect(search('globex')).toEqual(['MEDU5555550']);
+    expect(search('nothing-like-this')).toEqual([]);
+    // Query syntax from the user is data, not FTS syntax.
+    expect(search('"MSKU1111110" OR *')).toEqual([]);
+    expect(search('MSKU1111110 "')).toEqual(['MSKU1111110']);
+  });
+
+  it('filters on status, line, POD, terminal, LFD window, holds and readiness', () => {
+    seed();
+    const q = (query: Parameters<Cache['board']['containers']>[0]) =>
+      numbers(cache.board.containers(query, NOW).rows).sort();
+    expect(q({ status: ['available'] })).toEqual(['MSKU1111110', 'MSKU3333330']);
+    expect(q({ line: ['MSCU'] })).toEqual(['MEDU5555550']);
+    expect(q({ pod: ['USLAX'] })).toHaveLength(4);
+    expect(q({ terminal: ['Total Terminals International'] })).toEqual(['MSKU2222220']);
+    expect(q({ lfdFrom: at(0), lfdTo: at(48) })).toEqual(['MSKU1111110', 'MSKU4444440']);
+    expect(q({ hasHolds: true })).toEqual(['MSKU2222220', 'MSKU3333330']);
+    expect(q({ hasHolds: false })).toHaveLength(3);
+    expect(q({ ready: true })).toEqual(['MSKU1111110']);
+    expect(q({ status: ['available'], hasHolds: true })).toEqual(['MSKU3333330']);
+    expect(() => q({ lfdFrom: 'next tuesday' })).toThrow(/not a date-time/);
+  });
+
+  it('serves the built-in views relative to the clock', () => {
+    seed();
+    const view = (v: (typeof BOARD_VIEWS)[number]) =>
+      numbers(cache.board.containers({ view: v }, NOW).rows).sort();
+    expect(view('needs_action_today')).toEqual(['MSKU1111110', 'MSKU3333330']);
+    expect(view('lfd_next_3_days')).toEqual(['MSKU1111110', 'MSKU2222220']);
+    expect(view('on_hold')).toEqual(['MSKU2222220', 'MSKU3333330']);
+    expect(view('ready_for_pickup')).toEqual(['MSKU1111110']);
+    expect(view('arriving_this_week')).toEqual(['MEDU5555550']);
+    expect(view('at_sea')).toEqual(['MEDU5555550']);
+    expect(cache.board.viewCounts(NOW)).toMatchObject({ on_hold: 2, at_sea: 1 });
+    // Three days later the LFDs have passed: overdue ones need action, none is "in the next 3 days".
+    expect(numbers(cache.board.containers({ view: 'lfd_next_3_days' }, NOW + 72 * H).rows)).toEqual(
+      [],
+    );
+  });
+
+  it('sorts by every board column both ways with empty cells last', () => {
+    seed();
+    for (const column of BOARD_COLUMNS) {
+      for (const direction of ['asc', 'desc'] as const) {
+        const rows = cache.board.containers({ sort: { column, direction } }, NOW).rows;
+        expect(rows).toHaveLength(5);
+        const key = (r: BoardRow) => (r as unknown as Record<string, unknown>)[column];
+        const values = rows.map(key);
+        const firstNull = values.findIndex((v) => v === null);
+        if (firstNull >= 0) expect(values.slice(firstNull).every((v) => v === null)).toBe(true);
+        const present = values.filter((v) => v !== null) as (string | number | boolean)[];
+        const sorted = [...present].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        if (direction === 'desc') sorted.reverse();
+        expect(present, `${column} ${direction}`).toEqual(sorted);
+      }
+    }
+    expect(() =>
+      cache.board.containers(
+        { sort: { column: 'json; DROP TABLE x' as never, direction: 'asc' } },
+        NOW,
+      ),
+    ).toThrow(/Unknown board column/);
+  });
+
+  it('pages through a large board with a stable total', () => {
+    const s = shipment({ bill_of_lading_number: 'BULK0001' });
+    const many = Array.from({ length: 250 }, (_, i) =>
+      container(
+        { number: `TEST${String(i).padStart(7, '0')}`, pickup_lfd: at(i) },
+        { shipmentId: s.id },
+      ),
+    );
+    for (let i = 0; i < many.length; i += 100) {
+      cache.applyPage({ shipments: [s], containers: many.slice(i, i + 100) }, at(0));
+    }
+    const seen: string[] = [];
+    for (let offset = 0; offset < 250; offset += 60) {
+      const page = cache.board.containers(
+        { offset, limit: 60, sort: { column: 'lfd', direction: 'asc' } },
+        NOW,
+      );
+      expect(page.total).toBe(250);
+      seen.push(...numbers(page.rows));
+    }
+    expect(seen).toHaveLength(250);
+    expect(new Set(seen).size).toBe(250);
+    expect(seen[0]).toBe('TEST0000000');
+    expect(
+      cache.board.containers({ offset: 240, limit: 60, search: 'TEST00001' }, NOW),
+    ).toMatchObject({
+      total: 100,
+      rows: [],
+    });
+  });
+
+  it('gives container detail with holds, fees, deadlines and events newest first', () => {
+    const { ready } = seed();
+    const detail = cache.board.containerDetail(ready.id)!;
+    expect(detail.deadlines).toMatchObject({
+      binding: at(20),
+      bindingSource: 'line',
+      terminal: at(44),
+    });
+    expect(detail.fees).toHaveLength(3);
+    expect(detail.events.map((e) => e.attributes.event)).toEqual([
+      'container.transport.vessel_discharged',
+      'container.transport.vessel_arrived',
+    ]);
+    expect(detail.shipment?.attributes.bill_of_lading_number).toBe('MAEU900000001');
+    expect(cache.board.containerDetail('00000000-0000-4000-8000-000000000000')).toBeNull();
+  });
+
+  it('lists shipments with container counts, and shipment detail', () => {
+    const { s1 } = seed();
+    const list = cache.board.shipments({});
+    expect(list.total).toBe(2);
+    expect(list.rows.find((r) => r.id === s1.id)?.containers).toBe(4);
+    expect(cache.board.shipments({ search: 'globex' }).rows.map((r) => r.billOfLading)).toEqual([
+      'MEDU500000002',
+    ]);
+    expect(numbers(cache.board.shipmentDetail(s1.id)!.containers)).toHaveLength(4);
+  });
+
+  it('exports a query as CSV, escaping quotes and formula-like text', async () => {
+    const s = shipment({ customer_name: '=HYPERLINK("http://x")', bill_of_lading_number: 'BL,1' });
+    cache.applyPage(
+      { shipments: [s], containers: [container({ number: 'CSVU0000001' }, { shipmentId: s.id })] },
+      at(0),
+    );
+    seed();
+    cache.close();
+    let text = '';
+    const out = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        text += chunk.toString();
+        done();
+      },
+    });
+    const rows = await exportContainersCsv(tmp.dir, out, { search: 'CSVU' });
+    cache = Cache.open(tmp.dir);
+    const lines = text.trimEnd().split('\r\n');
+    expect(rows).toBe(1);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^Container,BL,Line,Status/);
+    expect(lines[1]).toContain('"BL,1"');
+    expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"")"`);
+  });
+});

@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { Cache } from '../../../src/main/cache/cache';
+import { SyncEngine } from '../../../src/main/sync/engine';
+import { ManualClock } from '../../../src/shared/clock';
+import { tempDir } from '../cache/support/fixtures';
+import { prng, serverState, startSeededService, type Harness } from './support/harness';
+
+const START = Date.UTC(2026, 2, 1, 12);
+const CHILD = fileURLToPath(new URL('./support/sync-child.ts', import.meta.url));
+
+let h: Harness;
+let serviceClock: ManualClock;
+beforeAll(async () => {
+  serviceClock = new ManualClock(START);
+  h = await startSeededService({ clock: serviceClock, shipments: 20, containersPerShipment: 3 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Starts a sync in a child process and kills it with SIGKILL `delayMs` after it started. */
+function runAndKill(
+  dataDir: string,
+  delayMs: number,
+): Promise<{ killed: boolean; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', CHILD, h.baseUrl, h.apiKey, dataDir],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let output = '';
+    let timer: NodeJS.Timeout | undefined;
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (!timer && output.includes('started')) {
+        timer = setTimeout(() => child.kill('SIGKILL'), delayMs);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    child.on('exit', (_code, signal) => {
+      clearTimeout(timer);
+      resolve({ killed: signal === 'SIGKILL', output });
+    });
+  });
+}
+
+it('a sync killed with SIGKILL at random points loses nothing and the next run converges', async () => {
+  const tmp = tempDir('quayside-kill-');
+  const random = prng(2026);
+  const ids = (await serverState(h)).containers.map((c) => c.id);
+  try {
+    let killed = 0;
+    for (let run = 0; run < 10; run++) {
+      // The server keeps changing between runs: some LFDs move.
+      serviceClock.advance(60_000);
+      const id = ids[Math.floor(random() * ids.length)]!;
+      await h.service.store.tracking.updateContainer(id, {
+        importDeadlines: {
+          pickup_lfd_line: new Date(START + (run + 5) * 86_400_000).toISOString(),
+        },
+      });
+      const outcome = await runAndKill(tmp.dir, Math.floor(random() * 250));
+      if (outcome.killed) killed++;
+      else expect(outcome.output).toMatch(/synced \d+ shipments/);
+      const cache = Cache.open(tmp.dir);
+      expect(cache.integrityCheck()).toBe('ok');
+      cache.close();
+    }
+    // Most runs must actually have been cut short for the test to mean anything.
+    expect(killed).toBeGreaterThanOrEqual(8);
+
+    const cache = Cache.open(tmp.dir);
+    try {
+      const clock = new ManualClock(START);
+      const engine = new SyncEngine({
+        cache,
+        clock,
+        connection: () => ({ baseUrl: h.baseUrl, apiKey: h.apiKey }),
+      });
+      await engine.sync();
+      const server = await serverState(h);
+      expect(cache.allShipments()).toEqual(server.shipments);
+      expect(cache.allContainers()).toEqual(server.containers);
+      for (const [id, events] of server.events) {
+        expect([...cache.eventsOf(id)].sort((a, b) => a.id.localeCompare(b.id))).toEqual(events);
+      }
+      expect(cache.counts().events).toBe(
+        [...server.events.values()].reduce((n, e) => n + e.length, 0),
+      );
+      expect(cache.integrityCheck()).toBe('ok');
+    } finally {
+      cache.close();
+    }
+  } finally {
+    tmp.remove();
+  }
+}, 40_000);
