@@ -7,7 +7,7 @@
 import type { Clock } from '../../shared/clock';
 import { isoString } from '../../shared/clock';
 import type { AlertDraft, AlertKind, AlertRecord, Cache, ChangeDiffer } from '../cache/cache';
-import type { CachedContainer, CachedShipment } from '../cache/resources';
+import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
 import type { Notifier } from './notifier';
 import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
 

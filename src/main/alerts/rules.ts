@@ -6,7 +6,7 @@
  */
 import type { AlertDraft } from '../cache/cache';
 import { activeHolds, contentHash, isReady, PICKED_UP_STATUSES } from '../cache/projection';
-import type { CachedContainer, CachedShipment } from '../cache/resources';
+import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
 import { formatDuration, formatInZone } from './format';
 
 const HOUR = 3_600_000;

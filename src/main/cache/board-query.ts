@@ -6,22 +6,35 @@
  */
 import type Database from 'better-sqlite3';
 import { PICKED_UP_STATUSES } from './projection';
-import type { CachedContainer, CachedEvent, CachedShipment } from './resources';
+import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
+import {
+  BOARD_VIEWS,
+  type BoardColumn,
+  type BoardFacets,
+  type BoardPage,
+  type BoardRow,
+  type BoardView,
+  type ContainerDetail,
+  type ContainerQuery,
+  type ShipmentDetail,
+  type ShipmentListRow,
+} from '../../shared/desktop';
+
+export { BOARD_COLUMNS, BOARD_VIEWS } from '../../shared/desktop';
+export type {
+  BoardColumn,
+  BoardPage,
+  BoardRow,
+  BoardView,
+  ContainerDetail,
+  ContainerQuery,
+  ShipmentListRow,
+} from '../../shared/desktop';
 
 const HOUR = 3_600_000;
 
-export const BOARD_VIEWS = [
-  'needs_action_today',
-  'lfd_next_3_days',
-  'on_hold',
-  'ready_for_pickup',
-  'arriving_this_week',
-  'at_sea',
-] as const;
-export type BoardView = (typeof BOARD_VIEWS)[number];
-
 /** Board column -> SQL expression it sorts on. */
-const SORT_COLUMNS = {
+const SORT_COLUMNS: Record<BoardColumn, string> = {
   number: 'c.number',
   billOfLading: 's.bill_of_lading',
   lineScac: 's.line_scac',
@@ -42,63 +55,7 @@ const SORT_COLUMNS = {
   terminalCheckedAt: 'c.terminal_checked_at',
   updatedAt: 'c.updated_at',
   customer: 's.customer_name',
-} as const;
-export type BoardColumn = keyof typeof SORT_COLUMNS;
-export const BOARD_COLUMNS = Object.keys(SORT_COLUMNS) as BoardColumn[];
-
-export interface ContainerQuery {
-  view?: BoardView;
-  /** Free text: container number, BL, reference numbers, vessel or customer (prefix match). */
-  search?: string;
-  status?: readonly string[];
-  line?: readonly string[];
-  pod?: readonly string[];
-  terminal?: readonly string[];
-  /** Binding LFD window, ISO instants, inclusive. */
-  lfdFrom?: string;
-  lfdTo?: string;
-  hasHolds?: boolean;
-  ready?: boolean;
-  sort?: { column: BoardColumn; direction: 'asc' | 'desc' };
-  offset?: number;
-  limit?: number;
-}
-
-export interface BoardRow {
-  id: string;
-  shipmentId: string | null;
-  number: string;
-  billOfLading: string | null;
-  lineScac: string | null;
-  status: string;
-  podLocode: string | null;
-  podName: string | null;
-  terminalName: string | null;
-  vessel: string | null;
-  voyage: string | null;
-  etaAt: string | null;
-  ataAt: string | null;
-  dischargedAt: string | null;
-  availabilityKnown: boolean;
-  availableForPickup: boolean | null;
-  ready: boolean;
-  holdsCount: number;
-  feesAmount: number | null;
-  feesCurrency: string | null;
-  lfd: string | null;
-  lfdSource: 'line' | 'terminal' | 'rail' | null;
-  pickupAppointmentAt: string | null;
-  terminalCheckedAt: string | null;
-  updatedAt: string | null;
-  podTimezone: string | null;
-  customer: string | null;
-}
-
-export interface BoardPage {
-  total: number;
-  offset: number;
-  rows: BoardRow[];
-}
+};
 
 const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   s.bill_of_lading AS billOfLading, s.line_scac AS lineScac, c.current_status AS status,
@@ -271,12 +228,7 @@ export class BoardQueries {
   }
 
   /** Distinct values with counts, for the filter menus. */
-  facets(): {
-    status: { value: string; count: number }[];
-    line: { value: string; count: number }[];
-    pod: { value: string; count: number }[];
-    terminal: { value: string; count: number }[];
-  } {
+  facets(): BoardFacets {
     const facet = (expr: string) =>
       this.stmt(
         `SELECT ${expr} AS value, count(*) AS count ${FROM} WHERE ${expr} IS NOT NULL GROUP BY ${expr} ORDER BY ${expr}`,
@@ -358,7 +310,7 @@ export class BoardQueries {
     return { total, offset, rows };
   }
 
-  shipmentDetail(id: string): { shipment: CachedShipment; containers: BoardRow[] } | null {
+  shipmentDetail(id: string): ShipmentDetail | null {
     const row = this.stmt('SELECT json FROM shipments WHERE id = ?').get(id) as
       { json: string } | undefined;
     if (!row) return null;
@@ -369,37 +321,4 @@ export class BoardQueries {
     ).map(toBoardRow);
     return { shipment: JSON.parse(row.json) as CachedShipment, containers };
   }
-}
-
-export interface ShipmentListRow {
-  id: string;
-  billOfLading: string;
-  lineScac: string | null;
-  customer: string | null;
-  polLocode: string | null;
-  podLocode: string | null;
-  vessel: string | null;
-  voyage: string | null;
-  etaAt: string | null;
-  ataAt: string | null;
-  containers: number;
-}
-
-export interface ContainerDetail {
-  row: BoardRow;
-  container: CachedContainer;
-  shipment: CachedShipment | null;
-  holds: CachedContainer['attributes']['holds_at_pod_terminal'];
-  fees: CachedContainer['attributes']['fees_at_pod_terminal'];
-  deadlines: {
-    pickupLfd: string | null;
-    line: string | null;
-    terminal: string | null;
-    rail: string | null;
-    binding: string | null;
-    bindingSource: 'line' | 'terminal' | 'rail' | null;
-  };
-  /** Newest first. */
-  events: CachedEvent[];
-  routeMap: { fetchedAt: string; completed: boolean } | null;
 }

@@ -9,39 +9,19 @@ import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MIGRATIONS } from './migrations';
 import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
-import type { CachedContainer, CachedEvent, CachedShipment, CachedTerminal } from './resources';
+import type {
+  CachedContainer,
+  CachedEvent,
+  CachedShipment,
+  CachedTerminal,
+} from '../../shared/cached-resources';
 import { BoardQueries } from './board-query';
 
 export const CACHE_FILE = 'quayside-cache.sqlite';
 
-export type AlertKind =
-  | 'lfd_changed'
-  | 'lfd_approaching'
-  | 'ready_for_pickup'
-  | 'hold_placed'
-  | 'hold_cleared'
-  | 'appointment_changed'
-  | 'eta_changed'
-  | 'picked_up'
-  | 'empty_returned';
+import type { AlertDraft, AlertKind, AlertRecord } from '../../shared/desktop';
 
-/** An alert worked out from a change, before it is stored. */
-export interface AlertDraft {
-  kind: AlertKind;
-  /** Stable for the same change, so re-applying it never stores a second alert. */
-  dedupeKey: string;
-  containerId: string | null;
-  shipmentId: string | null;
-  title: string;
-  body: string;
-}
-
-export interface AlertRecord extends AlertDraft {
-  id: number;
-  createdAt: string;
-  readAt: string | null;
-  notifiedAt: string | null;
-}
+export type { AlertDraft, AlertKind, AlertRecord } from '../../shared/desktop';
 
 /** Works out the alerts of one write from the stored record before it and the new one. */
 export interface ChangeDiffer {

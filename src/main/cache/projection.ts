@@ -7,7 +7,7 @@ import type { TerminalHold } from '../../shared/api/resources';
 import type {
   CachedContainer as ContainerResource,
   CachedShipment as ShipmentResource,
-} from './resources';
+} from '../../shared/cached-resources';
 
 export type LfdSource = 'line' | 'terminal' | 'rail';
 

@@ -18,7 +18,7 @@ import type { SyncStatus } from '../../shared/bridge';
 import { isoString, type Clock } from '../../shared/clock';
 import type { AlertCenter } from '../alerts/alert-center';
 import type { Cache, RouteMapRecord } from '../cache/cache';
-import type { CachedEvent, CachedShipment, CachedTerminal } from '../cache/resources';
+import type { CachedEvent, CachedShipment, CachedTerminal } from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
 import { checkRecords, typeOf, type SkippedRecord } from './validate';
 

@@ -16,7 +16,7 @@ import {
   type CachedEvent,
   type CachedShipment as Shipment,
   type CachedTerminal,
-} from '../cache/resources';
+} from '../../shared/cached-resources';
 
 export interface SkippedRecord {
   type: string;

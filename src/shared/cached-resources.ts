@@ -4,14 +4,14 @@
  * (the reference service) are still accepted.
  */
 import { Type, type Static, type TSchema } from 'typebox';
-import type { RailTerminalResource } from '../../shared/api/resources';
+import type { RailTerminalResource } from './api/resources';
 import {
   ContainerResource,
   ShipmentResource,
   TerminalResource,
   TransportEventResource,
-} from '../../shared/api/resources';
-import { DateTime } from '../../shared/api/common';
+} from './api/resources';
+import { DateTime } from './api/common';
 
 function withOptionalUpdatedAt<T extends TSchema>(resource: T) {
   const r = resource as unknown as {

@@ -1,0 +1,201 @@
+/**
+ * Shapes the desktop app's views work with: board queries and rows, container and shipment
+ * detail, alerts. The cache (src/main/cache) produces them; the bridge carries them; the renderer
+ * shows them. Query arguments are TypeBox schemas because they arrive from the renderer and are
+ * validated; results are plain types produced by main.
+ */
+import { Type, type Static } from 'typebox';
+import type { CachedContainer, CachedEvent, CachedShipment } from './cached-resources';
+
+export const BOARD_VIEWS = [
+  'needs_action_today',
+  'lfd_next_3_days',
+  'on_hold',
+  'ready_for_pickup',
+  'arriving_this_week',
+  'at_sea',
+] as const;
+export type BoardView = (typeof BOARD_VIEWS)[number];
+
+export const BOARD_COLUMNS = [
+  'number',
+  'billOfLading',
+  'lineScac',
+  'status',
+  'podLocode',
+  'terminalName',
+  'vessel',
+  'voyage',
+  'etaAt',
+  'ataAt',
+  'dischargedAt',
+  'availableForPickup',
+  'ready',
+  'holdsCount',
+  'feesAmount',
+  'lfd',
+  'pickupAppointmentAt',
+  'terminalCheckedAt',
+  'updatedAt',
+  'customer',
+] as const;
+export type BoardColumn = (typeof BOARD_COLUMNS)[number];
+
+/** One of a list of strings, keeping the literal union as the static type. */
+const literals = <const T extends readonly string[]>(values: T) =>
+  Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value))));
+const FilterValues = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 });
+const Instant = Type.String({ format: 'date-time' });
+
+export const ContainerQuery = Type.Object(
+  {
+    view: Type.Optional(literals(BOARD_VIEWS)),
+    /** Free text: container number, BL, reference numbers, vessel or customer (prefix match). */
+    search: Type.Optional(Type.String({ maxLength: 200 })),
+    status: Type.Optional(FilterValues),
+    line: Type.Optional(FilterValues),
+    pod: Type.Optional(FilterValues),
+    terminal: Type.Optional(FilterValues),
+    /** Binding LFD window, ISO instants, inclusive. */
+    lfdFrom: Type.Optional(Instant),
+    lfdTo: Type.Optional(Instant),
+    hasHolds: Type.Optional(Type.Boolean()),
+    ready: Type.Optional(Type.Boolean()),
+    sort: Type.Optional(
+      Type.Object(
+        {
+          column: literals(BOARD_COLUMNS),
+          direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+  },
+  { additionalProperties: false },
+);
+export type ContainerQuery = Static<typeof ContainerQuery>;
+
+export interface BoardRow {
+  id: string;
+  shipmentId: string | null;
+  number: string;
+  billOfLading: string | null;
+  lineScac: string | null;
+  status: string;
+  podLocode: string | null;
+  podName: string | null;
+  terminalName: string | null;
+  vessel: string | null;
+  voyage: string | null;
+  etaAt: string | null;
+  ataAt: string | null;
+  dischargedAt: string | null;
+  availabilityKnown: boolean;
+  availableForPickup: boolean | null;
+  ready: boolean;
+  holdsCount: number;
+  feesAmount: number | null;
+  feesCurrency: string | null;
+  lfd: string | null;
+  lfdSource: 'line' | 'terminal' | 'rail' | null;
+  pickupAppointmentAt: string | null;
+  terminalCheckedAt: string | null;
+  updatedAt: string | null;
+  podTimezone: string | null;
+  customer: string | null;
+}
+
+export interface BoardPage {
+  total: number;
+  offset: number;
+  rows: BoardRow[];
+}
+
+export interface FacetValue {
+  value: string;
+  count: number;
+}
+
+export interface BoardFacets {
+  status: FacetValue[];
+  line: FacetValue[];
+  pod: FacetValue[];
+  terminal: FacetValue[];
+}
+
+export interface ShipmentListRow {
+  id: string;
+  billOfLading: string;
+  lineScac: string | null;
+  customer: string | null;
+  polLocode: string | null;
+  podLocode: string | null;
+  vessel: string | null;
+  voyage: string | null;
+  etaAt: string | null;
+  ataAt: string | null;
+  containers: number;
+}
+
+export interface ContainerDetail {
+  row: BoardRow;
+  container: CachedContainer;
+  shipment: CachedShipment | null;
+  holds: CachedContainer['attributes']['holds_at_pod_terminal'];
+  fees: CachedContainer['attributes']['fees_at_pod_terminal'];
+  deadlines: {
+    pickupLfd: string | null;
+    line: string | null;
+    terminal: string | null;
+    rail: string | null;
+    binding: string | null;
+    bindingSource: 'line' | 'terminal' | 'rail' | null;
+  };
+  /** Newest first. */
+  events: CachedEvent[];
+  routeMap: { fetchedAt: string; completed: boolean } | null;
+}
+
+export interface ShipmentDetail {
+  shipment: CachedShipment;
+  containers: BoardRow[];
+}
+
+export const ALERT_KINDS = [
+  'lfd_changed',
+  'lfd_approaching',
+  'ready_for_pickup',
+  'hold_placed',
+  'hold_cleared',
+  'appointment_changed',
+  'eta_changed',
+  'picked_up',
+  'empty_returned',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** An alert worked out from a change, before it is stored. */
+export interface AlertDraft {
+  kind: AlertKind;
+  /** Stable for the same change, so re-applying it never stores a second alert. */
+  dedupeKey: string;
+  containerId: string | null;
+  shipmentId: string | null;
+  title: string;
+  body: string;
+}
+
+export interface AlertRecord extends AlertDraft {
+  id: number;
+  createdAt: string;
+  readAt: string | null;
+  notifiedAt: string | null;
+}
+
+export interface AlertList {
+  total: number;
+  unread: number;
+  alerts: AlertRecord[];
+}
