@@ -1,44 +1,29 @@
 /**
  * The preload only forwards: each bridge method becomes one `ipcRenderer.invoke` on a single
- * channel, and push events arrive on another. Main validates everything; nothing here trusts
- * or interprets the renderer's arguments. `satisfies QuaysideBridge` keeps it complete.
+ * channel, and push events arrive on another. Main validates everything; nothing here trusts or
+ * interprets the renderer's arguments.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import type {
-  BridgeEvent,
-  BridgeEventPayload,
-  BridgeMethod,
-  BridgeReply,
-  BridgeRejection,
-  QuaysideBridge,
-} from '../shared/bridge';
+import type { BridgeReply, BridgeRejection, QuaysideBridge } from '../shared/bridge';
+import { createBridgeClient } from '../shared/bridge-client';
 import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../shared/ipc-channels';
 
-async function invoke(method: BridgeMethod, argument: unknown): Promise<never> {
-  const reply = (await ipcRenderer.invoke(
-    IPC_INVOKE_CHANNEL,
-    method,
-    argument ?? null,
-  )) as BridgeReply;
-  if (reply.ok) return reply.result as never;
-  const rejection: BridgeRejection = { method, ...reply.error };
-  throw rejection;
-}
-
-const quayside = {
-  getAppInfo: () => invoke('getAppInfo', null),
-  getSettings: () => invoke('getSettings', null),
-  updateSettings: (patch) => invoke('updateSettings', patch),
-  getSyncStatus: () => invoke('getSyncStatus', null),
-  on<E extends BridgeEvent>(event: E, listener: (payload: BridgeEventPayload<E>) => void) {
+const quayside = createBridgeClient(
+  async (method, argument) => {
+    const reply = (await ipcRenderer.invoke(IPC_INVOKE_CHANNEL, method, argument)) as BridgeReply;
+    if (reply.ok) return reply.result;
+    const rejection: BridgeRejection = { method, ...reply.error };
+    throw rejection;
+  },
+  (event, listener) => {
     const forward = (_event: IpcRendererEvent, name: unknown, payload: unknown) => {
-      if (name === event) listener(payload as BridgeEventPayload<E>);
+      if (name === event) listener(payload);
     };
     ipcRenderer.on(IPC_EVENT_CHANNEL, forward);
     return () => {
       ipcRenderer.removeListener(IPC_EVENT_CHANNEL, forward);
     };
   },
-} satisfies QuaysideBridge;
+) satisfies QuaysideBridge;
 
 contextBridge.exposeInMainWorld('quayside', quayside);

@@ -8,6 +8,19 @@
  * (never SQL); later features add methods here and nowhere else.
  */
 import { Type, type Static, type TSchema } from 'typebox';
+import type { RouteFeatureCollection } from './api/resources';
+import {
+  ContainerQuery,
+  type AlertKind,
+  type AlertList,
+  type BoardFacets,
+  type BoardPage,
+  type BoardView,
+  type ContainerDetail,
+  type ShipmentDetail,
+  type ShipmentListRow,
+} from './desktop';
+import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { Settings, SettingsPatch } from './settings';
 
 const NoArgument = Type.Null();
@@ -35,16 +48,181 @@ export const SyncStatus = Type.Object({
   lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
 });
 
+/** A result main produces (never validated at runtime: only its static type matters). */
+const result = <T>() => Type.Unsafe<T>({});
+
+const Id = Type.String({ minLength: 1, maxLength: 64 });
+const Paging = {
+  offset: Type.Optional(Type.Integer({ minimum: 0 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+};
+
+export const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
+
+export const TrackingRequestDraft = Type.Object(
+  {
+    requestType: Type.Unsafe<(typeof REQUEST_TYPES)[number]>(
+      Type.Union(REQUEST_TYPES.map((type) => Type.Literal(type))),
+    ),
+    number: Type.String({ minLength: 1, maxLength: 64 }),
+    scac: Type.String({ pattern: '^[A-Za-z]{4}$' }),
+    refNumbers: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
+    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
+  },
+  { additionalProperties: false },
+);
+export type TrackingRequestDraft = Static<typeof TrackingRequestDraft>;
+
+/** A tracking request as the Track and Requests views show it. */
+export interface TrackingRequestRow {
+  id: string;
+  requestType: string;
+  number: string;
+  scac: string;
+  status: string;
+  failedReason: string | null;
+  /** The failed reason in plain words. */
+  failedReasonText: string | null;
+  isRetrying: boolean;
+  createdAt: string;
+  updatedAt: string | null;
+  refNumbers: string[];
+  tags: string[];
+}
+
+export type CreateTrackingRequestResult =
+  | { ok: true; request: TrackingRequestRow }
+  | { ok: false; message: string; field: 'number' | 'scac' | 'requestType' | null };
+
+export interface ShippingLineOption {
+  scac: string;
+  name: string;
+  shortName: string;
+}
+
+export interface ConnectionCheck {
+  ok: boolean;
+  message: string;
+  incrementalSync: boolean | null;
+}
+
+export interface CacheInfo {
+  path: string;
+  sizeBytes: number;
+  shipments: number;
+  containers: number;
+  events: number;
+}
+
+export interface RouteMapResult {
+  geojson: RouteFeatureCollection;
+  fetchedAt: string;
+  completed: boolean;
+}
+
 export const bridgeMethods = {
   getAppInfo: { argument: NoArgument, result: AppInfo },
   getSettings: { argument: NoArgument, result: Settings },
   updateSettings: { argument: SettingsPatch, result: Settings },
   getSyncStatus: { argument: NoArgument, result: SyncStatus },
+  syncNow: { argument: NoArgument, result: SyncStatus },
+
+  listContainers: { argument: ContainerQuery, result: result<BoardPage>() },
+  getBoardFacets: { argument: NoArgument, result: result<BoardFacets>() },
+  getViewCounts: { argument: NoArgument, result: result<Record<BoardView, number>>() },
+  getContainerDetail: {
+    argument: Type.Object({ id: Id }, { additionalProperties: false }),
+    result: result<ContainerDetail | null>(),
+  },
+  exportContainersCsv: {
+    argument: ContainerQuery,
+    result: result<{ csv: string; rows: number }>(),
+  },
+  getRouteMap: {
+    argument: Type.Object({ containerId: Id }, { additionalProperties: false }),
+    result: result<RouteMapResult | null>(),
+  },
+
+  listShipments: {
+    argument: Type.Object(
+      { search: Type.Optional(Type.String({ maxLength: 200 })), ...Paging },
+      { additionalProperties: false },
+    ),
+    result: result<{ total: number; offset: number; rows: ShipmentListRow[] }>(),
+  },
+  getShipmentDetail: {
+    argument: Type.Object({ id: Id }, { additionalProperties: false }),
+    result: result<ShipmentDetail | null>(),
+  },
+
+  listShippingLines: { argument: NoArgument, result: result<ShippingLineOption[]>() },
+  createTrackingRequest: {
+    argument: TrackingRequestDraft,
+    result: result<CreateTrackingRequestResult>(),
+  },
+  listTrackingRequests: {
+    argument: Type.Object({ ...Paging }, { additionalProperties: false }),
+    result: result<{ total: number; rows: TrackingRequestRow[] }>(),
+  },
+
+  listAlerts: {
+    argument: Type.Object(
+      {
+        unreadOnly: Type.Optional(Type.Boolean()),
+        containerId: Type.Optional(Id),
+        ...Paging,
+      },
+      { additionalProperties: false },
+    ),
+    result: result<AlertList>(),
+  },
+  markAlertsRead: {
+    argument: Type.Object(
+      { ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1 }), { maxItems: 1000 })) },
+      { additionalProperties: false },
+    ),
+    result: result<{ changed: number }>(),
+  },
+
+  testConnection: {
+    argument: Type.Object(
+      {
+        baseUrl: Type.String({ minLength: 1, maxLength: 2048 }),
+        /** Omitted: test with the stored key. */
+        apiKey: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<ConnectionCheck>(),
+  },
+  /** Stores (or, with null, forgets) the remote service's API key in the OS keychain. */
+  setRemoteApiKey: {
+    argument: Type.Object(
+      { apiKey: Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()]) },
+      { additionalProperties: false },
+    ),
+    result: result<{ stored: boolean; masked: string | null }>(),
+  },
+  getRemoteApiKeyStatus: { argument: NoArgument, result: result<{ masked: string | null }>() },
+  getCacheInfo: { argument: NoArgument, result: result<CacheInfo>() },
+  clearCache: { argument: NoArgument, result: result<CacheInfo>() },
 } as const satisfies Record<string, { argument: TSchema; result: TSchema }>;
+
+/** Payload of the `alertRaised` push: what the renderer shows as a notification. */
+export interface AlertPush {
+  id: number;
+  kind: AlertKind;
+  title: string;
+  body: string;
+  containerId: string | null;
+}
 
 export const bridgeEvents = {
   syncStatus: SyncStatus,
   settingsChanged: Settings,
+  alertRaised: result<AlertPush>(),
+  /** The cache changed (after a sync run wrote something): views reload what they show. */
+  dataChanged: result<{ at: string }>(),
 } as const satisfies Record<string, TSchema>;
 
 export type AppInfo = Static<typeof AppInfo>;
@@ -71,6 +249,13 @@ export type QuaysideBridge = { [M in BridgeMethod]: BridgeCall<M> } & {
 };
 
 export const BRIDGE_METHOD_NAMES = Object.keys(bridgeMethods) as BridgeMethod[];
+
+// The import-free name list used by the transports must match the contract exactly.
+type ListedMethod = (typeof BRIDGE_METHOD_LIST)[number];
+type Unlisted = Exclude<BridgeMethod, ListedMethod>;
+type Unknown = Exclude<ListedMethod, BridgeMethod>;
+export const bridgeMethodListIsComplete: [Unlisted, Unknown] extends [never, never] ? true : never =
+  true;
 export const BRIDGE_EVENT_NAMES = Object.keys(bridgeEvents) as BridgeEvent[];
 
 export type { BridgeErrorCode, BridgeFailure, BridgeReply, BridgeRejection } from './bridge-errors';

@@ -3,6 +3,7 @@ import { BridgeHandlerError, createBridgeDispatcher } from '../../src/main/bridg
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import type { BridgeHandlers } from '../../src/main/bridge/dispatcher';
 
+/** The handlers these tests call; the dispatcher never touches the others. */
 function handlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
   return {
     getAppInfo: () => ({
@@ -21,7 +22,7 @@ function handlers(overrides: Partial<BridgeHandlers> = {}): BridgeHandlers {
     }),
     getSyncStatus: () => ({ state: 'idle', progress: null, message: null, lastSuccessAt: null }),
     ...overrides,
-  };
+  } as BridgeHandlers;
 }
 
 describe('bridge dispatcher', () => {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startBrowserServer, type BrowserServer } from '../../src/main/browser/browser-server';
 import { AppCore } from '../../src/main/core/app-core';
 import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
+import { FileSecretStore } from '../../src/main/core/secret-store';
 
 describe('browser-mode server', () => {
   let dir: string;
@@ -26,11 +27,13 @@ describe('browser-mode server', () => {
         dataDir: dir,
       },
       settingsStore: new JsonFileSettingsStore(dir),
+      secretStore: new FileSecretStore(dir),
     });
     server = await startBrowserServer({ core, rendererDir });
   });
   afterEach(async () => {
     await server.close();
+    core.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -70,6 +70,7 @@ export class AlertCenter implements ChangeDiffer {
     for (const alert of alerts) {
       if (!prefs.desktopNotifications || prefs.kinds?.[alert.kind] === false) continue;
       this.notifier.notify({
+        alertId: alert.id,
         kind: alert.kind,
         title: alert.title,
         body: alert.body,

@@ -5,6 +5,8 @@
 import type { AlertKind } from '../cache/cache';
 
 export interface Notification {
+  /** The stored alert's id (the alerts centre opens it). */
+  alertId: number;
   kind: AlertKind;
   title: string;
   body: string;

@@ -12,6 +12,7 @@ import { parseShellOptions, UsageError } from '../cli-args';
 import { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../paths';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
+import { FileSecretStore } from '../core/secret-store';
 import { startBrowserServer } from './browser-server';
 
 function openInBrowser(url: string): void {
@@ -29,6 +30,7 @@ async function main(): Promise<void> {
   const core = new AppCore({
     appInfo: makeAppInfo('browser', dataDir),
     settingsStore: new JsonFileSettingsStore(dataDir),
+    secretStore: new FileSecretStore(dataDir),
   });
   const server = await startBrowserServer({
     core,

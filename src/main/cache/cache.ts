@@ -5,7 +5,7 @@
  * prepared statements.
  */
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { MIGRATIONS } from './migrations';
 import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
@@ -114,6 +114,38 @@ export class Cache {
 
   schemaVersion(): number {
     return this.db.pragma('user_version', { simple: true }) as number;
+  }
+
+  /**
+   * Empties the cache (records, maps, alerts, sync cursors) in one transaction; the next sync is
+   * a first sync again, which raises no alerts for old data.
+   */
+  clear(): void {
+    this.db
+      .transaction(() => {
+        for (const table of [
+          'container_search',
+          'transport_events',
+          'route_maps',
+          'alerts',
+          'containers',
+          'shipments',
+          'terminals',
+          'sync_state',
+        ]) {
+          this.db.exec(`DELETE FROM ${table}`);
+        }
+      })
+      .immediate();
+  }
+
+  /** Bytes on disk: the database and its write-ahead log. */
+  sizeBytes(): number {
+    const file = this.db.name;
+    return [file, `${file}-wal`].reduce(
+      (total, path) => total + (existsSync(path) ? statSync(path).size : 0),
+      0,
+    );
   }
 
   integrityCheck(): string {

@@ -10,6 +10,7 @@ import {
   app,
   BrowserWindow,
   ipcMain,
+  Notification,
   session,
   shell,
   type IpcMainInvokeEvent,
@@ -22,6 +23,7 @@ import { parseShellOptions } from '../cli-args';
 import { AppCore } from '../core/app-core';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
+import { createSecretStore } from './safe-storage-secret-store';
 
 const options = parseShellOptions(process.argv.slice(1));
 app.setName(PRODUCT_NAME);
@@ -101,10 +103,25 @@ async function main(): Promise<void> {
     callback(permission === 'notifications'),
   );
 
+  const dataDir = app.getPath('userData');
   const core = new AppCore({
-    appInfo: makeAppInfo('electron', app.getPath('userData')),
+    appInfo: makeAppInfo('electron', dataDir),
     settingsStore: new ElectronSettingsStore(),
+    secretStore: createSecretStore(dataDir),
+    notifier: {
+      notify: ({ title, body }) => {
+        if (!Notification.isSupported()) return;
+        const notification = new Notification({ title, body });
+        notification.on('click', () => {
+          if (mainWindow?.isMinimized()) mainWindow.restore();
+          mainWindow?.focus();
+        });
+        notification.show();
+      },
+    },
   });
+  core.start();
+  app.on('before-quit', () => core.stop());
 
   ipcMain.handle(
     IPC_INVOKE_CHANNEL,

@@ -5,12 +5,11 @@
  */
 import type {
   BridgeEvent,
-  BridgeEventPayload,
-  BridgeMethod,
   BridgeReply,
   BridgeRejection,
   QuaysideBridge,
 } from '../../shared/bridge';
+import { createBridgeClient } from '../../shared/bridge-client';
 
 const TOKEN_STORAGE_KEY = 'quayside.launchToken';
 
@@ -28,56 +27,47 @@ export function takeLaunchToken(): string {
 }
 
 export function createHttpBridge(token: string): QuaysideBridge {
-  async function invoke(method: BridgeMethod, argument: unknown): Promise<never> {
-    let reply: BridgeReply;
-    try {
-      const response = await fetch(`/bridge/${method}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', 'X-Quayside-Token': token },
-        body: JSON.stringify({ argument: argument ?? null }),
-      });
-      reply = (await response.json()) as BridgeReply;
-    } catch {
-      const rejection: BridgeRejection = {
-        method,
-        code: 'failed',
-        message: 'Quayside is not reachable: is the app still running?',
-      };
-      throw rejection;
-    }
-    if (reply.ok) return reply.result as never;
-    const rejection: BridgeRejection = { method, ...reply.error };
-    throw rejection;
-  }
-
   let source: EventSource | null = null;
   const listeners = new Map<BridgeEvent, Set<(payload: unknown) => void>>();
-  function ensureEventSource(event: BridgeEvent): EventSource {
-    source ??= new EventSource(`/bridge/events?token=${encodeURIComponent(token)}`);
-    if (!listeners.has(event)) {
-      const set = new Set<(payload: unknown) => void>();
-      listeners.set(event, set);
-      source.addEventListener(event, (message) => {
-        const payload: unknown = JSON.parse((message as MessageEvent<string>).data);
-        for (const listener of set) listener(payload);
-      });
-    }
-    return source;
-  }
 
-  return {
-    getAppInfo: () => invoke('getAppInfo', null),
-    getSettings: () => invoke('getSettings', null),
-    updateSettings: (patch) => invoke('updateSettings', patch),
-    getSyncStatus: () => invoke('getSyncStatus', null),
-    on<E extends BridgeEvent>(event: E, listener: (payload: BridgeEventPayload<E>) => void) {
-      ensureEventSource(event);
-      const set = listeners.get(event);
-      const wrapped = listener as (payload: unknown) => void;
-      set?.add(wrapped);
+  return createBridgeClient(
+    async (method, argument) => {
+      let reply: BridgeReply;
+      try {
+        const response = await fetch(`/bridge/${method}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-Quayside-Token': token },
+          body: JSON.stringify({ argument }),
+        });
+        reply = (await response.json()) as BridgeReply;
+      } catch {
+        const rejection: BridgeRejection = {
+          method,
+          code: 'failed',
+          message: 'Quayside is not reachable: is the app still running?',
+        };
+        throw rejection;
+      }
+      if (reply.ok) return reply.result;
+      const rejection: BridgeRejection = { method, ...reply.error };
+      throw rejection;
+    },
+    (event, listener) => {
+      source ??= new EventSource(`/bridge/events?token=${encodeURIComponent(token)}`);
+      let set = listeners.get(event);
+      if (!set) {
+        const created = new Set<(payload: unknown) => void>();
+        listeners.set(event, created);
+        source.addEventListener(event, (message) => {
+          const payload: unknown = JSON.parse((message as MessageEvent<string>).data);
+          for (const each of created) each(payload);
+        });
+        set = created;
+      }
+      set.add(listener);
       return () => {
-        set?.delete(wrapped);
+        set.delete(listener);
       };
     },
-  } satisfies QuaysideBridge;
+  );
 }

@@ -1,0 +1,165 @@
+/**
+ * The few calls the app makes to the tracking service outside the sync engine: creating and
+ * listing tracking requests. Failures come back in plain words, never as exceptions.
+ */
+import type {
+  CreateTrackingRequestResult,
+  TrackingRequestDraft,
+  TrackingRequestRow,
+} from '../../shared/bridge';
+
+export interface ServiceConnection {
+  baseUrl: string;
+  apiKey: string;
+}
+
+const FAILED_REASONS: Record<string, string> = {
+  not_found: 'The shipping line does not know this number. Check it, and the line, then try again.',
+  invalid_number: 'This is not a valid number for this shipping line.',
+  booking_cancelled: 'The line reports this booking as cancelled.',
+  data_unavailable: 'The line has no tracking data for this number yet.',
+  duplicate: 'This number is already being tracked.',
+  expired: 'The shipment is too old to track.',
+  retries_exhausted: 'The line could not be reached for a day; the request was given up.',
+  internal_processing_error: 'The tracking service failed to process this request.',
+};
+
+export const failedReasonText = (reason: string | null): string | null =>
+  reason === null ? null : (FAILED_REASONS[reason] ?? `Failed: ${reason.replace(/_/g, ' ')}.`);
+
+interface ApiErrorBody {
+  errors?: { detail?: string; title?: string; source?: { pointer?: string } }[];
+}
+
+interface TrackingRequestResource {
+  id: string;
+  attributes: {
+    request_type: string;
+    request_number: string;
+    scac: string;
+    status: string;
+    failed_reason: string | null;
+    is_retrying?: boolean;
+    created_at: string;
+    updated_at?: string | null;
+    ref_numbers?: string[] | null;
+    tags?: string[];
+  };
+}
+
+export function toTrackingRequestRow(resource: TrackingRequestResource): TrackingRequestRow {
+  const a = resource.attributes;
+  return {
+    id: resource.id,
+    requestType: a.request_type,
+    number: a.request_number,
+    scac: a.scac,
+    status: a.status,
+    failedReason: a.failed_reason ?? null,
+    failedReasonText: failedReasonText(a.failed_reason ?? null),
+    isRetrying: a.is_retrying ?? false,
+    createdAt: a.created_at,
+    updatedAt: a.updated_at ?? null,
+    refNumbers: a.ref_numbers ?? [],
+    tags: a.tags ?? [],
+  };
+}
+
+const FIELD_BY_POINTER: Record<string, 'number' | 'scac' | 'requestType'> = {
+  '/data/attributes/request_number': 'number',
+  '/data/attributes/scac': 'scac',
+  '/data/attributes/request_type': 'requestType',
+};
+
+async function call(
+  connection: ServiceConnection,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: unknown } | { status: 0; json: null }> {
+  try {
+    const response = await fetch(`${connection.baseUrl.replace(/\/$/, '')}/${path}`, {
+      method,
+      headers: {
+        Authorization: `Token ${connection.apiKey}`,
+        Accept: 'application/vnd.api+json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/vnd.api+json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+      redirect: 'manual',
+    });
+    const text = await response.text();
+    let json: unknown = null;
+    try {
+      json = text ? JSON.parse(text) : null;
+    } catch {
+      json = null;
+    }
+    return { status: response.status, json };
+  } catch {
+    return { status: 0, json: null };
+  }
+}
+
+const statusMessage = (status: number): string =>
+  status === 0
+    ? 'The tracking service is not reachable; tracking needs a connection.'
+    : status === 401
+      ? 'The tracking service refused the API key.'
+      : status === 429
+        ? 'Too many requests right now; try again in a minute.'
+        : `The tracking service answered HTTP ${status}.`;
+
+export async function createTrackingRequest(
+  connection: ServiceConnection | null,
+  draft: TrackingRequestDraft,
+): Promise<CreateTrackingRequestResult> {
+  if (!connection) return { ok: false, message: 'No tracking service is connected.', field: null };
+  const { status, json } = await call(connection, 'POST', 'tracking_requests', {
+    data: {
+      type: 'tracking_request',
+      attributes: {
+        request_type: draft.requestType,
+        request_number: draft.number.trim().toUpperCase(),
+        scac: draft.scac.toUpperCase(),
+        ...(draft.refNumbers?.length ? { ref_numbers: draft.refNumbers } : {}),
+        ...(draft.tags?.length ? { tags: draft.tags } : {}),
+      },
+    },
+  });
+  if (status === 201 || status === 200) {
+    return {
+      ok: true,
+      request: toTrackingRequestRow((json as { data: TrackingRequestResource }).data),
+    };
+  }
+  const error = (json as ApiErrorBody | null)?.errors?.[0];
+  if (status === 422 && error) {
+    return {
+      ok: false,
+      message: error.detail ?? error.title ?? 'The tracking service refused the request.',
+      field: FIELD_BY_POINTER[error.source?.pointer ?? ''] ?? null,
+    };
+  }
+  return { ok: false, message: statusMessage(status), field: null };
+}
+
+export async function listTrackingRequests(
+  connection: ServiceConnection | null,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; rows: TrackingRequestRow[] }> {
+  if (!connection) throw new Error('No tracking service is connected.');
+  const size = Math.min(limit, 100);
+  const page = Math.floor(offset / size) + 1;
+  const { status, json } = await call(
+    connection,
+    'GET',
+    `tracking_requests?page[size]=${size}&page[number]=${page}`,
+  );
+  if (status !== 200) throw new Error(statusMessage(status));
+  const body = json as { data?: TrackingRequestResource[]; meta?: { total?: number } };
+  const rows = (body.data ?? []).map(toTrackingRequestRow);
+  return { total: body.meta?.total ?? rows.length, rows };
+}
