@@ -6,6 +6,7 @@ import type { AccountStore } from './store/accounts';
 import type { ReferenceData } from './store/reference';
 import type { Database } from './store/schema';
 import type { TrackingStore } from './store/tracking-store';
+import type { Webhooks } from './webhooks';
 
 export interface ServiceConfig {
   /** Requests per key per rolling minute (all endpoints). */
@@ -16,12 +17,18 @@ export interface ServiceConfig {
   bodyLimitBytes: number;
   /** SCACs the service can track; undefined means every line in the reference data. */
   supportedScacs?: string[];
+  /** Let webhooks target loopback and private addresses over http (local use and tests). */
+  allowPrivateWebhooks: boolean;
+  /** Timeout of one webhook delivery request in ms. */
+  webhookTimeoutMs: number;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
   requestsPerMinute: 100,
   trackingRequestsPerMinute: 100,
   bodyLimitBytes: 1024 * 1024,
+  allowPrivateWebhooks: false,
+  webhookTimeoutMs: 10_000,
 };
 
 /** Everything the route handlers need, created once per service instance. */
@@ -34,4 +41,6 @@ export interface ServiceContext {
   clock: Clock;
   config: ServiceConfig;
   routeBuilder: RouteBuilder;
+  /** Webhook outbox (the engine's EventSink), sender and delivery worker. */
+  webhooks: Webhooks;
 }

@@ -14,6 +14,11 @@ import { AccountStore } from './store/accounts';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { TrackingStore } from './store/tracking-store';
+import type { FeedConfig } from './feeds';
+import { TrackingEngine, type EngineLogger, type TrackingEngineOptions } from './tracking/engine';
+import { Webhooks } from './webhooks';
+import type { DeliveryPolicy } from './webhooks/worker';
+import type { EventSink } from './events/event-sink';
 
 export type { ServiceConfig } from './context';
 export { TrackingStore } from './store/tracking-store';
@@ -33,6 +38,15 @@ export interface ServiceOptions {
   /** Directory of the reference JSON files (default: resources/reference). */
   referenceDir?: string;
   routeBuilder?: RouteBuilder;
+  /** Webhook retry and concurrency settings (tests shorten or bound them). */
+  webhookPolicy?: Partial<DeliveryPolicy>;
+  /** Feed endpoints; when given, the tracking engine runs with the service. */
+  feeds?: FeedConfig;
+  /** Tracking engine tuning (intervals, concurrency). */
+  engine?: Pick<
+    TrackingEngineOptions,
+    'concurrency' | 'queueLimit' | 'tickMs' | 'lineIntervalMs' | 'terminalIntervalMs'
+  >;
 }
 
 export interface ServiceStore {
@@ -40,11 +54,15 @@ export interface ServiceStore {
   tracking: TrackingStore;
   reference: ReferenceData;
   context: ServiceContext;
+  /** Where the tracking engine records events: the webhook outbox. */
+  events: EventSink;
 }
 
 export interface ServiceApp {
   app: FastifyInstance;
   store: ServiceStore;
+  /** The tracking engine, when the service was given feeds. */
+  engine: TrackingEngine | null;
   close(): Promise<void>;
 }
 
@@ -60,6 +78,13 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     const ref = await ReferenceData.fromDatabase(opened.db);
     const accounts = new AccountStore(opened.db, clock);
     const tracking = new TrackingStore(opened.db, ref, clock);
+    const config = { ...DEFAULT_CONFIG, ...options.config };
+    const webhooks = new Webhooks(opened.db, ref, clock, {
+      allowPrivate: config.allowPrivateWebhooks,
+      timeoutMs: config.webhookTimeoutMs,
+      policy: options.webhookPolicy,
+      logger: options.logger,
+    });
     const context: ServiceContext = {
       db: opened.db,
       ref,
@@ -67,14 +92,33 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       tracking,
       render: new Renderer(opened.db, ref),
       clock,
-      config: { ...DEFAULT_CONFIG, ...options.config },
+      config,
       routeBuilder: options.routeBuilder ?? noRouteBuilder,
+      webhooks,
     };
     const app = buildApp(context, { logger: options.logger });
+    const engine = options.feeds
+      ? new TrackingEngine({
+          db: opened.db,
+          ref,
+          tracking,
+          clock,
+          feeds: options.feeds,
+          events: webhooks.outbox,
+          logger: options.logger as EngineLogger | undefined,
+          ...options.engine,
+        })
+      : null;
+    await engine?.start();
+    // Pending deliveries left by a previous run resume now.
+    webhooks.start();
     return {
       app,
-      store: { accounts, tracking, reference: ref, context },
+      engine,
+      store: { accounts, tracking, reference: ref, context, events: webhooks.outbox },
       async close() {
+        await engine?.stop();
+        await webhooks.stop();
         await app.close();
         await opened.close();
       },

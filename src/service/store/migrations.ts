@@ -340,9 +340,97 @@ const initial: Migration = {
   },
 };
 
+/**
+ * Tracking engine bookkeeping: when each request and shipment is next due at the line and the
+ * terminal, when the line's data last changed (for `no_updates_at_line`), and persisted vessel
+ * positions (the route map draws the history).
+ */
+const trackingEngine: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable('tracking_requests')
+      .addColumn('next_attempt_at', 'varchar(32)')
+      .execute();
+    await db.schema
+      .createIndex('tracking_requests_status_next')
+      .on('tracking_requests')
+      .columns(['status', 'next_attempt_at'])
+      .execute();
+    for (const column of ['next_line_check_at', 'next_terminal_check_at', 'line_changed_at']) {
+      await db.schema.alterTable('shipments').addColumn(column, 'varchar(32)').execute();
+    }
+    await db.schema.alterTable('shipments').addColumn('cancelled_at', 'varchar(32)').execute();
+    await db.schema
+      .createIndex('shipments_next_line_check')
+      .on('shipments')
+      .columns(['line_tracking_stopped_at', 'next_line_check_at'])
+      .execute();
+    await db.schema
+      .createTable('vessel_positions')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('vessel_imo', 'varchar(7)', (c) => c.notNull())
+      .addColumn('mmsi', 'varchar(9)')
+      .addColumn('latitude', 'double precision', (c) => c.notNull())
+      .addColumn('longitude', 'double precision', (c) => c.notNull())
+      .addColumn('speed_knots', 'double precision')
+      .addColumn('heading_degrees', 'double precision')
+      .addColumn('timestamp', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('vessel_positions_vessel_time')
+      .on('vessel_positions')
+      .columns(['vessel_imo', 'timestamp'])
+      .execute();
+  },
+};
+
+/** Webhook delivery: retry bookkeeping on notifications and one row per delivery attempt. */
+const webhookDelivery: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .alterTable('webhook_notifications')
+      .addColumn('attempt_count', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('webhook_notifications')
+      .addColumn('next_attempt_at', 'varchar(32)')
+      .execute();
+    await db.schema
+      .alterTable('webhook_notifications')
+      .addColumn('last_attempt_at', 'varchar(32)')
+      .execute();
+    await db.schema
+      .createIndex('webhook_notifications_due')
+      .on('webhook_notifications')
+      .columns(['delivery_status', 'next_attempt_at'])
+      .execute();
+    await db.schema
+      .createTable('webhook_delivery_attempts')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('notification_id', 'varchar(36)', (c) =>
+        c.notNull().references('webhook_notifications.id').onDelete('cascade'),
+      )
+      .addColumn('attempt_number', 'integer', (c) => c.notNull())
+      .addColumn('url', 'text', (c) => c.notNull())
+      .addColumn('status_code', 'integer')
+      .addColumn('latency_ms', 'integer', (c) => c.notNull())
+      .addColumn('error', 'text')
+      .addColumn('succeeded', 'integer', (c) => c.notNull())
+      .addColumn('attempted_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('webhook_delivery_attempts_notification')
+      .on('webhook_delivery_attempts')
+      .columns(['notification_id', 'attempt_number'])
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
+  '0002_tracking_engine': trackingEngine,
+  '0003_webhook_delivery': webhookDelivery,
 };
 
 export const migrationProvider: MigrationProvider = {

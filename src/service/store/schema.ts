@@ -111,6 +111,8 @@ export interface TrackingRequestsTable {
   shipment_id: string | null;
   created_at: string;
   updated_at: string;
+  /** When the tracking engine next asks the line about a pending or awaiting request. */
+  next_attempt_at?: string | null;
 }
 
 export interface ShipmentsTable {
@@ -148,6 +150,13 @@ export interface ShipmentsTable {
   line_tracking_stopped_reason: string | null;
   created_at: string;
   updated_at: string;
+  /** Tracking engine schedule: next line and terminal checks. */
+  next_line_check_at?: string | null;
+  next_terminal_check_at?: string | null;
+  /** When the line's answer last changed (for `no_updates_at_line`). */
+  line_changed_at?: string | null;
+  /** When the line reported the booking cancelled. */
+  cancelled_at?: string | null;
 }
 
 export interface ContainersTable {
@@ -258,6 +267,36 @@ export interface WebhookNotificationsTable {
   reference_object_type: string | null;
   payload: Json;
   created_at: string;
+  /** Delivery attempts made so far. */
+  attempt_count: number;
+  /** When the next attempt is due (pending only). */
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+}
+
+/** One HTTP attempt to deliver a notification. */
+export interface WebhookDeliveryAttemptsTable {
+  id: string;
+  notification_id: string;
+  attempt_number: number;
+  url: string;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  succeeded: Bool;
+  attempted_at: string;
+}
+
+/** Vessel positions received from AIS, kept for the route map's past path. */
+export interface VesselPositionsTable {
+  id: string;
+  vessel_imo: string;
+  mmsi: string | null;
+  latitude: number;
+  longitude: number;
+  speed_knots: number | null;
+  heading_degrees: number | null;
+  timestamp: string;
 }
 
 export interface Database {
@@ -276,4 +315,6 @@ export interface Database {
   raw_events: RawEventsTable;
   webhooks: WebhooksTable;
   webhook_notifications: WebhookNotificationsTable;
+  webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
+  vessel_positions: VesselPositionsTable;
 }

@@ -4,7 +4,7 @@
  * Inputs use natural keys (UN/LOCODE, FIRMS code, IMO) and are resolved against the reference
  * data here, so callers never handle reference ids.
  */
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import type { Clock } from '../../shared/clock';
 import type {
@@ -142,6 +142,14 @@ export class TrackingStore {
     private readonly ref: ReferenceData,
     private readonly clock: Clock,
   ) {}
+
+  /**
+   * The same store writing through `trx`, so the tracking engine's writes and the events it
+   * records (EventSink) commit or roll back together.
+   */
+  withTransaction(trx: Transaction<Database>): TrackingStore {
+    return new TrackingStore(trx, this.ref, this.clock);
+  }
 
   private nowIso(): string {
     return new Date(this.clock.now()).toISOString();
@@ -581,10 +589,13 @@ export class TrackingStore {
         created_at: now,
       };
     });
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('raw_events').where('container_id', '=', containerId).execute();
-      if (rows.length) await trx.insertInto('raw_events').values(rows).execute();
-    });
+    const replace = async (db: Kysely<Database>) => {
+      await db.deleteFrom('raw_events').where('container_id', '=', containerId).execute();
+      if (rows.length) await db.insertInto('raw_events').values(rows).execute();
+    };
+    // Already inside the caller's transaction, or in one of its own.
+    if (this.db.isTransaction) await replace(this.db);
+    else await this.db.transaction().execute(replace);
     return rows;
   }
 

@@ -1,0 +1,642 @@
+/**
+ * Stores what the feeds say: the line's DCSA events (raw events, transport events, shipment and
+ * container dates), the line's LFD and the terminal's availability record, and records the
+ * matching events through the EventSink in the caller's transaction.
+ *
+ * Bad data never reaches a row: unknown UN/LOCODEs and facilities are cleared (and counted),
+ * implausible times are dropped (and counted). Everything here runs inside one transaction per
+ * shipment, so a failure leaves the previous state whole.
+ */
+import type { Transaction } from 'kysely';
+import type {
+  ContainerStatus,
+  RawEventName,
+  TransportEventName as ApiTransportEventName,
+} from '../../shared/api/resources';
+import { RAW_EVENT_NAMES } from '../../shared/api/resources';
+import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
+import type { TerminalContainerStatus } from '../../shared/feeds/terminal';
+import type { EventSink, TrackingEvent } from '../events/event-sink';
+import {
+  deriveContainerMilestones,
+  deriveRoute,
+  deriveShipmentFacts,
+  milestoneKey,
+  normalizeEvents,
+  rawEventsForContainer,
+  toRawEvents,
+  type DcsaEvent,
+  type DerivedRoute,
+  type FeedIssue,
+  type RawEvent,
+  type ShipmentFacts,
+  type TransportEventDraft,
+} from '../feeds';
+import { referenceId, type ReferenceData } from '../store/reference';
+import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
+import type { TrackingStore } from '../store/tracking-store';
+import { deriveStatus } from './status';
+
+/** Counters of bad feed data, exposed by the engine's stats. */
+export interface DataIssueCounters {
+  droppedEvents: number;
+  unknownLocodes: number;
+  unknownFacilities: number;
+  impossibleTimestamps: number;
+}
+
+export const emptyIssueCounters = (): DataIssueCounters => ({
+  droppedEvents: 0,
+  unknownLocodes: 0,
+  unknownFacilities: 0,
+  impossibleTimestamps: 0,
+});
+
+/** Lookups the apply step needs beyond the reference data. */
+export interface ApplyEnv {
+  ref: ReferenceData;
+  events: EventSink;
+  counters: DataIssueCounters;
+  /** IMO numbers present in the vessels table (unknown vessels get no relationship). */
+  knownVessel(imo: string): boolean;
+  /** SMDG terminal code -> FIRMS code. */
+  firmsForSmdg(smdg: string): string | null;
+  warn(detail: Record<string, unknown>, message: string): void;
+}
+
+export interface ApplyScope {
+  trx: Transaction<Database>;
+  store: TrackingStore;
+  now: number;
+}
+
+/** The line's answer, cleaned and interpreted once per shipment. */
+export interface LineView {
+  raw: RawEvent[];
+  route: DerivedRoute;
+  facts: ShipmentFacts;
+  /** Equipment references seen in the events, in first-seen order. */
+  containerNumbers: string[];
+  /** When the line reported the booking cancelled (SHIPMENT VOID/REJE of the booking). */
+  cancelledAt: string | null;
+}
+
+const EARLIEST = Date.UTC(1990, 0, 1);
+const LATEST = Date.UTC(2100, 0, 1);
+const FUTURE_TOLERANCE_MS = 6 * 3600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function isKnownLocation(ref: ReferenceData, locode: string): boolean {
+  return ref.portsByLocode.has(locode) || ref.metrosByLocode.has(locode);
+}
+
+export function interpretLine(env: ApplyEnv, events: readonly DcsaEvent[], now: number): LineView {
+  const { events: raw, issues } = toRawEvents(events, {
+    now,
+    isKnownLocode: (l) => isKnownLocation(env.ref, l),
+  });
+  countIssues(env, issues);
+  // Unknown places are cleared, so no record points at a location the service cannot show.
+  for (const e of raw) {
+    if (e.location_locode && !isKnownLocation(env.ref, e.location_locode)) e.location_locode = null;
+  }
+  const route = deriveRoute(raw);
+  const facts = deriveShipmentFacts(raw, route);
+  const containerNumbers: string[] = [];
+  for (const e of raw) {
+    const n = e.equipment_reference;
+    if (n && /^[A-Z]{4}[0-9]{7}$/.test(n) && !containerNumbers.includes(n))
+      containerNumbers.push(n);
+  }
+  const cancel = raw.find(
+    (e) =>
+      e.event_type === 'SHIPMENT' &&
+      !e.estimated &&
+      (e.event_code === 'VOID' || e.event_code === 'REJE') &&
+      events.some(
+        (d) =>
+          d.eventType === 'SHIPMENT' &&
+          d.documentTypeCode === 'BKG' &&
+          d.shipmentEventTypeCode === e.event_code,
+      ),
+  );
+  return { raw, route, facts, containerNumbers, cancelledAt: cancel?.timestamp ?? null };
+}
+
+function countIssues(env: ApplyEnv, issues: FeedIssue[]): void {
+  for (const issue of issues) {
+    if (issue.dropped) env.counters.droppedEvents++;
+    if (issue.kind === 'impossible_timestamp' || issue.kind === 'actual_in_future')
+      env.counters.impossibleTimestamps++;
+    if (issue.kind === 'unknown_locode' || issue.kind === 'invalid_locode')
+      env.counters.unknownLocodes++;
+  }
+  if (issues.length > 0) {
+    env.warn(
+      { issues: issues.slice(0, 5), total: issues.length },
+      'carrier events with bad data were cleaned or dropped',
+    );
+  }
+}
+
+async function record(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  accountId: string,
+  event: string,
+  reference: TrackingEvent['reference'],
+  changeset?: TrackingEvent['changeset'],
+): Promise<void> {
+  await env.events.record(scope.trx, {
+    accountId,
+    event,
+    reference,
+    ...(changeset ? { changeset } : {}),
+    occurredAt: iso(scope.now),
+  });
+}
+
+// --- shipments --------------------------------------------------------------------------------
+
+const SHIPMENT_FACT_COLUMNS = [
+  'pol_etd_at',
+  'pol_atd_at',
+  'pod_eta_at',
+  'pod_ata_at',
+  'destination_eta_at',
+  'destination_ata_at',
+  'pod_vessel_name',
+  'pod_voyage_number',
+] as const;
+
+/**
+ * Writes the shipment's route, dates and POD vessel. The first ETA the line ever gave is kept as
+ * `pod_original_eta_at`. Returns whether anything the line says changed.
+ */
+export async function applyShipmentFacts(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  shipment: ShipmentsTable,
+  view: LineView,
+  options: { announce: boolean },
+): Promise<boolean> {
+  const { facts, route } = view;
+  const portId = (l: string | null) => (l ? (env.ref.portsByLocode.get(l)?.id ?? null) : null);
+  const next: Partial<ShipmentsTable> = {
+    port_of_lading_id: portId(facts.port_of_lading_locode),
+    port_of_discharge_id: portId(facts.port_of_discharge_locode),
+  };
+  const dest = route.destination;
+  const destPort = dest ? env.ref.portsByLocode.get(dest) : undefined;
+  const destMetro = dest ? env.ref.metrosByLocode.get(dest) : undefined;
+  next.destination_id = destPort?.id ?? destMetro?.id ?? null;
+  next.destination_type = destPort ? 'port' : destMetro ? 'metro_area' : null;
+  for (const c of SHIPMENT_FACT_COLUMNS) next[c] = facts[c];
+  const imo = facts.pod_vessel_imo;
+  next.pod_vessel_imo = imo;
+  next.pod_vessel_id = imo && env.knownVessel(imo) ? vesselId(env, imo) : null;
+  next.pod_original_eta_at =
+    shipment.pod_original_eta_at ?? facts.pod_original_eta_at ?? facts.pod_eta_at;
+  // The POD terminal, from the facility of the discharge or arrival at the POD.
+  const podFacility = view.raw
+    .filter(
+      (e) =>
+        e.location_locode === route.pod &&
+        route.pod !== null &&
+        e.facility_smdg_code !== null &&
+        (e.event_code === 'DISC' || e.event_code === 'ARRI'),
+    )
+    .map((e) => env.firmsForSmdg(e.facility_smdg_code!))
+    .find((f) => f !== null);
+  if (podFacility) next.pod_terminal_id = env.ref.terminalsByFirms.get(podFacility)?.id ?? null;
+  if (view.cancelledAt) next.cancelled_at = view.cancelledAt;
+
+  const changed = (Object.keys(next) as (keyof ShipmentsTable)[]).filter(
+    (k) => (shipment[k] ?? null) !== (next[k] ?? null),
+  );
+  const nowIso = iso(scope.now);
+  await scope.trx
+    .updateTable('shipments')
+    .set({
+      ...next,
+      line_tracking_last_attempted_at: nowIso,
+      line_tracking_last_succeeded_at: nowIso,
+      ...(changed.length > 0 ? { updated_at: nowIso, line_changed_at: nowIso } : {}),
+    })
+    .where('id', '=', shipment.id)
+    .execute();
+  if (
+    options.announce &&
+    next.pod_eta_at &&
+    shipment.pod_eta_at !== next.pod_eta_at &&
+    changed.includes('pod_eta_at')
+  ) {
+    await record(env, scope, shipment.account_id, 'shipment.estimated.arrival', {
+      type: 'shipment',
+      id: shipment.id,
+    });
+  }
+  return changed.length > 0;
+}
+
+/** The reference vessel id is derived from the IMO (uuid v5), as the store does. */
+function vesselId(env: ApplyEnv, imo: string): string | null {
+  return env.knownVessel(imo) ? referenceId('vessel', imo) : null;
+}
+
+// --- containers -------------------------------------------------------------------------------
+
+/** Container columns a `container.updated` changeset reports. */
+const TRACKED_COLUMNS = [
+  'current_status',
+  'pod_arrived_at',
+  'pod_discharged_at',
+  'pod_full_out_at',
+  'pod_rail_loaded_at',
+  'pod_rail_departed_at',
+  'ind_eta_at',
+  'ind_ata_at',
+  'ind_rail_unloaded_at',
+  'final_destination_full_out_at',
+  'empty_terminated_at',
+  'availability_known',
+  'available_for_pickup',
+  'holds_at_pod_terminal',
+  'fees_at_pod_terminal',
+  'pickup_appointment_at',
+  'pickup_lfd_line',
+  'pickup_lfd_terminal',
+  'pickup_lfd_rail',
+  'location_at_pod_terminal',
+  'pod_full_out_chassis_number',
+  'pod_terminal_id',
+  'pickup_facility_id',
+  'pod_timezone',
+  'final_destination_timezone',
+  'empty_terminated_timezone',
+] as const satisfies readonly (keyof ContainersTable)[];
+
+const LFD_EVENTS: [keyof ContainersTable, string][] = [
+  ['pickup_lfd_line', 'container.pickup_lfd_line.changed'],
+  ['pickup_lfd_terminal', 'container.pickup_lfd_terminal.changed'],
+  ['pickup_lfd_rail', 'container.pickup_lfd_rail.changed'],
+];
+
+const coalescedLfd = (c: Partial<ContainersTable>) =>
+  c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail ?? null;
+
+/** What the feeds say about one container in this pass; undefined = that source not asked. */
+export interface ContainerInputs {
+  line?: { raw: RawEvent[]; route: DerivedRoute; inlandMove: boolean } | undefined;
+  /** null: the line publishes no LFD for this box. */
+  deadlines?: LineImportDeadlines | null;
+  terminal?: TerminalContainerStatus | null;
+  /** Set on a newly created container: no `container.updated` for its first fill. */
+  created?: boolean;
+}
+
+const RAW_NAMES = new Set<string>(RAW_EVENT_NAMES);
+
+function rawName(event: string | null): RawEventName | null {
+  if (!event) return null;
+  let name = event.replace(/^container\.transport\./, '').replace(/^estimated\./, '');
+  if (name === 'arrived_at_inland_destination') name = 'arrived_at_destination';
+  return RAW_NAMES.has(name) ? (name as RawEventName) : null;
+}
+
+function plausible(value: string | null, now: number, actual: boolean): string | null | 'bad' {
+  if (value === null) return null;
+  const t = Date.parse(value);
+  if (!Number.isFinite(t) || t < EARLIEST || t >= LATEST) return 'bad';
+  if (actual && t > now + FUTURE_TOLERANCE_MS) return 'bad';
+  return iso(t);
+}
+
+/**
+ * Applies one container's inputs: raw events (replaced when the line's list changed), new
+ * transport events (deduplicated by milestone across sources), milestones, LFDs, terminal
+ * availability and the derived status, then records the events. Returns whether it changed.
+ */
+export async function applyContainer(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  shipment: ShipmentsTable,
+  container: ContainersTable,
+  inputs: ContainerInputs,
+): Promise<boolean> {
+  const next: Partial<ContainersTable> = {};
+  const drafts: TransportEventDraft[] = [];
+  let changed = false;
+  const ref = env.ref;
+  const zoneOf = (locode: string | null) =>
+    locode
+      ? (ref.portsByLocode.get(locode)?.time_zone ??
+        ref.metrosByLocode.get(locode)?.time_zone ??
+        null)
+      : null;
+
+  let inlandMove = false;
+  if (inputs.line) {
+    const { raw, route } = inputs.line;
+    inlandMove = inputs.line.inlandMove;
+    const own = rawEventsForContainer(raw, container.number);
+    const normalized = normalizeEvents(own, route);
+    changed = (await replaceRawEventsIfChanged(scope, container.id, normalized.raw)) || changed;
+    drafts.push(...normalized.transport);
+    const m = deriveContainerMilestones(own, route);
+    // Milestones do not un-happen: a value another source (the terminal) supplied is kept
+    // while the line has not reported it.
+    for (const [k, v] of Object.entries(m) as [keyof typeof m, string | null][]) {
+      next[k] = k === 'ind_eta_at' ? v : (v ?? container[k]);
+    }
+    next.pod_timezone = zoneOf(route.pod);
+    next.final_destination_timezone = zoneOf(route.destination ?? route.pod);
+    if (m.empty_terminated_at) {
+      const ret = own.find((e) => e.timestamp === m.empty_terminated_at && !e.estimated);
+      next.empty_terminated_timezone = zoneOf(ret?.location_locode ?? null);
+    }
+  } else {
+    inlandMove =
+      shipment.destination_id !== null && shipment.destination_id !== shipment.port_of_discharge_id;
+  }
+
+  if (inputs.deadlines !== undefined) {
+    next.pickup_lfd_line = inputs.deadlines?.lastFreeDay ?? null;
+  }
+
+  if (inputs.terminal) {
+    const t = inputs.terminal;
+    const times: Record<string, string | null> = {};
+    for (const k of [
+      'discharged_at',
+      'rail_unloaded_at',
+      'full_out_at',
+      'empty_returned_at',
+      'last_free_day',
+      'pickup_appointment_at',
+    ] as const) {
+      const actual = k !== 'last_free_day' && k !== 'pickup_appointment_at';
+      const v = plausible(t[k], scope.now, actual);
+      if (v === 'bad') {
+        env.counters.impossibleTimestamps++;
+        env.warn(
+          { container: container.number, field: k, value: t[k] },
+          'terminal sent an impossible time',
+        );
+        times[k] = null;
+      } else times[k] = v;
+    }
+    const rail = t.facility.kind === 'rail_terminal';
+    const firms = t.facility.firms_code;
+    const known = firms
+      ? rail
+        ? ref.railTerminalsByFirms.get(firms)
+        : ref.terminalsByFirms.get(firms)
+      : undefined;
+    if (firms && !known) env.counters.unknownFacilities++;
+    const locode = isKnownLocation(ref, t.facility.locode) ? t.facility.locode : null;
+    if (!locode) env.counters.unknownLocodes++;
+    next.availability_known = 1;
+    next.available_for_pickup = t.available_for_pickup ? 1 : 0;
+    next.holds_at_pod_terminal = JSON.stringify(
+      t.holds
+        .filter((h) => h.status !== 'released')
+        .map((h) => ({ name: h.name, status: h.status, description: h.description })),
+    );
+    next.fees_at_pod_terminal = JSON.stringify(
+      t.fees.map((f) => ({ type: f.type, amount: f.amount, currency_code: f.currency_code })),
+    );
+    next.pickup_appointment_at = times.pickup_appointment_at ?? null;
+    next.location_at_pod_terminal = t.yard_location;
+    next.terminal_checked_at = iso(scope.now);
+    if (rail) {
+      next.pickup_lfd_rail = times.last_free_day ?? null;
+      next.ind_rail_unloaded_at ??=
+        container.ind_rail_unloaded_at ?? times.rail_unloaded_at ?? null;
+      if (times.full_out_at)
+        next.final_destination_full_out_at ??=
+          container.final_destination_full_out_at ?? times.full_out_at;
+    } else {
+      next.pickup_lfd_terminal = times.last_free_day ?? null;
+      if (known) {
+        next.pod_terminal_id = known.id;
+        next.pickup_facility_id = known.id;
+      }
+      // The line's report is preferred; the terminal's fills what the line has not said yet.
+      next.pod_discharged_at ??= container.pod_discharged_at ?? times.discharged_at ?? null;
+      next.pod_full_out_at ??= container.pod_full_out_at ?? times.full_out_at ?? null;
+      if (times.full_out_at) next.pod_full_out_chassis_number = t.full_out_chassis_number;
+      next.pod_timezone ??= container.pod_timezone ?? t.facility.time_zone;
+    }
+    next.empty_terminated_at ??= container.empty_terminated_at ?? times.empty_returned_at ?? null;
+    const terminalFirms = known ? firms : null;
+    const draft = (event: string, at: string | null) => {
+      if (!at) return;
+      drafts.push({
+        event: event as TransportEventDraft['event'],
+        timestamp: at,
+        location_locode: locode,
+        facility_smdg_code: null,
+        vessel_imo: null,
+        vessel_name: null,
+        voyage_number: null,
+        mode_of_transport: null,
+        equipment_reference: container.number,
+        data_source: 'terminal',
+        original_events: [`TERMINAL/${event}`],
+        reported_by: ['terminal'],
+        ...(terminalFirms ? { terminal_firms: terminalFirms } : {}),
+      } as TransportEventDraft);
+    };
+    if (rail) draft('container.transport.rail_unloaded', times.rail_unloaded_at ?? null);
+    else draft('container.transport.vessel_discharged', times.discharged_at ?? null);
+    draft('container.transport.full_out', times.full_out_at ?? null);
+    draft('container.transport.empty_in', times.empty_returned_at ?? null);
+  }
+
+  // Status from the merged facts.
+  const merged = { ...container, ...next } as ContainersTable;
+  next.current_status = deriveStatus({
+    previous: container.current_status as ContainerStatus,
+    emptyTerminatedAt: merged.empty_terminated_at,
+    finalDestinationFullOutAt: merged.final_destination_full_out_at,
+    indAtaAt: merged.ind_ata_at,
+    indRailUnloadedAt: merged.ind_rail_unloaded_at,
+    podRailLoadedAt: merged.pod_rail_loaded_at,
+    podRailDepartedAt: merged.pod_rail_departed_at,
+    podFullOutAt: merged.pod_full_out_at,
+    podDischargedAt: merged.pod_discharged_at,
+    podArrivedAt: merged.pod_arrived_at,
+    departedOrigin:
+      shipment.pol_atd_at !== null ||
+      drafts.some((d) => d.event === 'container.transport.vessel_loaded'),
+    inlandMove,
+    availabilityKnown: merged.availability_known === 1,
+    availableForPickup:
+      merged.available_for_pickup === null ? null : merged.available_for_pickup === 1,
+  });
+
+  // Transport events: only milestones not stored yet, from any source.
+  const existing = await scope.trx
+    .selectFrom('transport_events')
+    .select(['event', 'location_locode'])
+    .where('container_id', '=', container.id)
+    .execute();
+  const seen = new Set(existing.map((e) => `${e.event}|${e.location_locode ?? ''}`));
+  const newEvents: { id: string; event: string }[] = [];
+  for (const d of drafts) {
+    const key = milestoneKey(d);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const firms =
+      (d as { terminal_firms?: string }).terminal_firms ??
+      (d.facility_smdg_code ? env.firmsForSmdg(d.facility_smdg_code) : null);
+    const row = await scope.store.addTransportEvent(container.id, {
+      event: d.event as ApiTransportEventName,
+      dataSource: d.data_source,
+      timestamp: d.timestamp,
+      voyageNumber: d.voyage_number,
+      locationLocode: d.location_locode,
+      vesselImo: d.vessel_imo && env.knownVessel(d.vessel_imo) ? d.vessel_imo : null,
+      terminalFirmsCode: firms,
+    });
+    newEvents.push({ id: row.id, event: d.event });
+  }
+
+  // Availability is announced as a terminal transport event each time it flips.
+  const availabilityNow = next.available_for_pickup;
+  if (
+    inputs.terminal &&
+    availabilityNow !== undefined &&
+    availabilityNow !== null &&
+    (container.availability_known !== 1 || container.available_for_pickup !== availabilityNow)
+  ) {
+    const event =
+      availabilityNow === 1 ? 'container.transport.available' : 'container.transport.not_available';
+    const locode = inputs.terminal.facility.locode;
+    const row = await scope.store.addTransportEvent(container.id, {
+      event,
+      dataSource: 'terminal',
+      timestamp: iso(scope.now),
+      locationLocode: isKnownLocation(ref, locode) ? locode : null,
+    });
+    newEvents.push({ id: row.id, event });
+  }
+
+  // Changeset over the tracked attributes.
+  const changeset: Record<string, [unknown, unknown]> = {};
+  for (const k of TRACKED_COLUMNS) {
+    if (!(k in next)) continue;
+    const before = container[k] ?? null;
+    const after = next[k] ?? null;
+    if (before !== after) changeset[k] = [shown(k, before), shown(k, after)];
+  }
+  const changedAttrs = Object.keys(changeset).length > 0;
+  if (changedAttrs || next.terminal_checked_at || newEvents.length > 0) {
+    await scope.trx
+      .updateTable('containers')
+      .set({
+        ...next,
+        ...(changedAttrs || newEvents.length > 0 ? { updated_at: iso(scope.now) } : {}),
+      })
+      .where('id', '=', container.id)
+      .execute();
+  }
+
+  const accountId = container.account_id;
+  const about = { type: 'container' as const, id: container.id };
+  for (const e of newEvents) {
+    await record(env, scope, accountId, e.event, { type: 'transport_event', id: e.id });
+  }
+  if (changedAttrs && !inputs.created) {
+    await record(env, scope, accountId, 'container.updated', about, changeset);
+  }
+  for (const [column, event] of LFD_EVENTS) {
+    if (changeset[column]) await record(env, scope, accountId, event, about);
+  }
+  if (coalescedLfd(container) !== coalescedLfd(merged)) {
+    await record(env, scope, accountId, 'container.pickup_lfd.changed', about);
+  }
+  if (changeset.pickup_appointment_at) {
+    await record(env, scope, accountId, 'container.pickup_appointment.changed', about);
+  }
+  return changed || changedAttrs || newEvents.length > 0;
+}
+
+function shown(column: string, value: unknown): unknown {
+  if (value === null) return null;
+  if (column === 'holds_at_pod_terminal' || column === 'fees_at_pod_terminal')
+    return JSON.parse(value as string) as unknown;
+  if (column === 'availability_known' || column === 'available_for_pickup') return value === 1;
+  return value;
+}
+
+/** Replaces the stored raw events only when the line's list differs. */
+async function replaceRawEventsIfChanged(
+  scope: ApplyScope,
+  containerId: string,
+  raw: ReturnType<typeof normalizeEvents>['raw'],
+): Promise<boolean> {
+  const inputs = raw.map((e) => ({
+    event: rawName(e.event),
+    originalEvent: e.original_event,
+    timestamp: e.timestamp,
+    estimated: e.estimated,
+    locationLocode: e.location_locode,
+    vesselName: e.vessel_name,
+    vesselImo: e.vessel_imo,
+    voyageNumber: e.voyage_number,
+  }));
+  const stored = await scope.trx
+    .selectFrom('raw_events')
+    .select([
+      'event',
+      'original_event',
+      'timestamp',
+      'estimated',
+      'location_locode',
+      'vessel_name',
+      'vessel_imo',
+      'voyage_number',
+    ])
+    .where('container_id', '=', containerId)
+    .orderBy('event_index')
+    .execute();
+  const sig = (r: {
+    event: string | null;
+    original: string;
+    timestamp: string;
+    estimated: boolean;
+    locode: string | null;
+    vessel: string | null;
+    imo: string | null;
+    voyage: string | null;
+  }) => JSON.stringify(r);
+  const before = stored.map((r) =>
+    sig({
+      event: r.event,
+      original: r.original_event,
+      timestamp: r.timestamp,
+      estimated: r.estimated === 1,
+      locode: r.location_locode,
+      vessel: r.vessel_name,
+      imo: r.vessel_imo,
+      voyage: r.voyage_number,
+    }),
+  );
+  const after = inputs.map((r) =>
+    sig({
+      event: r.event,
+      original: r.originalEvent,
+      timestamp: r.timestamp,
+      estimated: r.estimated,
+      locode: r.locationLocode,
+      vessel: r.vesselName,
+      imo: r.vesselImo,
+      voyage: r.voyageNumber,
+    }),
+  );
+  if (before.length === after.length && before.every((s, i) => s === after[i])) return false;
+  await scope.store.replaceRawEvents(containerId, inputs);
+  return true;
+}
