@@ -1,15 +1,226 @@
+/** /v2 webhooks, webhook notifications, the event catalog, payload examples and the trigger. */
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
+import { v4 as uuidv4 } from 'uuid';
+import { ListDocument, SingleDocument } from '../../shared/api/common';
 import { WebhookListDocument, WebhookNotificationListDocument } from '../../shared/api/documents';
+import { WEBHOOK_EVENT_NAMES, WebhookResource } from '../../shared/api/resources';
+import { isoString } from '../../shared/clock';
 import type { ServiceContext } from '../context';
-import { parseInclude, resolveIncludes } from '../jsonapi/include';
+import { ApiError, notFound, type JsonApiErrorObject } from '../jsonapi/errors';
+import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
 import { collectionLinks, parsePage } from '../jsonapi/pagination';
-import { IncludeQuery, PageQuery, accountOf, requestBase, sendDocument } from './http';
+import type { WebhookNotificationsTable, WebhooksTable } from '../store/schema';
+import { WEBHOOK_EVENT_CATEGORIES, isWebhookEvent } from '../webhooks/catalog';
+import { exampleNotification } from '../webhooks/examples';
+import { USER_AGENT } from '../webhooks/sender';
+import { generateSecret, signedHeaders } from '../webhooks/signing';
+import { checkWebhookUrl } from '../webhooks/url-guard';
+import {
+  IdParams,
+  IncludeQuery,
+  PageQuery,
+  accountOf,
+  isUuid,
+  requestBase,
+  sendDocument,
+} from './http';
 import { renderWebhook, renderWebhookNotification } from './render';
 
-/** Read side of webhooks; registration and delivery live with the webhook delivery work. */
+type Error422 = Omit<JsonApiErrorObject, 'status' | 'title'>;
+
+const HeaderItem = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  value: Type.String({ maxLength: 1000 }),
+});
+const WebhookAttributes = {
+  url: Type.String({ minLength: 1, maxLength: 2048, description: 'https endpoint' }),
+  active: Type.Boolean({ default: true }),
+  events: Type.Array(Type.String(), {
+    minItems: 1,
+    description: 'Names from GET /webhooks/events',
+  }),
+  headers: Type.Union([Type.Array(HeaderItem, { maxItems: 20 }), Type.Null()]),
+};
+const WebhookCreateBody = Type.Object({
+  data: Type.Object({
+    type: Type.Literal('webhook'),
+    attributes: Type.Object({
+      url: WebhookAttributes.url,
+      active: Type.Optional(WebhookAttributes.active),
+      events: WebhookAttributes.events,
+      headers: Type.Optional(WebhookAttributes.headers),
+    }),
+  }),
+});
+const WebhookUpdateBody = Type.Object({
+  data: Type.Object({
+    type: Type.Optional(Type.Literal('webhook')),
+    id: Type.Optional(Type.String()),
+    attributes: Type.Object({
+      url: Type.Optional(WebhookAttributes.url),
+      active: Type.Optional(WebhookAttributes.active),
+      events: Type.Optional(WebhookAttributes.events),
+      headers: Type.Optional(WebhookAttributes.headers),
+    }),
+  }),
+});
+interface WebhookInput {
+  url?: string;
+  active?: boolean;
+  events?: string[];
+  headers?: { name: string; value: string }[] | null;
+}
+
+const TriggerBody = Type.Object({
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  event: Type.String(),
+  secret: Type.Optional(Type.String({ maxLength: 500 })),
+});
+
+const TriggerResult = Type.Object({
+  url: Type.String(),
+  event: Type.String(),
+  succeeded: Type.Boolean(),
+  error: Type.Union([Type.String(), Type.Null()]),
+  status_code: Type.Union([Type.Integer(), Type.Null()]),
+  latency_ms: Type.Integer({ 'x-quayside-extension': true }),
+  request_headers: Type.Record(Type.String(), Type.String()),
+  request_body: Type.String(),
+  response_headers: Type.Union([Type.Record(Type.String(), Type.String()), Type.Null()]),
+  response_body: Type.Union([Type.String(), Type.Null()]),
+});
+
+const EventCatalogDocument = Type.Object({
+  data: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      type: Type.Literal('webhook_event_category'),
+      attributes: Type.Object({
+        name: Type.String(),
+        events: Type.Array(Type.Object({ name: Type.String(), description: Type.String() })),
+      }),
+    }),
+  ),
+});
+
+/** Header names the service sets itself; a webhook may not override them. */
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'host',
+  'te',
+  'trailer',
+  'expect',
+  'user-agent',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'x-t49-webhook-signature',
+]);
+const TOKEN_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
+
+/** Checks what the schema cannot: url target, event names, header names and values. */
+async function validateWebhookInput(
+  input: WebhookInput,
+  ctx: ServiceContext,
+  pointerBase: string,
+): Promise<void> {
+  const errors: Error422[] = [];
+  if (input.url !== undefined) {
+    const refusal = await checkWebhookUrl(input.url, {
+      allowPrivate: ctx.config.allowPrivateWebhooks,
+    });
+    if (refusal) errors.push({ detail: refusal, source: { pointer: `${pointerBase}/url` } });
+  }
+  input.events?.forEach((name, i) => {
+    if (!isWebhookEvent(name)) {
+      errors.push({
+        detail: `${name} is not a webhook event; see GET /webhooks/events`,
+        source: { pointer: `${pointerBase}/events/${i}` },
+      });
+    }
+  });
+  input.headers?.forEach((h, i) => {
+    const pointer = `${pointerBase}/headers/${i}`;
+    if (!TOKEN_RE.test(h.name)) {
+      errors.push({ detail: `${h.name} is not a valid header name`, source: { pointer } });
+    } else if (RESERVED_HEADERS.has(h.name.toLowerCase()) || /^proxy-/i.test(h.name)) {
+      errors.push({ detail: `${h.name} is set by the service`, source: { pointer } });
+    }
+    if (/[\r\n\0]/.test(h.value)) {
+      errors.push({
+        detail: 'header values must not contain line breaks',
+        source: { pointer: `${pointer}/value` },
+      });
+    }
+  });
+  if (errors.length) throw ApiError.many(422, errors);
+}
+
+function webhookResource(row: WebhooksTable): Resource {
+  const r = renderWebhook(row);
+  return { ...r, attributes: { ...r.attributes, created_at: row.created_at } };
+}
+
+function notificationResource(row: WebhookNotificationsTable): Resource {
+  const r = renderWebhookNotification(row);
+  return {
+    ...r,
+    attributes: {
+      ...r.attributes,
+      // Quayside extensions: where delivery stands.
+      attempt_count: row.attempt_count,
+      last_attempt_at: row.last_attempt_at,
+      next_attempt_at: row.next_attempt_at,
+    },
+  };
+}
+
+/** Webhooks, their notifications, the event catalog, payload examples and the test trigger. */
 export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { db, render } = ctx;
+  const { db, render, webhooks, clock, ref } = ctx;
+
+  async function ownWebhook(accountId: string, id: string): Promise<WebhooksTable> {
+    const row = isUuid(id)
+      ? await db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('id', '=', id)
+          .where('account_id', '=', accountId)
+          .executeTakeFirst()
+      : undefined;
+    if (!row) throw notFound(`No webhook ${id}`);
+    return row;
+  }
+
+  /**
+   * Resolves `include` for notifications: resources captured in each stored payload first (so
+   * event objects built for the payload resolve too), then the current data.
+   */
+  async function notificationIncludes(
+    accountId: string,
+    rows: WebhookNotificationsTable[],
+    data: Resource[],
+    include: string[][],
+  ): Promise<Resource[]> {
+    if (include.length === 0) return [];
+    const captured = new Map<string, Resource>();
+    for (const row of rows) {
+      const doc = JSON.parse(row.payload) as { included?: Resource[] };
+      for (const r of doc.included ?? []) captured.set(`${r.type}:${r.id}`, r);
+    }
+    return resolveIncludes(data, include, async (type, ids) => {
+      const found = ids.flatMap((id) => captured.get(`${type}:${id}`) ?? []);
+      const missing = ids.filter((id) => !captured.has(`${type}:${id}`));
+      return missing.length ? [...found, ...(await render.load(accountId, type, missing))] : found;
+    });
+  }
 
   app.get(
     '/webhooks',
@@ -31,15 +242,200 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
         base
           .selectAll()
           .orderBy('created_at', 'desc')
+          .orderBy('id')
           .limit(page.size)
           .offset(page.offset)
           .execute(),
       ]);
       return sendDocument(reply, 200, {
-        data: rows.map(renderWebhook),
+        data: rows.map(webhookResource),
         links: collectionLinks(requestBase(request), query, page, Number(total)),
         meta: { size: page.size, total: Number(total) },
       });
+    },
+  );
+
+  app.post(
+    '/webhooks',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Create a webhook',
+        description:
+          'Registers an https endpoint for the listed events. The response carries the generated `secret` that signs every delivery (`X-T49-Webhook-Signature`: hex HMAC-SHA256 of the body; Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`).',
+        body: WebhookCreateBody,
+        response: { 201: SingleDocument(WebhookResource) },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { attributes } = (request.body as { data: { attributes: WebhookInput } }).data;
+      await validateWebhookInput(attributes, ctx, '/data/attributes');
+      const now = isoString(clock.now());
+      const row: WebhooksTable = {
+        id: uuidv4(),
+        account_id: account.id,
+        url: attributes.url!,
+        active: attributes.active === false ? 0 : 1,
+        events: JSON.stringify([...new Set(attributes.events)]),
+        secret: generateSecret(),
+        headers: attributes.headers?.length ? JSON.stringify(attributes.headers) : null,
+        created_at: now,
+        updated_at: now,
+      };
+      await db.insertInto('webhooks').values(row).execute();
+      return sendDocument(reply, 201, { data: webhookResource(row) });
+    },
+  );
+
+  app.get(
+    '/webhooks/events',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'List webhook events',
+        response: { 200: EventCatalogDocument },
+      },
+    },
+    async (request, reply) => {
+      accountOf(request);
+      return sendDocument(reply, 200, {
+        data: WEBHOOK_EVENT_CATEGORIES.map((c) => ({
+          id: c.id,
+          type: 'webhook_event_category',
+          attributes: { name: c.name, events: c.events },
+        })),
+      });
+    },
+  );
+
+  app.post(
+    '/webhooks/trigger',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Trigger a webhook test delivery',
+        description:
+          'Sends an example payload of `event` to `url` now (signed with `secret` when given) and answers with the outcome, without creating a webhook.',
+        body: TriggerBody,
+        response: { 200: TriggerResult },
+      },
+    },
+    async (request, reply) => {
+      accountOf(request);
+      const body = request.body as { url: string; event: string; secret?: string };
+      const errors: Error422[] = [];
+      if (!isWebhookEvent(body.event)) {
+        errors.push({
+          detail: `${body.event} is not a webhook event; see GET /webhooks/events`,
+          source: { pointer: '/event' },
+        });
+      }
+      const refusal = await checkWebhookUrl(body.url, {
+        allowPrivate: ctx.config.allowPrivateWebhooks,
+      });
+      if (refusal) errors.push({ detail: refusal, source: { pointer: '/url' } });
+      if (errors.length || !isWebhookEvent(body.event)) throw ApiError.many(422, errors);
+
+      const id = uuidv4();
+      const document = await exampleNotification(body.event, render, ref, isoString(clock.now()), {
+        id,
+      });
+      const payload = JSON.stringify(document);
+      const headers = signedHeaders(payload, id, Math.floor(clock.now() / 1000), body.secret);
+      const result = await webhooks.sender.post(body.url, payload, headers);
+      return reply
+        .code(200)
+        .type('application/json')
+        .send(
+          JSON.stringify({
+            url: body.url,
+            event: body.event,
+            succeeded: result.succeeded,
+            error: result.error,
+            status_code: result.statusCode,
+            latency_ms: result.latencyMs,
+            request_headers: {
+              'Content-Type': 'application/json',
+              'User-Agent': USER_AGENT,
+              ...headers,
+            },
+            request_body: payload,
+            response_headers: result.responseHeaders,
+            response_body: result.responseBody,
+          }),
+        );
+    },
+  );
+
+  app.get(
+    '/webhooks/:id',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Get single webhook',
+        params: IdParams,
+        response: { 200: SingleDocument(WebhookResource) },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const row = await ownWebhook(account.id, (request.params as { id: string }).id);
+      return sendDocument(reply, 200, { data: webhookResource(row) });
+    },
+  );
+
+  app.patch(
+    '/webhooks/:id',
+    {
+      schema: {
+        tags: ['Webhooks'],
+        summary: 'Edit a webhook',
+        params: IdParams,
+        body: WebhookUpdateBody,
+        response: { 200: SingleDocument(WebhookResource) },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const row = await ownWebhook(account.id, (request.params as { id: string }).id);
+      const { attributes } = (request.body as { data: { attributes: WebhookInput } }).data;
+      await validateWebhookInput(attributes, ctx, '/data/attributes');
+      const changes: Partial<WebhooksTable> = { updated_at: isoString(clock.now()) };
+      if (attributes.url !== undefined) changes.url = attributes.url;
+      if (attributes.active !== undefined) changes.active = attributes.active ? 1 : 0;
+      if (attributes.events !== undefined)
+        changes.events = JSON.stringify([...new Set(attributes.events)]);
+      if (attributes.headers !== undefined)
+        changes.headers = attributes.headers?.length ? JSON.stringify(attributes.headers) : null;
+      await db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
+      // Re-activated or re-pointed: pending notifications may be deliverable now.
+      webhooks.worker.kick();
+      return sendDocument(reply, 200, { data: webhookResource({ ...row, ...changes }) });
+    },
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    {
+      schema: { tags: ['Webhooks'], summary: 'Delete a webhook', params: IdParams },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const row = await ownWebhook(account.id, (request.params as { id: string }).id);
+      await db.transaction().execute(async (trx) => {
+        const ids = trx
+          .selectFrom('webhook_notifications')
+          .select('id')
+          .where('webhook_id', '=', row.id);
+        await trx
+          .deleteFrom('webhook_delivery_attempts')
+          .where('notification_id', 'in', ids)
+          .execute();
+        await trx.deleteFrom('webhook_notifications').where('webhook_id', '=', row.id).execute();
+        await trx.deleteFrom('webhooks').where('id', '=', row.id).execute();
+      });
+      return sendDocument(reply, 200, { meta: {} });
     },
   );
 
@@ -64,20 +460,104 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
         base
           .selectAll()
           .orderBy('created_at', 'desc')
+          .orderBy('id')
           .limit(page.size)
           .offset(page.offset)
           .execute(),
       ]);
-      const data = rows.map(renderWebhookNotification);
-      const included = await resolveIncludes(data, include, (type, ids) =>
-        render.load(account.id, type, ids),
-      );
+      const data = rows.map(notificationResource);
+      const included = await notificationIncludes(account.id, rows, data, include);
       return sendDocument(reply, 200, {
         data,
         included,
         links: collectionLinks(requestBase(request), query, page, Number(total)),
         meta: { size: page.size, total: Number(total) },
       });
+    },
+  );
+
+  app.get(
+    '/webhook_notifications/examples',
+    {
+      schema: {
+        tags: ['Webhook Notifications'],
+        summary: 'Get webhook notification payload examples',
+        description:
+          'The payload as it would be sent to a webhook endpoint for `event` (made-up data).',
+        querystring: Type.Object({
+          event: Type.Optional(
+            Type.String({ description: `One of: ${WEBHOOK_EVENT_NAMES.join(', ')}` }),
+          ),
+        }),
+        response: { 200: ListDocument(Type.Unknown()) },
+      },
+    },
+    async (request, reply) => {
+      accountOf(request);
+      const event = (request.query as { event?: string }).event ?? 'tracking_request.succeeded';
+      if (!isWebhookEvent(event)) {
+        throw new ApiError(400, `${event} is not a webhook event; see GET /webhooks/events`, {
+          source: { parameter: 'event' },
+        });
+      }
+      const doc = await exampleNotification(event, render, ref, isoString(clock.now()));
+      return sendDocument(reply, 200, {
+        data: [doc.data],
+        included: doc.included,
+        links: { self: `${requestBase(request)}?event=${encodeURIComponent(event)}` },
+        meta: { size: 1, total: 1 },
+      });
+    },
+  );
+
+  app.get(
+    '/webhook_notifications/:id',
+    {
+      schema: {
+        tags: ['Webhook Notifications'],
+        summary: 'Get a single webhook notification',
+        description:
+          'Includes the Quayside extension `delivery_attempts`: every attempt with its status code, latency and error.',
+        params: IdParams,
+        querystring: Type.Object({ ...IncludeQuery }),
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const { id } = request.params as { id: string };
+      const include = parseInclude(
+        (request.query as { include?: string }).include,
+        'webhook_notification',
+      );
+      const row = isUuid(id)
+        ? await db
+            .selectFrom('webhook_notifications')
+            .selectAll()
+            .where('id', '=', id)
+            .where('account_id', '=', account.id)
+            .executeTakeFirst()
+        : undefined;
+      if (!row) throw notFound(`No webhook notification ${id}`);
+      const attempts = await db
+        .selectFrom('webhook_delivery_attempts')
+        .select([
+          'attempt_number',
+          'attempted_at',
+          'status_code',
+          'latency_ms',
+          'error',
+          'succeeded',
+        ])
+        .where('notification_id', '=', row.id)
+        .orderBy('attempt_number')
+        .execute();
+      const resource = notificationResource(row);
+      resource.attributes.delivery_attempts = attempts.map((a) => ({
+        ...a,
+        succeeded: a.succeeded === 1,
+      }));
+      const included = await notificationIncludes(account.id, [row], [resource], include);
+      return sendDocument(reply, 200, { data: resource, included });
     },
   );
 }

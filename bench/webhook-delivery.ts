@@ -1,0 +1,143 @@
+/**
+ * Webhook delivery throughput: notifications recorded through the outbox and delivered by the
+ * worker (signing, SQLite bookkeeping, bounded concurrency) to a local receiver that answers after
+ * a small delay, against a baseline of plain sequential POSTs of the same body to the same
+ * receiver, measured in the same run. Prints the median of several runs and the ratio.
+ *
+ *   npx tsx bench/webhook-delivery.ts
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
+import { startService } from '../src/service';
+
+const NOTIFICATIONS = 200;
+const RECEIVER_DELAY_MS = 5;
+const RUNS = 3;
+const REFERENCE_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../test/fixtures/service/reference',
+);
+
+async function startReceiver(): Promise<{ url: string; count: () => number; close(): void }> {
+  let count = 0;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      count += 1;
+      setTimeout(() => res.end('ok'), RECEIVER_DELAY_MS);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    count: () => count,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+async function baseline(url: string, body: string): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; i < NOTIFICATIONS; i++) {
+    const res = await request(url, { method: 'POST', body });
+    await res.body.text();
+  }
+  return NOTIFICATIONS / ((performance.now() - started) / 1000);
+}
+
+async function worker(url: string): Promise<{ perSecond: number; body: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-'));
+  const service = await startService({
+    dataDir,
+    port: 0,
+    referenceDir: REFERENCE_DIR,
+    config: { allowPrivateWebhooks: true, requestsPerMinute: 1e6 },
+  });
+  try {
+    const { accounts, tracking, context, events } = service.store;
+    const account = (await accounts.first())!;
+    const shipment = await tracking.createShipment(account.id, {
+      billOfLadingNumber: 'BENCH0001',
+      scac: 'MSCU',
+      portOfDischargeLocode: 'USLAX',
+    });
+    const container = await tracking.createContainer(account.id, shipment.id, {
+      number: 'MSCU1234565',
+      currentStatus: 'on_ship',
+    });
+    await context.db
+      .insertInto('webhooks')
+      .values({
+        id: '00000000-0000-4000-8000-000000000001',
+        account_id: account.id,
+        url,
+        active: 1,
+        events: JSON.stringify(['container.pickup_lfd.changed']),
+        secret: 'whsec_YmVuY2htYXJrLXNlY3JldC1iZW5jaG1hcmstc2VjcmV0',
+        headers: null,
+        created_at: new Date().toISOString(),
+        updated_at: new Date().toISOString(),
+      })
+      .execute();
+    const started = performance.now();
+    for (let i = 0; i < NOTIFICATIONS; i++) {
+      await context.db.transaction().execute((trx) =>
+        events.record(trx, {
+          accountId: account.id,
+          event: 'container.pickup_lfd.changed',
+          reference: { type: 'container', id: container.id },
+          occurredAt: new Date().toISOString(),
+        }),
+      );
+    }
+    const { worker: w } = context.webhooks;
+    for (;;) {
+      await w.whenIdle();
+      const pending = await context.db
+        .selectFrom('webhook_notifications')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('delivery_status', '=', 'pending')
+        .executeTakeFirstOrThrow();
+      if (Number(pending.n) === 0) break;
+      w.kick();
+    }
+    const perSecond = NOTIFICATIONS / ((performance.now() - started) / 1000);
+    const one = await context.db
+      .selectFrom('webhook_notifications')
+      .select('payload')
+      .executeTakeFirstOrThrow();
+    return { perSecond, body: one.payload };
+  } finally {
+    await service.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const receiver = await startReceiver();
+const base: number[] = [];
+const measured: number[] = [];
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const w = await worker(receiver.url);
+    measured.push(w.perSecond);
+    base.push(await baseline(receiver.url, w.body));
+  }
+} finally {
+  receiver.close();
+}
+console.log(
+  `webhook delivery, ${NOTIFICATIONS} notifications, receiver answers after ${RECEIVER_DELAY_MS} ms`,
+);
+console.log(`  baseline (sequential POSTs): ${median(base).toFixed(0)} /s`);
+console.log(`  outbox + worker (end to end): ${median(measured).toFixed(0)} /s`);
+console.log(`  ratio worker / baseline: ${(median(measured) / median(base)).toFixed(2)}x`);

@@ -1,0 +1,67 @@
+/**
+ * The durable outbox: the EventSink the tracking engine calls inside its write transaction. For
+ * each active webhook of the account subscribed to the event it inserts one pending
+ * webhook_notification carrying the full payload, built now from the same transaction, so a
+ * notification exists exactly when the change does and later edits do not alter what was sent.
+ */
+import type { Transaction } from 'kysely';
+import { v4 as uuidv4 } from 'uuid';
+import { isoString, type Clock } from '../../shared/clock';
+import { Renderer } from '../api/render';
+import type { EventSink, TrackingEvent } from '../events/event-sink';
+import type { ReferenceData } from '../store/reference';
+import type { Database } from '../store/schema';
+import { isWebhookEvent } from './catalog';
+import { buildEventBody, notificationDocument } from './payload';
+
+export class WebhookOutbox implements EventSink {
+  constructor(
+    private readonly ref: ReferenceData,
+    private readonly clock: Clock,
+    /** Called after notifications were written (the worker picks them up after commit). */
+    private readonly onRecorded: () => void = () => {},
+  ) {}
+
+  async record(trx: Transaction<Database>, event: TrackingEvent): Promise<void> {
+    if (!isWebhookEvent(event.event)) return;
+    const hooks = await trx
+      .selectFrom('webhooks')
+      .select(['id', 'events'])
+      .where('account_id', '=', event.accountId)
+      .where('active', '=', 1)
+      .execute();
+    const subscribed = hooks.filter((h) =>
+      (JSON.parse(h.events) as string[]).includes(event.event),
+    );
+    if (subscribed.length === 0) return;
+
+    const render = new Renderer(trx, this.ref);
+    const body = await buildEventBody(event, (type, ids) =>
+      render.load(event.accountId, type, ids),
+    );
+    const createdAt = isoString(this.clock.now());
+    const rows = subscribed.map((hook) => {
+      const id = uuidv4();
+      const document = notificationDocument(
+        { id, event: event.event, webhookId: hook.id, createdAt },
+        body,
+      );
+      return {
+        id,
+        account_id: event.accountId,
+        webhook_id: hook.id,
+        event: event.event,
+        delivery_status: 'pending',
+        reference_object_id: body.referenceObject?.id ?? null,
+        reference_object_type: body.referenceObject?.type ?? null,
+        payload: JSON.stringify(document),
+        created_at: createdAt,
+        attempt_count: 0,
+        next_attempt_at: createdAt,
+        last_attempt_at: null,
+      };
+    });
+    await trx.insertInto('webhook_notifications').values(rows).execute();
+    this.onRecorded();
+  }
+}

@@ -1,0 +1,267 @@
+/**
+ * Delivers pending webhook notifications from the outbox. Due notifications (next_attempt_at <=
+ * now, webhook active) are sent concurrently up to a global bound and a smaller per-webhook bound,
+ * so one slow receiver cannot hold up the others. Each attempt is recorded; a failure schedules
+ * the next attempt with exponential backoff and jitter on the injected Clock, and after the last
+ * retry the notification is `failed`. Everything lives in the database, so a restarted service
+ * resumes where the previous one stopped.
+ */
+import type { Kysely } from 'kysely';
+import { v4 as uuidv4 } from 'uuid';
+import { isoString, type Clock } from '../../shared/clock';
+import type { Database } from '../store/schema';
+import type { WebhookSender } from './sender';
+import { signedHeaders } from './signing';
+
+export interface DeliveryPolicy {
+  /** Retries after the first attempt before a notification is `failed`. */
+  maxRetries: number;
+  /** Delay before the first retry; doubles per retry. */
+  baseDelayMs: number;
+  /** Upper bound of one retry delay. */
+  maxDelayMs: number;
+  /** Deliveries in flight at once, over all webhooks. */
+  maxConcurrent: number;
+  /** Deliveries in flight at once to one webhook. */
+  maxConcurrentPerWebhook: number;
+}
+
+export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
+  maxRetries: 12,
+  baseDelayMs: 30_000,
+  maxDelayMs: 4 * 60 * 60_000,
+  maxConcurrent: 16,
+  maxConcurrentPerWebhook: 4,
+};
+
+/** Delay before retry `retry` (1-based): exponential, capped, with jitter in [50%, 100%]. */
+export function retryDelayMs(
+  retry: number,
+  policy: DeliveryPolicy,
+  random: () => number = Math.random,
+): number {
+  const full = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
+  return Math.round(full * (0.5 + random() * 0.5));
+}
+
+interface DueRow {
+  id: string;
+  webhook_id: string;
+  payload: string;
+  attempt_count: number;
+  url: string;
+  secret: string;
+  headers: string | null;
+}
+
+export interface WorkerLogger {
+  warn(obj: object, msg: string): void;
+}
+
+export class DeliveryWorker {
+  private running = false;
+  private polling = false;
+  private pollAgain = false;
+  private kickScheduled = false;
+  private cancelTimer: (() => void) | undefined;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly perWebhook = new Map<string, number>();
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly sender: WebhookSender,
+    private readonly policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
+    private readonly logger?: WorkerLogger,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.kick();
+  }
+
+  /** Looks for due work soon (after the current transaction, if any, has committed). */
+  kick(): void {
+    if (!this.running || this.kickScheduled) return;
+    this.kickScheduled = true;
+    setImmediate(() => {
+      this.kickScheduled = false;
+      void this.poll();
+    });
+  }
+
+  /** Resolves when nothing is in flight and no look-up is pending (for tests and shutdown). */
+  whenIdle(): Promise<void> {
+    if (this.isIdle()) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Stops scheduling; in-flight requests are aborted and left pending for the next start. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.sender.abortAll();
+    await Promise.allSettled([...this.inFlight.values()]);
+    while (this.polling) await new Promise((r) => setImmediate(r));
+  }
+
+  private isIdle(): boolean {
+    return !this.polling && !this.kickScheduled && this.inFlight.size === 0;
+  }
+
+  private settle(): void {
+    if (!this.isIdle()) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
+    this.polling = true;
+    try {
+      do {
+        this.pollAgain = false;
+        if (!this.running) break;
+        await this.startDue();
+        await this.scheduleNext();
+      } while (this.pollAgain);
+    } catch (err) {
+      this.logger?.warn({ err }, 'webhook delivery poll failed');
+    } finally {
+      this.polling = false;
+      this.settle();
+    }
+  }
+
+  private async startDue(): Promise<void> {
+    const free = this.policy.maxConcurrent - this.inFlight.size;
+    if (free <= 0) return;
+    const now = isoString(this.clock.now());
+    const rows: DueRow[] = await this.db
+      .selectFrom('webhook_notifications as n')
+      .innerJoin('webhooks as w', 'w.id', 'n.webhook_id')
+      .select([
+        'n.id',
+        'n.webhook_id',
+        'n.payload',
+        'n.attempt_count',
+        'w.url',
+        'w.secret',
+        'w.headers',
+      ])
+      .where('n.delivery_status', '=', 'pending')
+      .where('w.active', '=', 1)
+      .where('n.next_attempt_at', '<=', now)
+      .orderBy('n.next_attempt_at')
+      .limit(free + this.inFlight.size + this.policy.maxConcurrent * 4)
+      .execute();
+    let started = 0;
+    for (const row of rows) {
+      if (started >= free) break;
+      if (this.inFlight.has(row.id)) continue;
+      const busy = this.perWebhook.get(row.webhook_id) ?? 0;
+      if (busy >= this.policy.maxConcurrentPerWebhook) continue;
+      this.perWebhook.set(row.webhook_id, busy + 1);
+      started += 1;
+      const delivery = this.deliver(row).finally(() => {
+        this.inFlight.delete(row.id);
+        const left = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
+        if (left > 0) this.perWebhook.set(row.webhook_id, left);
+        else this.perWebhook.delete(row.webhook_id);
+        this.kick();
+        this.settle();
+      });
+      this.inFlight.set(row.id, delivery);
+    }
+  }
+
+  /** Sets one timer for the earliest future attempt. */
+  private async scheduleNext(): Promise<void> {
+    const now = isoString(this.clock.now());
+    const next = await this.db
+      .selectFrom('webhook_notifications as n')
+      .innerJoin('webhooks as w', 'w.id', 'n.webhook_id')
+      .select((eb) => eb.fn.min('n.next_attempt_at').as('at'))
+      .where('n.delivery_status', '=', 'pending')
+      .where('w.active', '=', 1)
+      .where('n.next_attempt_at', '>', now)
+      .executeTakeFirst();
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    const at = next?.at ? Date.parse(String(next.at)) : NaN;
+    if (!this.running || Number.isNaN(at)) return;
+    this.cancelTimer = this.clock.setTimer(at - this.clock.now(), () => {
+      this.cancelTimer = undefined;
+      this.kick();
+    });
+  }
+
+  private async deliver(row: DueRow): Promise<void> {
+    const timestamp = Math.floor(this.clock.now() / 1000);
+    const extra = row.headers ? (JSON.parse(row.headers) as { name: string; value: string }[]) : [];
+    const headers: Record<string, string> = {};
+    for (const h of extra) headers[h.name] = h.value;
+    Object.assign(headers, signedHeaders(row.payload, row.id, timestamp, row.secret));
+
+    const result = await this.sender.post(row.url, row.payload, headers);
+    // Stopped mid-request: the attempt did not really happen; the next start retries it.
+    if (!this.running) return;
+
+    const attemptNumber = row.attempt_count + 1;
+    const attemptedAt = isoString(this.clock.now());
+    let status = 'pending';
+    let nextAttemptAt: string | null = null;
+    if (result.succeeded) status = 'succeeded';
+    else if (attemptNumber > this.policy.maxRetries) status = 'failed';
+    else
+      nextAttemptAt = isoString(
+        this.clock.now() + retryDelayMs(attemptNumber, this.policy, this.random),
+      );
+
+    await this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('webhook_notifications')
+        .set({
+          delivery_status: status,
+          attempt_count: attemptNumber,
+          next_attempt_at: nextAttemptAt,
+          last_attempt_at: attemptedAt,
+        })
+        .where('id', '=', row.id)
+        .where('delivery_status', '=', 'pending')
+        .executeTakeFirst();
+      // The webhook (and its notifications) may have been deleted meanwhile.
+      if (Number(updated.numUpdatedRows) === 0) return;
+      await trx
+        .insertInto('webhook_delivery_attempts')
+        .values({
+          id: uuidv4(),
+          notification_id: row.id,
+          attempt_number: attemptNumber,
+          url: row.url,
+          status_code: result.statusCode,
+          latency_ms: result.latencyMs,
+          error: result.error,
+          succeeded: result.succeeded ? 1 : 0,
+          attempted_at: attemptedAt,
+        })
+        .execute();
+    });
+    if (!result.succeeded) {
+      this.logger?.warn(
+        { notification: row.id, attempt: attemptNumber, error: result.error },
+        status === 'failed'
+          ? 'webhook delivery failed for good'
+          : 'webhook delivery will be retried',
+      );
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- received bodies are untyped JSON */
+import { createHmac } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Received {
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  json: any;
+}
+
+/** How the receiver answers the n-th request (0-based): a status, or 'hold' to never answer. */
+export type Answer = number | 'hold' | { status: number; headers?: Record<string, string> };
+
+/** A real HTTP receiver on 127.0.0.1 that records every request. */
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Requests being held (answer 'hold') until released. */
+  held: number;
+  release(status?: number): void;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(answer: (n: number) => Answer = () => 200): Promise<Receiver> {
+  const received: Received[] = [];
+  const holding: http.ServerResponse[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      let json: unknown = undefined;
+      try {
+        json = JSON.parse(body);
+      } catch {
+        // keep undefined: the test asserts on it
+      }
+      const n = received.length;
+      received.push({ headers: req.headers, body, json });
+      const a = answer(n);
+      if (a === 'hold') {
+        holding.push(res);
+        return;
+      }
+      const { status, headers } = typeof a === 'number' ? { status: a, headers: {} } : a;
+      res.writeHead(status, headers).end(status < 300 ? 'ok' : 'nope');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    get held() {
+      return holding.length;
+    },
+    release(status = 200) {
+      for (const res of holding.splice(0)) res.writeHead(status).end();
+    },
+    async close() {
+      for (const res of holding.splice(0)) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** Verifies both signatures of a delivery independently of the service's code. */
+export function verifySignatures(
+  r: Received,
+  secret: string,
+): { reference: boolean; standard: boolean } {
+  const expectedRef = createHmac('sha256', secret).update(r.body).digest('hex');
+  const id = String(r.headers['webhook-id']);
+  const ts = String(r.headers['webhook-timestamp']);
+  // Generated secrets (whsec_...) key with their decoded bytes, as Standard Webhooks libraries do;
+  // any other secret (e.g. a trigger's test secret) keys with its UTF-8 bytes.
+  const key = secret.startsWith('whsec_')
+    ? Buffer.from(secret.slice(6), 'base64')
+    : Buffer.from(secret, 'utf8');
+  const expectedStd = createHmac('sha256', key).update(`${id}.${ts}.${r.body}`).digest('base64');
+  const sigs = String(r.headers['webhook-signature'] ?? '').split(' ');
+  return {
+    reference: r.headers['x-t49-webhook-signature'] === expectedRef,
+    standard: sigs.includes(`v1,${expectedStd}`),
+  };
+}
+
+/** Waits (briefly, in real time) for a condition driven by real I/O. */
+export async function until(cond: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await cond())) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
