@@ -3,7 +3,7 @@
  * lifecycle branches on. Never throws: network failures, timeouts and unreadable bodies come back
  * as values so a bad feed can never crash the caller.
  */
-import { systemClock, type Clock } from '../../shared/clock';
+import { systemClock } from '../../shared/clock';
 
 /** How a source authenticates. DCSA carriers use either an API key header or a bearer token. */
 export type FeedCredentials =
@@ -43,16 +43,17 @@ export interface RequestOptions {
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: unknown;
+  /**
+   * Real milliseconds: a network timeout is about the socket, never simulated time (a scaled
+   * clock at 3600x would otherwise give a 10 s timeout under 3 real milliseconds).
+   */
   timeoutMs: number;
-  /** Timer source for the timeout; real time by default. */
-  clock?: Clock;
 }
 
 export async function requestJson(url: URL, options: RequestOptions): Promise<HttpOutcome> {
-  const clock = options.clock ?? systemClock;
   const controller = new AbortController();
   let timedOut = false;
-  const cancelTimer = clock.setTimer(options.timeoutMs, () => {
+  const cancelTimer = systemClock.setTimer(options.timeoutMs, () => {
     timedOut = true;
     controller.abort();
   });

@@ -28,7 +28,6 @@
  * by name, and the AIS endpoint. CarrierRegistry turns it into clients and answers `unsupported`
  * for a SCAC without a configured carrier.
  */
-import type { Clock } from '../../shared/clock';
 import {
   DcsaClient,
   type DcsaCarrierConfig,
@@ -60,13 +59,13 @@ export class CarrierRegistry {
     { dcsa: DcsaClient; deadlines: LineDeadlinesClient | null }
   >();
 
-  constructor(config: FeedConfig, clock?: Clock) {
+  constructor(config: FeedConfig) {
     for (const [scacKey, carrier] of Object.entries(config.carriers)) {
       const scac = scacKey.trim().toUpperCase();
       this.clients.set(scac, {
-        dcsa: new DcsaClient(scac, carrier, clock),
+        dcsa: new DcsaClient(scac, carrier),
         deadlines:
-          carrier.importDeadlines === false ? null : new LineDeadlinesClient(scac, carrier, clock),
+          carrier.importDeadlines === false ? null : new LineDeadlinesClient(scac, carrier),
       });
     }
   }
@@ -107,9 +106,9 @@ function unsupported(scac: string): UnsupportedCarrier {
   };
 }
 
-export function terminalClients(config: FeedConfig, clock?: Clock): Map<string, TerminalClient> {
+export function terminalClients(config: FeedConfig): Map<string, TerminalClient> {
   return new Map(
-    Object.entries(config.terminals ?? {}).map(([name, c]) => [name, new TerminalClient(c, clock)]),
+    Object.entries(config.terminals ?? {}).map(([name, c]) => [name, new TerminalClient(c)]),
   );
 }
 

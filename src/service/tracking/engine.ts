@@ -148,8 +148,8 @@ export class TrackingEngine {
     this.ref = options.ref;
     this.clock = options.clock;
     this.log = options.logger ?? silentLogger;
-    this.carriers = new CarrierRegistry(options.feeds, options.clock);
-    this.terminals = terminalClients(options.feeds, options.clock);
+    this.carriers = new CarrierRegistry(options.feeds);
+    this.terminals = terminalClients(options.feeds);
     this.concurrency = Math.max(1, options.concurrency ?? 4);
     this.queueLimit = Math.max(1, options.queueLimit ?? 200);
     this.tickMs = options.tickMs ?? 60_000;

@@ -5,7 +5,6 @@
  * dropped and reported, never fatal to the lookup.
  */
 import { Value } from 'typebox/value';
-import type { Clock } from '../../../shared/clock';
 import {
   authHeaders,
   DEFAULT_TIMEOUT_MS,
@@ -67,7 +66,6 @@ export class DcsaClient {
   constructor(
     readonly scac: string,
     private readonly config: DcsaCarrierConfig,
-    private readonly clock?: Clock,
   ) {}
 
   stats(): Readonly<FeedCounters> {
@@ -102,7 +100,6 @@ export class DcsaClient {
       const response = await requestJson(url, {
         headers: { ...authHeaders(this.config.credentials), 'API-Version-Major': '2' },
         timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        clock: this.clock,
       });
       pages++;
       const failure = classifyFailure(response);

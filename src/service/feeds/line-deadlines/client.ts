@@ -4,7 +4,6 @@
  * carrier's DCSA endpoints. A 404 means the line publishes no LFD for the box.
  */
 import { Value } from 'typebox/value';
-import type { Clock } from '../../../shared/clock';
 import { LineImportDeadlines } from '../../../shared/feeds/line-deadlines';
 import {
   authHeaders,
@@ -31,7 +30,6 @@ export class LineDeadlinesClient {
   constructor(
     readonly scac: string,
     private readonly config: HttpSourceConfig,
-    private readonly clock?: Clock,
   ) {}
 
   stats(): Readonly<FeedCounters> {
@@ -53,7 +51,6 @@ export class LineDeadlinesClient {
     const response = await requestJson(url, {
       headers: authHeaders(this.config.credentials),
       timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      clock: this.clock,
     });
     const failure = classifyFailure(response);
     if (failure) return failure;

@@ -8,7 +8,6 @@
  * validated on its own; a bad one is dropped, counted, and reported as `invalid`.
  */
 import { Value } from 'typebox/value';
-import type { Clock } from '../../../shared/clock';
 import {
   TerminalContainerStatus,
   type TerminalContainerStatus as TerminalContainerStatusType,
@@ -56,10 +55,7 @@ const CONTAINER_NUMBER = /^[A-Z]{4}[0-9]{7}$/;
 export class TerminalClient {
   private readonly counters: FeedCounters = emptyCounters();
 
-  constructor(
-    private readonly config: TerminalSourceConfig,
-    private readonly clock?: Clock,
-  ) {}
+  constructor(private readonly config: TerminalSourceConfig) {}
 
   stats(): Readonly<FeedCounters> {
     return { ...this.counters };
@@ -79,7 +75,6 @@ export class TerminalClient {
       {
         headers: authHeaders(this.config.credentials),
         timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        clock: this.clock,
       },
     );
     const failure = classifyFailure(response);
@@ -130,7 +125,6 @@ export class TerminalClient {
       headers: authHeaders(this.config.credentials),
       body: { container_numbers: chunk },
       timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      clock: this.clock,
     });
     const fail = (failure: FeedFailure) => {
       countOutcome(this.counters, failure.outcome);
