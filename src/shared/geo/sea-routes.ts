@@ -105,7 +105,7 @@ export function createSeaRouter(
     { type: 'FeatureCollection', features },
     { key: keyOf, weight: (a, b) => haversineKm(a, b) },
   );
-  const unshifted = [...vertices.values()];
+  const unshifted = largestComponent(network, vertices);
   const cache = new Map<string, SeaRoute>();
 
   /** The network vertex closest to a place (in the unshifted copy). */
@@ -161,6 +161,45 @@ export function createSeaRouter(
     seaRoute,
     isNetworkVertex: (p) => vertexKeys.has(keyOf(p)),
   };
+}
+
+/**
+ * Vertices of the largest connected piece of the network: a few short stray segments are not
+ * joined to the rest, and a port snapped onto one of them would have no route anywhere.
+ */
+function largestComponent(
+  marnet: FeatureCollection<LineString>,
+  vertices: Map<string, Position>,
+): Position[] {
+  const parent = new Map<string, string>();
+  const find = (k: string): string => {
+    let r = k;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    parent.set(k, r);
+    return r;
+  };
+  for (const k of vertices.keys()) parent.set(k, k);
+  // Copies at -360/+360 join the base copy across the antimeridian; +-180 vertices are the same edge.
+  const base = (p: Position): string => keyOf([p[0] === -180 ? 180 : p[0]!, p[1]!]);
+  for (const k of vertices.keys()) {
+    const p = vertices.get(k)!;
+    if (p[0] === -180) parent.set(k, base(p));
+  }
+  for (const f of marnet.features) {
+    const cs = f.geometry.coordinates;
+    for (let i = 1; i < cs.length; i++) {
+      const a = find(base(cs[i - 1]!));
+      const b = find(base(cs[i]!));
+      if (a !== b) parent.set(a, b);
+    }
+  }
+  const sizes = new Map<string, number>();
+  for (const k of vertices.keys()) {
+    const r = find(base(vertices.get(k)!));
+    sizes.set(r, (sizes.get(r) ?? 0) + 1);
+  }
+  const biggest = [...sizes.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+  return [...vertices.entries()].filter(([, p]) => find(base(p)) === biggest).map(([, p]) => p);
 }
 
 /** The multiple of 360 that brings `lon` closest to `reference`. */

@@ -1,0 +1,135 @@
+/**
+ * The simulated outside world, reachable only over real protocols: carriers (DCSA Track & Trace
+ * 2.2 over HTTP, plus the line-deadlines extension), AIS (NMEA 0183 over TCP) and terminals
+ * (the terminal feed contract over HTTP). Everything is deterministic from the seed and runs on an
+ * injected clock (ScaledClock for `--sim-speed`, ManualClock in tests).
+ */
+import type { Clock } from '../shared/clock';
+import type { TerminalContainerStatus } from '../shared/feeds/terminal';
+import { startAisServer, type AisFaults } from './ais/server';
+import { startCarrierServer } from './carriers/server';
+import type { ErrorRates } from './faults';
+import { terminalStatusAt } from './terminals/status';
+import { startTerminalServer } from './terminals/server';
+import { World, type ContainerStory, type TrackableNumber } from './world/world';
+import type { VesselRecord } from '../shared/reference-data';
+import type { VesselState } from './world/services';
+
+export type { ErrorRates } from './faults';
+export type { TrackableNumber, ContainerStory } from './world/world';
+export { World } from './world/world';
+
+/** Fixed origin used when only the numbers of a seed are wanted (they do not depend on it). */
+const LISTING_ORIGIN = Date.UTC(2026, 0, 1);
+
+/** Every BL, booking and container number of a seed's world, with its SCAC and a one-line story. */
+export function listTrackableNumbers(seed: number): TrackableNumber[] {
+  return new World(seed, LISTING_ORIGIN).trackableNumbers();
+}
+
+/** About 25 tracking requests at varied stages, for seeding a demo account. */
+export function demoTrackingRequests(seed: number): {
+  request_type: 'bill_of_lading' | 'booking_number' | 'container';
+  request_number: string;
+  scac: string;
+}[] {
+  return new World(seed, LISTING_ORIGIN).demoTrackingRequests();
+}
+
+/** The world as seen at the clock's current time. */
+export class SimWorld {
+  constructor(
+    readonly model: World,
+    readonly clock: Clock,
+  ) {}
+
+  get seed(): number {
+    return this.model.seed;
+  }
+
+  containerStory(number: string): ContainerStory | undefined {
+    return this.model.containerStory(number, this.clock.now());
+  }
+
+  terminalStatus(number: string): TerminalContainerStatus | null {
+    const hit = this.model.findContainer(number);
+    return hit ? terminalStatusAt(hit.shipment, hit.container, this.clock.now()) : null;
+  }
+
+  vessels(): {
+    vessel: VesselRecord;
+    serviceCode: string;
+    operatorScac: string;
+    state: VesselState;
+  }[] {
+    return this.model.vessels(this.clock.now());
+  }
+
+  trackableNumbers(): TrackableNumber[] {
+    return this.model.trackableNumbers();
+  }
+
+  demoTrackingRequests(): ReturnType<World['demoTrackingRequests']> {
+    return this.model.demoTrackingRequests();
+  }
+}
+
+export interface StartSimWorldOptions {
+  seed: number;
+  clock: Clock;
+  /** Interface to listen on; 127.0.0.1 by default. */
+  host?: string;
+  /** Fault injection on the carrier and terminal HTTP faces. */
+  errorRates?: ErrorRates;
+  /** Damage on the AIS stream; realistic defaults when omitted. */
+  aisFaults?: AisFaults;
+  /** When set, the HTTP faces require `Authorization: Bearer <token>`. */
+  authToken?: string;
+  ports?: { carriers?: number; ais?: number; terminal?: number };
+}
+
+export interface RunningSimWorld {
+  carriers: Record<string, { dcsaBaseUrl: string }>;
+  ais: { host: string; port: number };
+  terminal: { baseUrl: string };
+  world: SimWorld;
+  close(): Promise<void>;
+}
+
+export async function startSimWorld(opts: StartSimWorldOptions): Promise<RunningSimWorld> {
+  const host = opts.host ?? '127.0.0.1';
+  const model = new World(opts.seed, World.originFor(opts.clock.now()));
+  const common = { world: model, clock: opts.clock, host };
+  const carriers = await startCarrierServer({
+    ...common,
+    port: opts.ports?.carriers,
+    errorRates: opts.errorRates,
+    authToken: opts.authToken,
+  });
+  const terminal = await startTerminalServer({
+    ...common,
+    port: opts.ports?.terminal,
+    errorRates: opts.errorRates,
+    authToken: opts.authToken,
+  }).catch(async (err: unknown) => {
+    await carriers.close();
+    throw err;
+  });
+  const ais = await startAisServer({
+    ...common,
+    port: opts.ports?.ais,
+    faults: opts.aisFaults,
+  }).catch(async (err: unknown) => {
+    await Promise.all([carriers.close(), terminal.close()]);
+    throw err;
+  });
+  return {
+    carriers: carriers.carriers,
+    ais: { host, port: ais.port },
+    terminal: { baseUrl: terminal.baseUrl },
+    world: new SimWorld(model, opts.clock),
+    close: async () => {
+      await Promise.all([carriers.close(), terminal.close(), ais.close()]);
+    },
+  };
+}

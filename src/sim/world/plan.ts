@@ -1,0 +1,137 @@
+/** The plan of every shipment in the world: what happens to each box and when. */
+import type {
+  MetroAreaRecord,
+  RailTerminalRecord,
+  VesselRecord,
+} from '../../shared/reference-data';
+import type { CallTime } from './services';
+
+export type ScenarioKind =
+  | 'lifecycle'
+  | 'at_sea'
+  | 'arriving'
+  | 'transshipment'
+  | 'eta_slip'
+  | 'terminal_change'
+  | 'bl_unknown'
+  | 'discharged_holds'
+  | 'available_lfd_tomorrow'
+  | 'lfd_moved'
+  | 'demurrage'
+  | 'on_rail'
+  | 'at_ramp'
+  | 'picked_up'
+  | 'returned'
+  | 'booking_cancelled';
+
+/** Where a container is in its journey at a given instant. */
+export type Stage =
+  | 'booked'
+  | 'cancelled'
+  | 'empty_out'
+  | 'full_in'
+  | 'loaded'
+  | 'at_sea'
+  | 'transshipment'
+  | 'arrived'
+  | 'berthed'
+  | 'discharged'
+  | 'available'
+  | 'on_rail'
+  | 'at_ramp'
+  | 'available_at_ramp'
+  | 'picked_up'
+  | 'returned';
+
+export interface Facility {
+  kind: 'terminal' | 'rail_terminal';
+  firms_code: string | null;
+  smdg_code: string | null;
+  name: string;
+  locode: string;
+  time_zone: string;
+}
+
+export interface HoldPlan {
+  name: 'customs' | 'freight' | 'usda' | 'vacis' | 'tmf' | 'other';
+  description: string | null;
+  pendingFrom: number;
+  holdFrom: number;
+  releasedAt: number;
+}
+
+/** A last free day as first set and as later moved. */
+export interface LfdPlan {
+  setAt: number;
+  lfd: number;
+  moves: { at: number; lfd: number }[];
+}
+
+export interface VesselLeg {
+  serviceCode: string;
+  vessel: VesselRecord;
+  operatorScac: string;
+  load: CallTime;
+  discharge: CallTime;
+  /** Every call from load to discharge, both included. */
+  calls: CallTime[];
+}
+
+export interface RailPlan {
+  ramp: RailTerminalRecord;
+  metro: MetroAreaRecord;
+  facility: Facility;
+  loadedAt: number;
+  departedAt: number;
+  arrivedAt: number;
+  unloadedAt: number;
+  availableAt: number;
+  lfd: LfdPlan;
+  trainId: string;
+}
+
+export interface ContainerPlan {
+  number: string;
+  isoCode: string;
+  emptyOutAt: number;
+  fullInAt: number;
+  loadedAt: number;
+  /** Discharge and reload at each transshipment port, in order. */
+  transshipments: { locode: string; dischargedAt: number; loadedAt: number }[];
+  berthedAt: number;
+  dischargedAt: number;
+  terminalKnownFrom: number;
+  availableAt: number;
+  holds: HoldPlan[];
+  terminalLfd: LfdPlan;
+  lineLfd: LfdPlan | null;
+  rail: RailPlan | null;
+  appointment: { setAt: number; at: number } | null;
+  fullOutAt: number;
+  chassisNumber: string;
+  emptyReturnedAt: number;
+  emptyReturnLocode: string;
+  yardLocation: string;
+}
+
+export interface ShipmentPlan {
+  index: number;
+  kind: ScenarioKind;
+  scac: string;
+  story: string;
+  billOfLading: string;
+  booking: string;
+  bookingReceivedAt: number;
+  bookingConfirmedAt: number;
+  blIssuedAt: number;
+  /** Before this instant the line answers queries by BL number with nothing. */
+  blKnownFrom: number;
+  cancelledAt: number | null;
+  pol: string;
+  pod: string;
+  destination: string | null;
+  legs: VesselLeg[];
+  podFacility: Facility;
+  podFacilityChange: { at: number; to: Facility } | null;
+  containers: ContainerPlan[];
+}
