@@ -11,6 +11,8 @@ export default defineConfig({
           // The Electron shell, and the browser-mode shell used where Electron is not installed.
           index: resolve('src/main/electron/main.ts'),
           browser: resolve('src/main/browser/main.ts'),
+          // The embedded tracking service with its simulated world, forked out of the UI process.
+          'service-process': resolve('src/main/embedded/service-process.ts'),
         },
       },
     },

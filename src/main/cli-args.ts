@@ -6,7 +6,13 @@ export interface ShellOptions {
   open: boolean;
   dataDir: string | null;
   port: number;
+  /** Simulated seconds per real second for the built-in simulated world. */
+  simSpeed: number;
+  seed: number;
 }
+
+export const DEFAULT_APP_SIM_SPEED = 600;
+export const DEFAULT_APP_SEED = 42;
 
 export class UsageError extends Error {}
 
@@ -18,6 +24,8 @@ export function parseShellOptions(argv: readonly string[]): ShellOptions {
       'no-open': { type: 'boolean', default: false },
       'data-dir': { type: 'string' },
       port: { type: 'string' },
+      'sim-speed': { type: 'string' },
+      seed: { type: 'string' },
     },
     // Electron and Chromium add switches of their own; they are not ours to reject.
     strict: false,
@@ -33,7 +41,20 @@ export function parseShellOptions(argv: readonly string[]): ShellOptions {
   if (dataDir !== undefined && (typeof dataDir !== 'string' || dataDir.trim() === '')) {
     throw new UsageError('--data-dir needs a folder path');
   }
+  const simSpeed =
+    values['sim-speed'] === undefined ? DEFAULT_APP_SIM_SPEED : Number(values['sim-speed']);
+  if (!Number.isFinite(simSpeed) || simSpeed <= 0 || simSpeed > 1_000_000) {
+    throw new UsageError(
+      `--sim-speed must be a number above 0, got "${String(values['sim-speed'])}"`,
+    );
+  }
+  const seed = values.seed === undefined ? DEFAULT_APP_SEED : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) {
+    throw new UsageError(`--seed must be a whole number, got "${String(values.seed)}"`);
+  }
   return {
+    simSpeed,
+    seed,
     browser: values.browser === true,
     open: values['no-open'] !== true,
     dataDir: typeof dataDir === 'string' ? dataDir : null,

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeAppInfo } from '../app-info';
 import { parseShellOptions, UsageError } from '../cli-args';
@@ -13,6 +13,8 @@ import { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../paths';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
 import { FileSecretStore } from '../core/secret-store';
+import { EmbeddedServiceProcess } from '../embedded/launcher';
+import { forkNodeProcess } from '../embedded/node-fork';
 import { startBrowserServer } from './browser-server';
 
 function openInBrowser(url: string): void {
@@ -27,13 +29,29 @@ async function main(): Promise<void> {
   const options = parseShellOptions(process.argv.slice(2));
   const dataDir = resolve(options.dataDir ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true });
-  const core = new AppCore({
+  let core: AppCore | null = null;
+  const embedded = new EmbeddedServiceProcess({
+    dataDir: join(dataDir, 'embedded-service'),
+    simSpeed: options.simSpeed,
+    seed: options.seed,
+    fork: forkNodeProcess(fileURLToPath(new URL('./service-process.js', import.meta.url))),
+    onState: ({ up, message }) => {
+      if (up) void core?.sync.sync().catch(() => undefined);
+      else if (message) console.error(message);
+    },
+  });
+  core = new AppCore({
     appInfo: makeAppInfo('browser', dataDir),
     settingsStore: new JsonFileSettingsStore(dataDir),
     secretStore: new FileSecretStore(dataDir),
+    embedded,
   });
+  core.start();
+  if (core.settings().connection.mode === 'embedded') {
+    embedded.start().catch((error: unknown) => console.error((error as Error).message));
+  }
   const server = await startBrowserServer({
-    core,
+    core: core,
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     port: options.port,
   });
@@ -44,7 +62,8 @@ async function main(): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    void server.close().finally(() => process.exit(0));
+    core?.stop();
+    void Promise.all([server.close(), embedded.stop()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

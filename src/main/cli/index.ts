@@ -4,6 +4,7 @@
  */
 import { keysCommand } from './commands/keys';
 import { serveCommand } from './commands/serve';
+import { simListCommand } from './commands/sim';
 
 export interface CliCommand {
   /** e.g. `serve`, or `keys create` for a nested command. */
@@ -12,7 +13,7 @@ export interface CliCommand {
   run(args: string[]): Promise<number>;
 }
 
-export const COMMANDS: CliCommand[] = [serveCommand, keysCommand];
+export const COMMANDS: CliCommand[] = [serveCommand, keysCommand, simListCommand];
 
 function usage(): string {
   return [

@@ -13,6 +13,7 @@ import {
   Notification,
   session,
   shell,
+  utilityProcess,
   type IpcMainInvokeEvent,
   type WebContents,
 } from 'electron';
@@ -21,6 +22,7 @@ import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/ipc-channels
 import { makeAppInfo } from '../app-info';
 import { parseShellOptions } from '../cli-args';
 import { AppCore } from '../core/app-core';
+import { EmbeddedServiceProcess } from '../embedded/launcher';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { createSecretStore } from './safe-storage-secret-store';
@@ -104,7 +106,30 @@ async function main(): Promise<void> {
   );
 
   const dataDir = app.getPath('userData');
+  let started: AppCore | null = null;
+  const embedded = new EmbeddedServiceProcess({
+    dataDir: join(dataDir, 'embedded-service'),
+    simSpeed: options.simSpeed,
+    seed: options.seed,
+    fork: (env) => {
+      const child = utilityProcess.fork(join(here, 'service-process.js'), [], {
+        env: { ...process.env, ...env },
+        serviceName: 'Quayside tracking service',
+        stdio: 'inherit',
+      });
+      return {
+        onMessage: (listener) => child.on('message', listener),
+        onExit: (listener) => child.on('exit', (code) => listener(code)),
+        send: (message) => child.postMessage(message),
+        kill: () => child.kill(),
+      };
+    },
+    onState: ({ up }) => {
+      if (up) void started?.sync.sync().catch(() => undefined);
+    },
+  });
   const core = new AppCore({
+    embedded,
     appInfo: makeAppInfo('electron', dataDir),
     settingsStore: new ElectronSettingsStore(),
     secretStore: createSecretStore(dataDir),
@@ -120,8 +145,15 @@ async function main(): Promise<void> {
       },
     },
   });
+  started = core;
   core.start();
-  app.on('before-quit', () => core.stop());
+  if (core.settings().connection.mode === 'embedded') {
+    embedded.start().catch((error: unknown) => console.error((error as Error).message));
+  }
+  app.on('before-quit', () => {
+    core.stop();
+    void embedded.stop();
+  });
 
   ipcMain.handle(
     IPC_INVOKE_CHANNEL,

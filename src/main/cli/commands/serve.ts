@@ -1,29 +1,15 @@
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { DEFAULT_HOST, DEFAULT_PORT, startService } from '../../../service';
 import { defaultServiceDataDir } from '../../../service/data-dir';
+import { DEFAULT_SEED, DEFAULT_SIM_SPEED, startEmbeddedService } from '../embedded';
 import type { CliCommand } from '../index';
 
-/** The simulated world's entry point, wired here (the service itself never imports src/sim). */
-type StartSimWorld = (options: {
-  serviceBaseUrl: string;
-  apiKey?: string;
-  dataDir: string;
-}) => Promise<{
-  close(): Promise<void>;
-}>;
-
-async function loadSimWorld(): Promise<StartSimWorld | undefined> {
-  const simDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../sim');
-  const entry = ['index.ts', 'index.js']
-    .map((f) => path.join(simDir, f))
-    .find((f) => existsSync(f));
-  if (!entry) return undefined;
-  const mod = (await import(pathToFileURL(entry).href)) as { startSimWorld?: StartSimWorld };
-  return typeof mod.startSimWorld === 'function' ? mod.startSimWorld : undefined;
+function parsePositive(raw: string | undefined, name: string, fallback: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`Invalid --${name} ${raw}`);
+  return value;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -35,7 +21,8 @@ function parsePort(raw: string | undefined): number {
 
 export const serveCommand: CliCommand = {
   name: 'serve',
-  usage: 'serve [--port N] [--host H] [--data-dir DIR] [--sim]',
+  usage:
+    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--allow-private-webhooks]',
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -44,31 +31,47 @@ export const serveCommand: CliCommand = {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         sim: { type: 'boolean', default: false },
+        'sim-speed': { type: 'string' },
+        seed: { type: 'string' },
+        // Local use and tests only: lets webhooks target loopback/private addresses over http.
+        'allow-private-webhooks': { type: 'boolean', default: false },
       },
       strict: true,
     });
     const port = parsePort(values.port);
     const dataDir = values['data-dir'] ?? defaultServiceDataDir();
-    let startSim: StartSimWorld | undefined;
-    if (values.sim) {
-      startSim = await loadSimWorld();
-      if (!startSim) {
-        console.error('--sim is not available yet: src/sim does not export startSimWorld.');
-        return 1;
-      }
-    }
     const logger = pino({ level: process.env.QUAYSIDE_LOG_LEVEL ?? 'warn' });
-    const service = await startService({
-      dataDir,
-      host: values.host ?? DEFAULT_HOST,
-      port,
-      logger,
-    });
-    console.log(`Quayside service listening on ${service.baseUrl}`);
-    if (service.initialKey) console.log(`API key: ${service.initialKey}`);
-    const world = startSim
-      ? await startSim({ serviceBaseUrl: service.baseUrl, apiKey: service.initialKey, dataDir })
-      : undefined;
+    const config = { allowPrivateWebhooks: values['allow-private-webhooks'] };
+    let service: { close(): Promise<void> };
+    if (values.sim) {
+      // The simulated world beside the service, sharing one scaled clock.
+      const simSpeed = parsePositive(values['sim-speed'], 'sim-speed', DEFAULT_SIM_SPEED);
+      const seed = Math.floor(parsePositive(values.seed, 'seed', DEFAULT_SEED));
+      const embedded = await startEmbeddedService({
+        dataDir,
+        host: values.host ?? DEFAULT_HOST,
+        port,
+        simSpeed,
+        seed,
+        logger,
+        config,
+      });
+      service = embedded;
+      console.log(`Quayside service listening on ${embedded.baseUrl}`);
+      console.log(`Simulated world: seed ${seed}, ${simSpeed}x real time`);
+      console.log(`API key: ${embedded.apiKey}`);
+    } else {
+      const running = await startService({
+        dataDir,
+        host: values.host ?? DEFAULT_HOST,
+        port,
+        logger,
+        config,
+      });
+      service = running;
+      console.log(`Quayside service listening on ${running.baseUrl}`);
+      if (running.initialKey) console.log(`API key: ${running.initialKey}`);
+    }
 
     await new Promise<void>((resolve) => {
       let stopping = false;
@@ -78,7 +81,6 @@ export const serveCommand: CliCommand = {
         console.log(`Received ${signal}, shutting down`);
         void (async () => {
           try {
-            await world?.close();
             await service.close();
           } finally {
             resolve();

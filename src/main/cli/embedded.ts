@@ -1,0 +1,150 @@
+/**
+ * The service with the simulated world beside it, on loopback ports and one shared clock: what
+ * `quayside serve --sim` runs and what the desktop app embeds. The feed adapters point at the
+ * world's carrier, terminal and AIS endpoints; the first start seeds the demo account with the
+ * world's demo tracking requests so it is lively at once.
+ *
+ * The API key is created on first start and kept in `<dataDir>/embedded-key.json` (mode 0600)
+ * so restarts reuse it. The simulated clock starts at the real time of each launch.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { ScaledClock, type Clock } from '../../shared/clock';
+import { startService, type RunningService, type ServiceOptions } from '../../service';
+import type { FeedConfig } from '../../service/feeds';
+import {
+  demoTrackingRequests,
+  startSimWorld,
+  type ErrorRates,
+  type RunningSimWorld,
+} from '../../sim';
+
+export const KEY_FILE = 'embedded-key.json';
+export const DEFAULT_SEED = 42;
+export const DEFAULT_SIM_SPEED = 3600;
+
+export interface EmbeddedOptions {
+  dataDir: string;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+  /** Simulated seconds per real second (ignored when `clock` is given). */
+  simSpeed?: number;
+  seed?: number;
+  /** For tests: drive both the service and the world with this clock. */
+  clock?: Clock;
+  errorRates?: ErrorRates;
+  logger?: ServiceOptions['logger'];
+  config?: ServiceOptions['config'];
+  referenceDir?: string;
+  /** Seed the demo account with the world's demo requests on first start (default true). */
+  seedDemo?: boolean;
+}
+
+export interface EmbeddedService {
+  /** e.g. http://127.0.0.1:4010/v2 */
+  baseUrl: string;
+  apiKey: string;
+  clock: Clock;
+  service: RunningService;
+  sim: RunningSimWorld;
+  close(): Promise<void>;
+}
+
+export function feedConfigFor(sim: RunningSimWorld): FeedConfig {
+  return {
+    carriers: Object.fromEntries(
+      Object.entries(sim.carriers).map(([scac, c]) => [scac, { baseUrl: c.dcsaBaseUrl }]),
+    ),
+    terminals: { sim: { baseUrl: sim.terminal.baseUrl } },
+    ais: { host: sim.ais.host, port: sim.ais.port },
+  };
+}
+
+function readKey(dataDir: string): string | null {
+  try {
+    const parsed = JSON.parse(fs.readFileSync(path.join(dataDir, KEY_FILE), 'utf8')) as unknown;
+    const key = (parsed as { apiKey?: unknown }).apiKey;
+    return typeof key === 'string' && key.length > 0 ? key : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeKey(dataDir: string, apiKey: string): void {
+  const file = path.join(dataDir, KEY_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify({ apiKey }), { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+export async function startEmbeddedService(options: EmbeddedOptions): Promise<EmbeddedService> {
+  const speed = options.simSpeed ?? DEFAULT_SIM_SPEED;
+  const clock = options.clock ?? new ScaledClock(Date.now(), speed);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const sim = await startSimWorld({
+    seed,
+    clock,
+    host: '127.0.0.1',
+    errorRates: options.errorRates,
+  });
+  let service: RunningService;
+  try {
+    service = await startService({
+      dataDir: options.dataDir,
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      clock,
+      logger: options.logger,
+      config: options.config,
+      referenceDir: options.referenceDir,
+      feeds: feedConfigFor(sim),
+      // At least a quarter of a real second between scheduling passes at high speeds.
+      engine: { tickMs: Math.max(60_000, options.clock ? 60_000 : speed * 250) },
+    });
+  } catch (err) {
+    await sim.close();
+    throw err;
+  }
+  try {
+    const { accounts, tracking } = service.store;
+    const account = (await accounts.first())!;
+    let apiKey = service.initialKey ?? readKey(options.dataDir);
+    if (!apiKey || (await accounts.byKey(apiKey))?.id !== account.id) {
+      apiKey = await accounts.createKey(account.id);
+    }
+    writeKey(options.dataDir, apiKey);
+    await accounts.setRouting(account.id, true);
+    if (options.seedDemo !== false) {
+      const existing = await service.store.context.db
+        .selectFrom('tracking_requests')
+        .select('id')
+        .where('account_id', '=', account.id)
+        .executeTakeFirst();
+      if (!existing) {
+        for (const r of demoTrackingRequests(seed)) {
+          await tracking.createTrackingRequest(account.id, {
+            requestType: r.request_type,
+            requestNumber: r.request_number,
+            scac: r.scac,
+          });
+        }
+      }
+    }
+    return {
+      baseUrl: service.baseUrl,
+      apiKey,
+      clock,
+      service,
+      sim,
+      async close() {
+        await service.close();
+        await sim.close();
+      },
+    };
+  } catch (err) {
+    await service.close();
+    await sim.close();
+    throw err;
+  }
+}
