@@ -14,6 +14,7 @@ import { defaultDataDir } from '../paths';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
 import { FileSecretStore } from '../core/secret-store';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
+import { AppClock } from '../core/app-clock';
 import { forkNodeProcess } from '../embedded/node-fork';
 import { startBrowserServer } from './browser-server';
 
@@ -30,14 +31,18 @@ async function main(): Promise<void> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true });
   let core: AppCore | null = null;
+  const clock = new AppClock();
   const embedded = new EmbeddedServiceProcess({
     dataDir: join(dataDir, 'embedded-service'),
     simSpeed: options.simSpeed,
     seed: options.seed,
     fork: forkNodeProcess(fileURLToPath(new URL('./service-process.js', import.meta.url))),
+    onSimulatedTime: (simNow, speed) => clock.follow(simNow, speed),
     onState: ({ up, message }) => {
-      if (up) void core?.sync.sync().catch(() => undefined);
-      else if (message) console.error(message);
+      if (up) {
+        core?.restartSync();
+        void core?.sync.sync().catch(() => undefined);
+      } else if (message) console.error(message);
     },
   });
   core = new AppCore({
@@ -45,6 +50,7 @@ async function main(): Promise<void> {
     settingsStore: new JsonFileSettingsStore(dataDir),
     secretStore: new FileSecretStore(dataDir),
     embedded,
+    clock,
   });
   core.start();
   if (core.settings().connection.mode === 'embedded') {

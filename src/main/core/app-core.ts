@@ -26,6 +26,7 @@ import { containersCsv } from '../cache/csv';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
 import { testConnection } from '../sync/test-connection';
+import { AppClock } from './app-clock';
 import { BridgeEventBus } from './event-bus';
 import { maskSecret, type SecretStore } from './secret-store';
 import {
@@ -39,6 +40,8 @@ export interface EmbeddedService {
   /** Null until it is up (or after it stopped). */
   connection(): ServiceConnection | null;
 }
+
+const EMBEDDED_SYNC_REAL_MS = 15_000;
 
 export interface AppCoreOptions {
   appInfo: AppInfo;
@@ -185,7 +188,18 @@ export class AppCore {
   start(): void {
     this.alerts.deliverPending();
     this.alerts.start();
-    this.sync.start(this.settings().syncIntervalMinutes * 60_000);
+    this.restartSync();
+  }
+
+  /**
+   * (Re)starts periodic sync. The embedded service is local and cheap to ask, and its world may
+   * run many times faster than real time: it is synced every 15 real seconds.
+   */
+  restartSync(): void {
+    const { connection, syncIntervalMinutes } = this.settings();
+    const simulated = connection.mode === 'embedded' && this.options.embedded !== undefined;
+    const speed = this.clock instanceof AppClock ? this.clock.speed : 1;
+    this.sync.start(simulated ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000);
   }
 
   stop(): void {
@@ -219,7 +233,7 @@ export class AppCore {
       before.connection.remoteBaseUrl !== next.connection.remoteBaseUrl
     ) {
       this.sync.resetRoutingEntitlement();
-      this.sync.start(next.syncIntervalMinutes * 60_000);
+      this.restartSync();
     }
     return next;
   }

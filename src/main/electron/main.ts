@@ -23,6 +23,7 @@ import { makeAppInfo } from '../app-info';
 import { parseShellOptions } from '../cli-args';
 import { AppCore } from '../core/app-core';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
+import { AppClock } from '../core/app-clock';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { createSecretStore } from './safe-storage-secret-store';
@@ -107,6 +108,7 @@ async function main(): Promise<void> {
 
   const dataDir = app.getPath('userData');
   let started: AppCore | null = null;
+  const clock = new AppClock();
   const embedded = new EmbeddedServiceProcess({
     dataDir: join(dataDir, 'embedded-service'),
     simSpeed: options.simSpeed,
@@ -124,12 +126,17 @@ async function main(): Promise<void> {
         kill: () => child.kill(),
       };
     },
+    onSimulatedTime: (simNow, speed) => clock.follow(simNow, speed),
     onState: ({ up }) => {
-      if (up) void started?.sync.sync().catch(() => undefined);
+      if (up) {
+        started?.restartSync();
+        void started?.sync.sync().catch(() => undefined);
+      }
     },
   });
   const core = new AppCore({
     embedded,
+    clock,
     appInfo: makeAppInfo('electron', dataDir),
     settingsStore: new ElectronSettingsStore(),
     secretStore: createSecretStore(dataDir),

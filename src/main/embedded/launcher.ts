@@ -26,6 +26,8 @@ export interface EmbeddedLauncherOptions extends EmbeddedProcessOptions {
   fork: Fork;
   /** Told when the service becomes reachable, stops, or fails, in plain words. */
   onState?: (state: { up: boolean; message: string | null }) => void;
+  /** Told the simulated world's time and speed whenever the service (re)starts. */
+  onSimulatedTime?: (simNow: number, speed: number) => void;
   startTimeoutMs?: number;
   /** Restarts after unexpected exits, at most this many times in a row. */
   maxRestarts?: number;
@@ -66,6 +68,7 @@ export class EmbeddedServiceProcess implements EmbeddedService {
         if (message.type === 'ready') {
           this.current = { baseUrl: message.baseUrl, apiKey: message.apiKey };
           this.restarts = 0;
+          this.options.onSimulatedTime?.(message.simNow, message.simSpeed);
           this.options.onState?.({ up: true, message: null });
           resolve(this.current);
         } else {

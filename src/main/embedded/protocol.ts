@@ -6,7 +6,15 @@ export interface EmbeddedProcessOptions {
 }
 
 export type EmbeddedProcessMessage =
-  { type: 'ready'; baseUrl: string; apiKey: string } | { type: 'failed'; message: string };
+  | {
+      type: 'ready';
+      baseUrl: string;
+      apiKey: string;
+      /** The simulated world's time when it became ready, and its speed. */
+      simNow: number;
+      simSpeed: number;
+    }
+  | { type: 'failed'; message: string };
 
 export type EmbeddedControlMessage = { type: 'shutdown' };
 

@@ -53,7 +53,13 @@ async function main(): Promise<void> {
   process.on('SIGINT', shutdown);
   // A Node fork loses its IPC channel when the app dies: do not outlive it.
   process.on('disconnect', shutdown);
-  send({ type: 'ready', baseUrl: embedded.baseUrl, apiKey: embedded.apiKey });
+  send({
+    type: 'ready',
+    baseUrl: embedded.baseUrl,
+    apiKey: embedded.apiKey,
+    simNow: embedded.clock.now(),
+    simSpeed: options.simSpeed,
+  });
 }
 
 main().catch((error: unknown) => {
