@@ -5,6 +5,7 @@
 import { keysCommand } from './commands/keys';
 import { serveCommand } from './commands/serve';
 import { simListCommand } from './commands/sim';
+import { exportCommand, syncCommand } from './commands/sync';
 
 export interface CliCommand {
   /** e.g. `serve`, or `keys create` for a nested command. */
@@ -13,7 +14,13 @@ export interface CliCommand {
   run(args: string[]): Promise<number>;
 }
 
-export const COMMANDS: CliCommand[] = [serveCommand, keysCommand, simListCommand];
+export const COMMANDS: CliCommand[] = [
+  serveCommand,
+  keysCommand,
+  simListCommand,
+  syncCommand,
+  exportCommand,
+];
 
 function usage(): string {
   return [
