@@ -1,11 +1,21 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { AppInfo } from '../shared/bridge';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { AlertPush, AppInfo } from '../shared/bridge';
 import { quayside } from './bridge';
-import { EmptyState } from './components/EmptyState';
+import { GlobalSearch } from './components/GlobalSearch';
 import { SyncStatusIndicator } from './components/SyncStatusIndicator';
-import { describeFailure, useBridgeValue } from './hooks/use-bridge';
+import { Toasts, type Toast } from './components/Toasts';
+import { DataVersionContext } from './hooks/data-version';
+import { describeFailure, useBridgeEvent, useBridgeValue } from './hooks/use-bridge';
 import { useTheme } from './hooks/use-theme';
+import { navigate, parseRoute, type Route } from './lib/navigation';
+import { AlertsView } from './views/AlertsView';
+import { ContainerDetailView } from './views/ContainerDetailView';
+import { ContainersView } from './views/ContainersView';
+import { RequestsView } from './views/RequestsView';
 import { SettingsView } from './views/SettingsView';
+import { ShipmentDetailView } from './views/ShipmentDetailView';
+import { ShipmentsView } from './views/ShipmentsView';
+import { TrackView } from './views/TrackView';
 
 const VIEWS = [
   { id: 'containers', label: 'Containers' },
@@ -17,65 +27,156 @@ const VIEWS = [
 ] as const;
 type ViewId = (typeof VIEWS)[number]['id'];
 
-const viewFromHash = (): ViewId => {
-  const id = window.location.hash.replace(/^#\/?/, '');
-  return VIEWS.find((view) => view.id === id)?.id ?? 'containers';
+const TOAST_MS = 10_000;
+
+const currentRoute = (): Route & { view: ViewId } => {
+  const route = parseRoute(window.location.hash);
+  const known = VIEWS.find((view) => view.id === route.view)?.id;
+  return known ? { view: known, id: route.id } : { view: 'containers', id: null };
 };
 
 export function App() {
-  const [view, setView] = useState<ViewId>(viewFromHash);
+  const [route, setRoute] = useState(currentRoute);
   const [appInfo, setAppInfo] = useState<AppInfo | null>(null);
   const [startupError, setStartupError] = useState<string | null>(null);
+  const [dataVersion, setDataVersion] = useState(0);
+  const [unread, setUnread] = useState<number | null>(null);
+  const [toasts, setToasts] = useState<Toast[]>([]);
   const loadSettings = useCallback(() => quayside.getSettings(), []);
   const loadSyncStatus = useCallback(() => quayside.getSyncStatus(), []);
   const settings = useBridgeValue(loadSettings, 'settingsChanged');
   const syncStatus = useBridgeValue(loadSyncStatus, 'syncStatus');
   useTheme(settings.value?.theme);
+  const main = useRef<HTMLElement>(null);
 
   useEffect(() => {
     quayside
       .getAppInfo()
       .then(setAppInfo, (failure: unknown) => setStartupError(describeFailure(failure)));
-    const onHashChange = () => setView(viewFromHash());
+    const onHashChange = () => {
+      setRoute(currentRoute());
+      main.current?.scrollTo(0, 0);
+    };
     window.addEventListener('hashchange', onHashChange);
     return () => window.removeEventListener('hashchange', onHashChange);
   }, []);
 
-  const current = VIEWS.find((entry) => entry.id === view) ?? VIEWS[0];
+  const refreshUnread = useCallback(() => {
+    quayside.listAlerts({ unreadOnly: true, limit: 1 }).then(
+      (list) => setUnread(list.unread),
+      () => setUnread(null),
+    );
+  }, []);
+  useEffect(refreshUnread, [refreshUnread, dataVersion]);
+
+  const onDataChanged = useCallback(() => setDataVersion((value) => value + 1), []);
+  useBridgeEvent('dataChanged', onDataChanged);
+
+  const desktopNotifications = settings.value?.alerts.desktopNotifications ?? false;
+  const shell = appInfo?.shell;
+  const onAlert = useCallback(
+    (alert: AlertPush) => {
+      refreshUnread();
+      setToasts((previous) => [
+        { id: alert.id, title: alert.title, body: alert.body, containerId: alert.containerId },
+        ...previous.filter((toast) => toast.id !== alert.id).slice(0, 3),
+      ]);
+      window.setTimeout(
+        () => setToasts((previous) => previous.filter((toast) => toast.id !== alert.id)),
+        TOAST_MS,
+      );
+      // Electron's main process raises its own native notification; the browser tab does it here.
+      if (
+        shell === 'browser' &&
+        desktopNotifications &&
+        'Notification' in window &&
+        Notification.permission === 'granted'
+      ) {
+        const notification = new Notification(alert.title, {
+          body: alert.body,
+          tag: `alert-${alert.id}`,
+        });
+        notification.onclick = () => {
+          window.focus();
+          if (alert.containerId) navigate('containers', alert.containerId);
+        };
+      }
+    },
+    [refreshUnread, shell, desktopNotifications],
+  );
+  useBridgeEvent('alertRaised', onAlert);
+
+  const current = VIEWS.find((entry) => entry.id === route.view) ?? VIEWS[0];
   const error = startupError ?? settings.error ?? syncStatus.error;
 
+  let content;
+  switch (route.view) {
+    case 'containers':
+      content = route.id ? <ContainerDetailView id={route.id} /> : <ContainersView />;
+      break;
+    case 'shipments':
+      content = route.id ? <ShipmentDetailView id={route.id} /> : <ShipmentsView />;
+      break;
+    case 'track':
+      content = <TrackView />;
+      break;
+    case 'requests':
+      content = <RequestsView />;
+      break;
+    case 'alerts':
+      content = <AlertsView containerId={route.id} onChanged={refreshUnread} />;
+      break;
+    case 'settings':
+      content = <SettingsView settings={settings.value} appInfo={appInfo} />;
+      break;
+  }
+
   return (
-    <div className="shell">
-      <header className="shell__header">
-        <span className="brand">Quayside</span>
-        <SyncStatusIndicator status={syncStatus.value} />
-      </header>
-      <nav className="shell__nav" aria-label="Main">
-        <ul>
-          {VIEWS.map((entry) => (
-            <li key={entry.id}>
-              <a href={`#/${entry.id}`} aria-current={entry.id === view ? 'page' : undefined}>
-                {entry.label}
-              </a>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <main className="shell__main">
-        <h1>{current.label}</h1>
-        {error ? (
-          <p role="alert" className="error-banner">
-            {error}
-          </p>
-        ) : null}
-        {view === 'settings' ? (
-          <SettingsView settings={settings.value} appInfo={appInfo} />
-        ) : (
-          <EmptyState title={`No ${current.label.toLowerCase()} yet`}>
-            Tracked data appears here once the first sync has run.
-          </EmptyState>
-        )}
-      </main>
-    </div>
+    <DataVersionContext.Provider value={dataVersion}>
+      <div className="shell">
+        <header className="shell__header">
+          <span className="brand">Quayside</span>
+          <GlobalSearch />
+          <SyncStatusIndicator status={syncStatus.value} />
+        </header>
+        <nav className="shell__nav" aria-label="Main">
+          <ul>
+            {VIEWS.map((entry) => (
+              <li key={entry.id}>
+                <a
+                  href={`#/${entry.id}`}
+                  aria-current={entry.id === route.view ? 'page' : undefined}
+                >
+                  {entry.label}
+                  {entry.id === 'alerts' && unread ? (
+                    <span className="badge badge--alert" data-testid="unread-badge">
+                      {unread > 99 ? '99+' : unread}
+                      <span className="visually-hidden"> unread</span>
+                    </span>
+                  ) : null}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main className="shell__main" ref={main}>
+          <h1>{current.label}</h1>
+          {error ? (
+            <p role="alert" className="error-banner">
+              {error}
+            </p>
+          ) : null}
+          {content}
+        </main>
+        <Toasts
+          toasts={toasts}
+          onDismiss={(id) => setToasts((previous) => previous.filter((toast) => toast.id !== id))}
+          onOpen={(toast) => {
+            if (toast.containerId) navigate('containers', toast.containerId);
+            setToasts((previous) => previous.filter((each) => each.id !== toast.id));
+          }}
+        />
+      </div>
+    </DataVersionContext.Provider>
   );
 }

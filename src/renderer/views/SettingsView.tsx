@@ -1,8 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { AppInfo } from '../../shared/bridge';
+import type { AppInfo, CacheInfo, ConnectionCheck } from '../../shared/bridge';
 import type { Settings, SettingsPatch, Theme } from '../../shared/settings';
 import { quayside } from '../bridge';
 import { describeFailure } from '../hooks/use-bridge';
+import { useDataVersion } from '../hooks/data-version';
+import { formatBytes } from '../lib/format';
 
 interface Draft {
   theme: Theme;
@@ -122,6 +124,11 @@ export function SettingsView({
             onChange={(e) => update({ remoteBaseUrl: e.target.value })}
           />
         </label>
+        <RemoteKey disabled={draft.connectionMode !== 'remote'} />
+        <ConnectionTest
+          baseUrl={draft.remoteBaseUrl.trim()}
+          disabled={draft.connectionMode !== 'remote'}
+        />
       </fieldset>
 
       <fieldset>
@@ -161,6 +168,7 @@ export function SettingsView({
           />
           Desktop notifications
         </label>
+        {appInfo?.shell === 'browser' ? <NotificationPermission /> : null}
       </fieldset>
 
       <div className="settings__actions">
@@ -171,6 +179,8 @@ export function SettingsView({
           {save.kind === 'saved' ? 'Saved' : save.kind === 'error' ? save.message : ''}
         </span>
       </div>
+
+      <CachePanel />
 
       {appInfo ? (
         <dl className="about" aria-label="About">
@@ -185,5 +195,192 @@ export function SettingsView({
         </dl>
       ) : null}
     </form>
+  );
+}
+
+/** The remote service's API key: stored in the OS keychain by main, shown here only masked. */
+function RemoteKey({ disabled }: { disabled: boolean }) {
+  const [masked, setMasked] = useState<string | null>(null);
+  const [key, setKey] = useState('');
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    quayside.getRemoteApiKeyStatus().then(
+      (status) => setMasked(status.masked),
+      (failure: unknown) => setMessage(describeFailure(failure)),
+    );
+  }, []);
+  const store = async (apiKey: string | null) => {
+    setMessage(null);
+    try {
+      const result = await quayside.setRemoteApiKey({ apiKey });
+      setMasked(result.masked);
+      setKey('');
+      setMessage(apiKey ? 'Key stored in the keychain.' : 'Key removed.');
+    } catch (failure) {
+      setMessage(describeFailure(failure));
+    }
+  };
+  return (
+    <div className="key-row">
+      <label>
+        API key {masked ? <span className="muted">(current: {masked})</span> : null}
+        <input
+          type="password"
+          autoComplete="off"
+          value={key}
+          disabled={disabled}
+          placeholder={masked ? 'Enter a new key to replace it' : 'Paste the API key'}
+          onChange={(e) => setKey(e.target.value)}
+        />
+      </label>
+      <div className="settings__actions">
+        <button
+          type="button"
+          className="secondary"
+          disabled={disabled || key.trim() === ''}
+          onClick={() => store(key.trim())}
+        >
+          Store key
+        </button>
+        {masked ? (
+          <button
+            type="button"
+            className="secondary"
+            disabled={disabled}
+            onClick={() => store(null)}
+          >
+            Forget key
+          </button>
+        ) : null}
+        {message ? <span role="status">{message}</span> : null}
+      </div>
+    </div>
+  );
+}
+
+function ConnectionTest({ baseUrl, disabled }: { baseUrl: string; disabled: boolean }) {
+  const [result, setResult] = useState<ConnectionCheck | { ok: false; message: string } | null>(
+    null,
+  );
+  const [testing, setTesting] = useState(false);
+  const run = async () => {
+    setTesting(true);
+    setResult(null);
+    try {
+      setResult(await quayside.testConnection({ baseUrl }));
+    } catch (failure) {
+      setResult({ ok: false, message: describeFailure(failure) });
+    } finally {
+      setTesting(false);
+    }
+  };
+  return (
+    <div className="settings__actions">
+      <button
+        type="button"
+        className="secondary"
+        disabled={disabled || testing || baseUrl === ''}
+        onClick={run}
+      >
+        {testing ? 'Testing…' : 'Test connection'}
+      </button>
+      {result ? (
+        <span role="status" className={result.ok ? 'save-state--ok' : 'save-state--error'}>
+          {result.message}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** Browsers only allow asking for notification permission from a click. */
+function NotificationPermission() {
+  const supported = 'Notification' in window;
+  const [permission, setPermission] = useState(supported ? Notification.permission : 'denied');
+  if (!supported) return <p className="muted">This browser cannot show desktop notifications.</p>;
+  return (
+    <div className="settings__actions">
+      <span className="muted">
+        Browser permission:{' '}
+        {permission === 'granted'
+          ? 'allowed'
+          : permission === 'denied'
+            ? 'blocked'
+            : 'not asked yet'}
+      </span>
+      {permission === 'default' ? (
+        <button
+          type="button"
+          className="secondary"
+          onClick={() => void Notification.requestPermission().then(setPermission)}
+        >
+          Allow notifications
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+function CachePanel() {
+  const [info, setInfo] = useState<CacheInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const dataVersion = useDataVersion();
+  useEffect(() => {
+    quayside.getCacheInfo().then(setInfo, (failure: unknown) => setError(describeFailure(failure)));
+  }, [dataVersion]);
+  const clear = async () => {
+    setConfirming(false);
+    try {
+      setInfo(await quayside.clearCache());
+      setError(null);
+    } catch (failure) {
+      setError(describeFailure(failure));
+    }
+  };
+  return (
+    <fieldset>
+      <legend>Local cache</legend>
+      {info ? (
+        <dl className="about" aria-label="Cache">
+          <dt>Size</dt>
+          <dd>{formatBytes(info.sizeBytes)}</dd>
+          <dt>Contents</dt>
+          <dd>
+            {info.shipments.toLocaleString()} shipments, {info.containers.toLocaleString()}{' '}
+            containers, {info.events.toLocaleString()} events
+          </dd>
+          <dt>File</dt>
+          <dd>
+            <code>{info.path}</code>
+          </dd>
+        </dl>
+      ) : error ? null : (
+        <p aria-busy="true">Reading cache…</p>
+      )}
+      {error ? <p className="save-state--error">Cache: {error}</p> : null}
+      <div className="settings__actions">
+        {confirming ? (
+          <>
+            <span>Remove every cached container? The next sync fetches them again.</span>
+            <button type="button" className="danger" onClick={clear}>
+              Clear now
+            </button>
+            <button type="button" className="secondary" onClick={() => setConfirming(false)}>
+              Keep
+            </button>
+          </>
+        ) : (
+          <button
+            type="button"
+            className="secondary"
+            disabled={!info}
+            onClick={() => setConfirming(true)}
+          >
+            Clear cache
+          </button>
+        )}
+      </div>
+    </fieldset>
   );
 }

@@ -1,0 +1,116 @@
+/**
+ * Display helpers shared by the views: readable labels, dates in the zone they happen in
+ * (Luxon), money, and the last-free-day countdown with its urgency.
+ */
+import { DateTime } from 'luxon';
+
+const STATUS_LABELS: Record<string, string> = {
+  new: 'Booked',
+  on_ship: 'On vessel',
+  available: 'Available',
+  not_available: 'Not available',
+  grounded: 'Grounded',
+  on_rail: 'On rail',
+  picked_up: 'Picked up',
+  off_dock: 'Off dock',
+  delivered: 'Delivered',
+  dropped: 'Dropped',
+  loaded: 'Loaded',
+  empty_returned: 'Empty returned',
+  awaiting_inland_transfer: 'Awaiting inland transfer',
+};
+
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status] ?? humanize(status);
+}
+
+/** `snake_case` or dotted names as a sentence-case phrase. */
+export function humanize(value: string): string {
+  const words = value.replace(/[._]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const zoned = (iso: string, zone: string | null | undefined): DateTime => {
+  const at = DateTime.fromISO(iso, { zone: 'utc' });
+  const inZone = zone ? at.setZone(zone) : at.setZone('local');
+  return inZone.isValid ? inZone : at.setZone('local');
+};
+
+/** A date and time in the given IANA zone (local zone when unknown), with the zone's short name. */
+export function formatDateTime(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso) return '—';
+  const at = zoned(iso, zone);
+  return at.toFormat('d LLL yyyy HH:mm ZZZZ');
+}
+
+/** A short date in the given zone: what a table cell has room for. */
+export function formatDate(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso) return '—';
+  return zoned(iso, zone).toFormat('d LLL');
+}
+
+export function formatShortDateTime(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso) return '—';
+  return zoned(iso, zone).toFormat('d LLL HH:mm ZZZZ');
+}
+
+/** "3 min ago", "in 2 days": relative to the given instant. */
+export function formatRelative(iso: string | null | undefined, now: number): string {
+  if (!iso) return '—';
+  // `now` ticks only every few seconds: anything within a minute of it is "just now".
+  if (Math.abs(Date.parse(iso) - now) < 60_000) return 'just now';
+  return DateTime.fromISO(iso).toRelative({ base: DateTime.fromMillis(now) }) ?? '—';
+}
+
+export function formatMoney(amount: number | null, currency: string | null): string {
+  if (amount === null) return '—';
+  try {
+    return new Intl.NumberFormat(undefined, {
+      style: 'currency',
+      currency: currency ?? 'USD',
+      maximumFractionDigits: 2,
+    }).format(amount);
+  } catch {
+    return `${amount.toFixed(2)} ${currency ?? ''}`.trim();
+  }
+}
+
+export type Urgency = 'overdue' | 'today' | 'soon' | 'later';
+
+const HOUR = 3_600_000;
+
+/** How pressing a last free day is: overdue, within 24 h, within 3 days, or later. */
+export function lfdUrgency(lfd: string, now: number): Urgency {
+  const left = Date.parse(lfd) - now;
+  if (left < 0) return 'overdue';
+  if (left <= 24 * HOUR) return 'today';
+  if (left <= 72 * HOUR) return 'soon';
+  return 'later';
+}
+
+/** "2d 5h left", "overdue 1d 3h". */
+export function countdown(iso: string, now: number): string {
+  const diff = Date.parse(iso) - now;
+  const abs = Math.abs(diff);
+  const days = Math.floor(abs / (24 * HOUR));
+  const hours = Math.floor((abs % (24 * HOUR)) / HOUR);
+  const minutes = Math.floor((abs % HOUR) / 60_000);
+  const span =
+    days > 0 ? `${days}d ${hours}h` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
+  return diff < 0 ? `overdue ${span}` : `${span} left`;
+}
+
+/** Terminal data older than this is shown as stale. */
+export const STALE_AFTER_MS = 7 * 24 * HOUR;
+
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${value.toFixed(1)} ${units[unit]}`;
+}

@@ -1,0 +1,218 @@
+import { useEffect, useMemo, useRef } from 'react';
+import L from 'leaflet';
+import type { RouteFeature, RouteFeatureCollection } from '../../shared/api/resources';
+import { formatDateTime } from '../lib/format';
+import { splitAtAntimeridian, type LngLat } from './geometry';
+import { useLeafletMap } from './use-leaflet-map';
+
+/** Route feature properties as the spec lists them (the shared schema keeps only feature_type). */
+type Props = Record<string, unknown> & { feature_type: RouteFeature['properties']['feature_type'] };
+
+const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+const num = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+
+const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+export interface PortSummary {
+  label: string;
+  name: string;
+  timeZone: string | null;
+  arrival: string | null;
+  arrivalActual: boolean;
+  departure: string | null;
+  departureActual: boolean;
+}
+
+export interface VesselSummary {
+  name: string;
+  heading: number | null;
+  speed: number | null;
+  at: string | null;
+  nextPort: string | null;
+  nextEta: string | null;
+  nextZone: string | null;
+}
+
+export function summarizeRoute(geojson: RouteFeatureCollection): {
+  ports: PortSummary[];
+  vessel: VesselSummary | null;
+} {
+  const ports: PortSummary[] = [];
+  let vessel: VesselSummary | null = null;
+  for (const f of geojson.features) {
+    const p = f.properties as Props;
+    if (p.feature_type === 'port') {
+      const ata = str(p.inbound_ata_at);
+      const atd = str(p.outbound_atd_at);
+      ports.push({
+        label: str(p.label) ?? 'Port',
+        name: str(p.name) ?? 'Unknown port',
+        timeZone: str(p.time_zone),
+        arrival: ata ?? str(p.inbound_eta_at),
+        arrivalActual: ata !== null,
+        departure: atd ?? str(p.outbound_etd_at),
+        departureActual: atd !== null,
+      });
+    } else if (p.feature_type === 'current_vessel') {
+      vessel = {
+        name: str(p.vessel_name) ?? 'Vessel',
+        heading: num(p.vessel_location_heading),
+        speed: num(p.vessel_location_speed),
+        at: str(p.vessel_location_timestamp),
+        nextPort: str(p.arrival_port_name),
+        nextEta: str(p.arrival_port_eta),
+        nextZone: str(p.arrival_port_time_zone),
+      };
+    }
+  }
+  ports.sort((a, b) => portOrder(a.label) - portOrder(b.label));
+  return { ports, vessel };
+}
+
+const portOrder = (label: string) =>
+  label === 'POL' ? 0 : label === 'POD' ? 1000 : Number(label.replace(/\D/g, '')) || 500;
+
+/** Marks an SVG path Leaflet drew so tests and assistive tech can find it. */
+function tagPath(layer: L.Path, testId: string, name: string) {
+  const element = layer.getElement();
+  if (!element) return;
+  element.setAttribute('data-testid', testId);
+  element.setAttribute('role', 'img');
+  element.setAttribute('aria-label', name);
+}
+
+/**
+ * The container's route on an offline basemap: ports labelled POL / TS1 / POD, the path sailed
+ * so far solid, estimated legs dashed, and the vessel turned to its heading.
+ */
+export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
+  const container = useRef<HTMLDivElement>(null);
+  const map = useLeafletMap(container);
+  const summary = useMemo(() => summarizeRoute(geojson), [geojson]);
+
+  useEffect(() => {
+    if (!map) return undefined;
+    const group = L.featureGroup().addTo(map);
+    for (const f of geojson.features) {
+      const p = f.properties as Props;
+      if (f.geometry.type === 'LineString') {
+        const coordinates = f.geometry.coordinates as unknown as LngLat[];
+        const past = p.feature_type === 'past_vessel_locations';
+        for (const part of splitAtAntimeridian(coordinates)) {
+          const line = L.polyline(part, {
+            className: past ? 'route-past' : 'route-estimated',
+            weight: past ? 3 : 2,
+            dashArray: past ? undefined : '6 6',
+            interactive: false,
+          }).addTo(group);
+          tagPath(
+            line,
+            past ? 'map-past-path' : 'map-estimated-leg',
+            past ? 'Path sailed' : 'Estimated route',
+          );
+        }
+      } else {
+        const [lng, lat] = f.geometry.coordinates as unknown as LngLat;
+        if (p.feature_type === 'port') {
+          const label = str(p.label) ?? 'Port';
+          const name = str(p.name) ?? '';
+          L.marker([lat, lng], {
+            title: `${label} ${name}`,
+            keyboard: true,
+            icon: L.divIcon({
+              className: 'port-marker',
+              iconSize: undefined,
+              html: `<span data-testid="map-port" role="img" aria-label="${escapeHtml(`${label} ${name}`)}" class="port-marker__label port-marker__label--${escapeHtml(label.toLowerCase())}">${escapeHtml(label)}</span>`,
+            }),
+          })
+            .bindTooltip(escapeHtml(`${label}: ${name}`), { direction: 'top', offset: [0, -10] })
+            .addTo(group);
+        } else if (p.feature_type === 'current_vessel') {
+          const heading = num(p.vessel_location_heading) ?? 0;
+          const speed = num(p.vessel_location_speed);
+          const at = str(p.vessel_location_timestamp);
+          const name = str(p.vessel_name) ?? 'Vessel';
+          const description = [
+            name,
+            `heading ${Math.round(heading)}°`,
+            speed !== null ? `${speed.toFixed(1)} kn` : null,
+            at ? `at ${formatDateTime(at, 'utc')}` : null,
+          ]
+            .filter(Boolean)
+            .join(', ');
+          L.marker([lat, lng], {
+            title: description,
+            keyboard: true,
+            zIndexOffset: 1000,
+            icon: L.divIcon({
+              className: 'vessel-marker',
+              iconSize: [28, 28],
+              iconAnchor: [14, 14],
+              html: `<span data-testid="map-vessel" role="img" aria-label="${escapeHtml(description)}" class="vessel-marker__icon" style="transform: rotate(${heading}deg)"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path d="M12 2 L19 21 L12 17 L5 21 Z"/></svg></span>`,
+            }),
+          })
+            .bindTooltip(escapeHtml(description), { direction: 'right', offset: [14, 0] })
+            .addTo(group);
+        }
+      }
+    }
+    const bounds = group.getBounds();
+    if (bounds.isValid()) map.fitBounds(bounds, { padding: [32, 32], maxZoom: 6 });
+    return () => {
+      group.remove();
+    };
+  }, [map, geojson]);
+
+  return (
+    <figure className="route-map">
+      <div
+        ref={container}
+        className="route-map__canvas"
+        data-testid="route-map"
+        role="region"
+        aria-label="Route map"
+      />
+      <figcaption className="route-map__legend">
+        <span className="legend legend--past">Sailed</span>
+        <span className="legend legend--estimated">Estimated</span>
+        {summary.vessel ? (
+          <span>
+            {summary.vessel.name}
+            {summary.vessel.speed !== null ? ` · ${summary.vessel.speed.toFixed(1)} kn` : ''}
+            {summary.vessel.heading !== null
+              ? ` · heading ${Math.round(summary.vessel.heading)}°`
+              : ''}
+            {summary.vessel.at ? ` · position ${formatDateTime(summary.vessel.at, 'utc')}` : ''}
+            {summary.vessel.nextPort
+              ? ` · next ${summary.vessel.nextPort}${summary.vessel.nextEta ? ` ETA ${formatDateTime(summary.vessel.nextEta, summary.vessel.nextZone)}` : ''}`
+              : ''}
+          </span>
+        ) : null}
+      </figcaption>
+      {summary.ports.length ? (
+        <ol className="route-ports" aria-label="Ports on the route">
+          {summary.ports.map((port) => (
+            <li key={`${port.label}-${port.name}`}>
+              <strong>{port.label}</strong> {port.name}
+              {port.arrival ? (
+                <span className="muted">
+                  {' '}
+                  · {port.arrivalActual ? 'arrived' : 'ETA'}{' '}
+                  {formatDateTime(port.arrival, port.timeZone)}
+                </span>
+              ) : null}
+              {port.departure ? (
+                <span className="muted">
+                  {' '}
+                  · {port.departureActual ? 'departed' : 'ETD'}{' '}
+                  {formatDateTime(port.departure, port.timeZone)}
+                </span>
+              ) : null}
+            </li>
+          ))}
+        </ol>
+      ) : null}
+    </figure>
+  );
+}

@@ -1,0 +1,303 @@
+import type { ContainerDetail } from '../../shared/desktop';
+import { quayside } from '../bridge';
+import { LfdCell, notReadyReason } from '../board/columns';
+import { useAsync } from '../hooks/use-async';
+import { useDataVersion } from '../hooks/data-version';
+import { useNow } from '../hooks/use-now';
+import {
+  STALE_AFTER_MS,
+  formatDateTime,
+  formatMoney,
+  formatRelative,
+  humanize,
+  statusLabel,
+} from '../lib/format';
+import { navigate } from '../lib/navigation';
+import { RouteMap } from '../map/RouteMap';
+
+const SOURCE_LABELS: Record<string, string> = {
+  shipping_line: 'Shipping line',
+  terminal: 'Terminal',
+  ais: 'AIS',
+};
+
+/** "container.transport.estimated.vessel_arrived" -> "Vessel arrived" (estimated). */
+function eventLabel(name: string): { text: string; estimated: boolean } {
+  const estimated = name.includes('.estimated.');
+  const last = name.replace('.estimated', '').replace(/^container\.(transport\.)?/, '');
+  return { text: humanize(last), estimated };
+}
+
+export function ContainerDetailView({ id }: { id: string }) {
+  const dataVersion = useDataVersion();
+  const detail = useAsync(() => quayside.getContainerDetail({ id }), `${id}-${dataVersion}`);
+
+  if (detail.error && !detail.value) {
+    return (
+      <p role="alert" className="error-banner">
+        Could not load this container: {detail.error}
+      </p>
+    );
+  }
+  if (!detail.value) {
+    if (detail.loading) return <p aria-busy="true">Loading container…</p>;
+    return (
+      <div className="empty-state">
+        <h2>Container not found</h2>
+        <p>It may have been removed from the cache.</p>
+      </div>
+    );
+  }
+  return <Detail detail={detail.value} dataVersion={dataVersion} />;
+}
+
+function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion: number }) {
+  const now = useNow();
+  const { row, container, shipment, holds, fees, deadlines, events } = detail;
+  const a = container.attributes;
+  const zone = row.podTimezone;
+  const map = useAsync(
+    () => quayside.getRouteMap({ containerId: row.id }),
+    `map-${row.id}-${dataVersion}`,
+  );
+  const itemFees = fees.filter((fee) => fee.type !== 'total');
+  const references = [
+    ...new Set([...(a.ref_numbers ?? []), ...(shipment?.attributes.ref_numbers ?? [])]),
+  ];
+  const stale = row.terminalCheckedAt
+    ? now - Date.parse(row.terminalCheckedAt) > STALE_AFTER_MS
+    : false;
+
+  const keyDates: [string, string | null, string | null | undefined][] = [
+    [
+      'Departed POL',
+      shipment?.attributes.pol_atd_at ?? shipment?.attributes.pol_etd_at ?? null,
+      shipment?.attributes.pol_timezone,
+    ],
+    [row.ataAt ? 'Arrived POD' : 'ETA POD', row.ataAt ?? row.etaAt, zone],
+    ['Discharged', row.dischargedAt, zone],
+    ['Last free day', row.lfd, zone],
+    ['Pickup appointment', row.pickupAppointmentAt, zone],
+    ['Picked up', a.pod_full_out_at, zone],
+    [
+      'Destination ETA',
+      shipment?.attributes.destination_ata_at ?? shipment?.attributes.destination_eta_at ?? null,
+      shipment?.attributes.destination_timezone,
+    ],
+    ['Empty returned', a.empty_terminated_at, a.empty_terminated_timezone],
+  ];
+
+  const deadlineRows: ['line' | 'terminal' | 'rail', string, string | null][] = [
+    ['line', 'Shipping line', deadlines.line],
+    ['terminal', 'Terminal', deadlines.terminal],
+    ['rail', 'Rail', deadlines.rail],
+  ];
+
+  return (
+    <article className="detail" aria-label={`Container ${row.number}`}>
+      <header className="detail__header">
+        <button type="button" className="secondary" onClick={() => window.history.back()}>
+          ← Back
+        </button>
+        <h2 className="detail__title mono">{row.number}</h2>
+        <span className={`status status--${row.status}`}>{statusLabel(row.status)}</span>
+        {row.ready ? (
+          <span className="chip chip--ok">Ready for pickup</span>
+        ) : (
+          <span className="chip chip--muted">Not ready: {notReadyReason(row)}</span>
+        )}
+      </header>
+      <dl className="facts">
+        <dt>Line</dt>
+        <dd>
+          {shipment
+            ? `${shipment.attributes.shipping_line_name} (${row.lineScac ?? ''})`
+            : (row.lineScac ?? '—')}
+        </dd>
+        <dt>Bill of lading</dt>
+        <dd>
+          {row.shipmentId ? (
+            <a href={`#/shipments/${encodeURIComponent(row.shipmentId)}`} className="mono">
+              {row.billOfLading ?? 'Shipment'}
+            </a>
+          ) : (
+            '—'
+          )}
+        </dd>
+        <dt>Customer</dt>
+        <dd>{row.customer ?? '—'}</dd>
+        <dt>References</dt>
+        <dd>{references.length ? references.join(', ') : '—'}</dd>
+        <dt>Vessel / voyage</dt>
+        <dd>{[row.vessel, row.voyage].filter(Boolean).join(' / ') || '—'}</dd>
+        <dt>POD / terminal</dt>
+        <dd>
+          {[row.podName ?? row.podLocode, row.terminalName].filter(Boolean).join(' · ') || '—'}
+        </dd>
+        <dt>Equipment</dt>
+        <dd>
+          {[
+            a.equipment_length ? `${a.equipment_length}'` : null,
+            a.equipment_type,
+            a.equipment_height === 'high_cube' ? 'high cube' : null,
+          ]
+            .filter(Boolean)
+            .join(' ') || '—'}
+        </dd>
+        <dt>Terminal checked</dt>
+        <dd className={stale ? 'stale' : undefined}>
+          {row.terminalCheckedAt
+            ? `${formatRelative(row.terminalCheckedAt, now)}${stale ? ' (stale)' : ''}`
+            : 'never'}
+        </dd>
+      </dl>
+
+      <div className="detail__grid">
+        <section aria-labelledby="dates-heading" className="panel">
+          <h3 id="dates-heading">Key dates</h3>
+          <table className="simple">
+            <tbody>
+              {keyDates
+                .filter(([, value]) => value)
+                .map(([label, value, tz]) => (
+                  <tr key={label}>
+                    <th scope="row">{label}</th>
+                    <td>{formatDateTime(value, tz)}</td>
+                  </tr>
+                ))}
+            </tbody>
+          </table>
+          {row.lfd ? (
+            <p>
+              <LfdCell row={row} now={now} />
+            </p>
+          ) : null}
+        </section>
+
+        <section aria-labelledby="deadlines-heading" className="panel">
+          <h3 id="deadlines-heading">Import deadlines</h3>
+          <table className="simple">
+            <tbody>
+              {deadlineRows.map(([source, label, value]) => {
+                const binding = deadlines.bindingSource === source;
+                return (
+                  <tr key={source} className={binding ? 'binding' : undefined}>
+                    <th scope="row">{label}</th>
+                    <td>
+                      {formatDateTime(value, zone)}
+                      {binding ? <span className="chip chip--accent">Binding</span> : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </section>
+
+        <section aria-labelledby="holds-heading" className="panel">
+          <h3 id="holds-heading">Holds and fees</h3>
+          {holds.length ? (
+            <ul className="chips" aria-label="Holds">
+              {holds.map((hold) => (
+                <li
+                  key={hold.name}
+                  className={`chip ${hold.status === 'hold' ? 'chip--danger' : 'chip--warn'}`}
+                  title={hold.description ?? undefined}
+                >
+                  {hold.name}: {hold.status}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No holds.</p>
+          )}
+          {itemFees.length ? (
+            <table className="simple">
+              <tbody>
+                {itemFees.map((fee, index) => (
+                  <tr key={`${fee.type}-${index}`}>
+                    <th scope="row">{humanize(fee.type)}</th>
+                    <td className="num">{formatMoney(fee.amount, fee.currency_code)}</td>
+                  </tr>
+                ))}
+                <tr>
+                  <th scope="row">Total</th>
+                  <td className="num strong">{formatMoney(row.feesAmount, row.feesCurrency)}</td>
+                </tr>
+              </tbody>
+            </table>
+          ) : (
+            <p className="muted">No fees.</p>
+          )}
+        </section>
+      </div>
+
+      <section aria-labelledby="map-heading" className="panel">
+        <h3 id="map-heading">Route</h3>
+        {map.error ? (
+          <p role="alert" className="error-banner">
+            Could not load the route: {map.error}
+          </p>
+        ) : map.value && map.value.geojson.features.length === 0 ? (
+          <div className="route-map__placeholder">
+            The tracking service has no route for this container yet.
+          </div>
+        ) : map.value ? (
+          <>
+            <RouteMap geojson={map.value.geojson} />
+            <p className="muted small">Route as of {formatDateTime(map.value.fetchedAt)}</p>
+          </>
+        ) : map.loading ? (
+          <div className="route-map__placeholder" aria-busy="true">
+            Loading route…
+          </div>
+        ) : (
+          <div className="route-map__placeholder">No route map for this container yet.</div>
+        )}
+      </section>
+
+      <section aria-labelledby="events-heading" className="panel">
+        <h3 id="events-heading">Events</h3>
+        {events.length ? (
+          <ol className="timeline" aria-label="Event timeline">
+            {events.map((event) => {
+              const label = eventLabel(event.attributes.event);
+              return (
+                <li
+                  key={event.id}
+                  className={
+                    label.estimated ? 'timeline__item timeline__item--estimated' : 'timeline__item'
+                  }
+                >
+                  <span className="timeline__when">
+                    {formatDateTime(event.attributes.timestamp, event.attributes.timezone)}
+                  </span>
+                  <span className="timeline__what">
+                    {label.text}
+                    <span className={`chip ${label.estimated ? 'chip--muted' : 'chip--ok'}`}>
+                      {label.estimated ? 'Estimated' : 'Actual'}
+                    </span>
+                  </span>
+                  <span className="timeline__where muted">
+                    {event.attributes.location_locode ?? ''}
+                    {event.attributes.voyage_number
+                      ? ` · voyage ${event.attributes.voyage_number}`
+                      : ''}
+                    {` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`}
+                  </span>
+                </li>
+              );
+            })}
+          </ol>
+        ) : (
+          <p className="muted">No events yet.</p>
+        )}
+      </section>
+      <p>
+        <button type="button" className="secondary" onClick={() => navigate('alerts', row.id)}>
+          Alerts for this container
+        </button>
+      </p>
+    </article>
+  );
+}

@@ -1,0 +1,304 @@
+import { useCallback, useState } from 'react';
+import type { ColumnSizingState, VisibilityState } from '@tanstack/react-table';
+import { BOARD_VIEWS, type BoardView, type ContainerQuery } from '../../shared/desktop';
+import { quayside } from '../bridge';
+import { BoardTable, type BoardSort } from '../board/BoardTable';
+import { BOARD_COLUMN_DEFS } from '../board/columns';
+import { useBoardPages } from '../board/use-board-pages';
+import { useAsync } from '../hooks/use-async';
+import { describeFailure } from '../hooks/use-bridge';
+import { useDataVersion } from '../hooks/data-version';
+import { useNow } from '../hooks/use-now';
+import { useStoredState } from '../hooks/use-stored-state';
+import { statusLabel } from '../lib/format';
+import { navigate } from '../lib/navigation';
+
+export const VIEW_LABELS: Record<BoardView, string> = {
+  needs_action_today: 'Needs action today',
+  lfd_next_3_days: 'LFD in next 3 days',
+  on_hold: 'On hold',
+  ready_for_pickup: 'Ready for pickup',
+  arriving_this_week: 'Arriving this week',
+  at_sea: 'At sea',
+};
+
+const LFD_WINDOWS = {
+  any: { label: 'Any LFD', from: null, to: null },
+  overdue: { label: 'Overdue', from: null, to: 0 },
+  '24h': { label: 'Next 24 hours', from: 0, to: 24 },
+  '72h': { label: 'Next 3 days', from: 0, to: 72 },
+  '7d': { label: 'Next 7 days', from: 0, to: 168 },
+} as const;
+type LfdWindow = keyof typeof LFD_WINDOWS;
+
+interface Filters {
+  view: BoardView | null;
+  search: string;
+  status: string;
+  line: string;
+  pod: string;
+  terminal: string;
+  lfd: LfdWindow;
+  holds: 'any' | 'yes' | 'no';
+  ready: 'any' | 'yes' | 'no';
+}
+
+const NO_FILTERS: Filters = {
+  view: null,
+  search: '',
+  status: '',
+  line: '',
+  pod: '',
+  terminal: '',
+  lfd: 'any',
+  holds: 'any',
+  ready: 'any',
+};
+
+const HOUR = 3_600_000;
+
+/** The filters as a bridge query; LFD windows are anchored to the current hour so the key is stable. */
+function toQuery(filters: Filters, sort: BoardSort, now: number): ContainerQuery {
+  const query: ContainerQuery = { sort };
+  if (filters.view) query.view = filters.view;
+  if (filters.search.trim()) query.search = filters.search.trim();
+  if (filters.status) query.status = [filters.status];
+  if (filters.line) query.line = [filters.line];
+  if (filters.pod) query.pod = [filters.pod];
+  if (filters.terminal) query.terminal = [filters.terminal];
+  const window = LFD_WINDOWS[filters.lfd];
+  const hour = Math.floor(now / HOUR) * HOUR;
+  if (window.from !== null) query.lfdFrom = new Date(hour + window.from * HOUR).toISOString();
+  if (window.to !== null) query.lfdTo = new Date(hour + window.to * HOUR).toISOString();
+  if (filters.holds !== 'any') query.hasHolds = filters.holds === 'yes';
+  if (filters.ready !== 'any') query.ready = filters.ready === 'yes';
+  return query;
+}
+
+const DEFAULT_HIDDEN: VisibilityState = { customer: false, updated: false };
+
+export function ContainersView() {
+  const dataVersion = useDataVersion();
+  const now = useNow();
+  const [filters, setFilters] = useStoredState<Filters>('quayside.board.filters', NO_FILTERS);
+  const [sort, setSort] = useStoredState<BoardSort>('quayside.board.sort', {
+    column: 'lfd',
+    direction: 'asc',
+  });
+  const [sizing, setSizing] = useStoredState<ColumnSizingState>('quayside.board.columnSizing', {});
+  const [visibility, setVisibility] = useStoredState<VisibilityState>(
+    'quayside.board.columnVisibility',
+    DEFAULT_HIDDEN,
+  );
+  const [exportState, setExportState] = useState<string | null>(null);
+
+  const query = toQuery(filters, sort, now);
+  const pages = useBoardPages(query, dataVersion);
+  const facets = useAsync(() => quayside.getBoardFacets(), `facets-${dataVersion}`);
+  const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
+
+  const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
+  const onOpen = useCallback((row: { id: string }) => navigate('containers', row.id), []);
+
+  const onExport = async () => {
+    setExportState('Exporting…');
+    try {
+      const { csv, rows } = await quayside.exportContainersCsv({
+        ...query,
+        offset: undefined,
+        limit: undefined,
+      });
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      const link = document.createElement('a');
+      link.href = url;
+      link.download = `containers-${filters.view ?? 'all'}-${new Date().toISOString().slice(0, 10)}.csv`;
+      document.body.append(link);
+      link.click();
+      link.remove();
+      window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      setExportState(`Exported ${rows.toLocaleString()} ${rows === 1 ? 'row' : 'rows'}`);
+    } catch (failure) {
+      setExportState(`Export failed: ${describeFailure(failure)}`);
+    }
+  };
+
+  const facetOptions = (name: 'status' | 'line' | 'pod' | 'terminal') =>
+    (facets.value?.[name] ?? []).map((facet) => (
+      <option key={facet.value} value={facet.value}>
+        {name === 'status' ? statusLabel(facet.value) : facet.value} ({facet.count.toLocaleString()}
+        )
+      </option>
+    ));
+  const filtered =
+    JSON.stringify({ ...filters, view: null }) !== JSON.stringify({ ...NO_FILTERS, view: null });
+
+  return (
+    <section className="board-view" aria-label="Container board">
+      <div className="views" role="toolbar" aria-label="Board views">
+        <button
+          type="button"
+          className="view-chip"
+          aria-pressed={filters.view === null}
+          onClick={() => update({ view: null })}
+        >
+          All containers
+        </button>
+        {BOARD_VIEWS.map((view) => (
+          <button
+            key={view}
+            type="button"
+            className={`view-chip view-chip--${view}`}
+            aria-pressed={filters.view === view}
+            onClick={() => update({ view })}
+          >
+            {VIEW_LABELS[view]}
+            <span className="badge" aria-label={`${counts.value?.[view] ?? 0} containers`}>
+              {counts.value ? counts.value[view].toLocaleString() : '…'}
+            </span>
+          </button>
+        ))}
+      </div>
+
+      <div className="filters" role="search" aria-label="Board filters">
+        <input
+          type="search"
+          aria-label="Filter containers"
+          placeholder="Container, BL, reference, vessel…"
+          value={filters.search}
+          onChange={(event) => update({ search: event.target.value })}
+        />
+        <select
+          aria-label="Status"
+          value={filters.status}
+          onChange={(e) => update({ status: e.target.value })}
+        >
+          <option value="">Any status</option>
+          {facetOptions('status')}
+        </select>
+        <select
+          aria-label="Line"
+          value={filters.line}
+          onChange={(e) => update({ line: e.target.value })}
+        >
+          <option value="">Any line</option>
+          {facetOptions('line')}
+        </select>
+        <select
+          aria-label="POD"
+          value={filters.pod}
+          onChange={(e) => update({ pod: e.target.value })}
+        >
+          <option value="">Any POD</option>
+          {facetOptions('pod')}
+        </select>
+        <select
+          aria-label="Terminal"
+          value={filters.terminal}
+          onChange={(e) => update({ terminal: e.target.value })}
+        >
+          <option value="">Any terminal</option>
+          {facetOptions('terminal')}
+        </select>
+        <select
+          aria-label="LFD window"
+          value={filters.lfd}
+          onChange={(e) => update({ lfd: e.target.value as LfdWindow })}
+        >
+          {Object.entries(LFD_WINDOWS).map(([id, window]) => (
+            <option key={id} value={id}>
+              {window.label}
+            </option>
+          ))}
+        </select>
+        <select
+          aria-label="Holds"
+          value={filters.holds}
+          onChange={(e) => update({ holds: e.target.value as Filters['holds'] })}
+        >
+          <option value="any">Holds: any</option>
+          <option value="yes">On hold</option>
+          <option value="no">No holds</option>
+        </select>
+        <select
+          aria-label="Readiness"
+          value={filters.ready}
+          onChange={(e) => update({ ready: e.target.value as Filters['ready'] })}
+        >
+          <option value="any">Ready: any</option>
+          <option value="yes">Ready</option>
+          <option value="no">Not ready</option>
+        </select>
+        {filtered ? (
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => setFilters({ ...NO_FILTERS, view: filters.view })}
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+
+      <div className="board-meta">
+        <span role="status" aria-live="polite" data-testid="board-count">
+          {pages.total === null ? 'Loading…' : `${pages.total.toLocaleString()} containers`}
+        </span>
+        {exportState ? <span className="muted">{exportState}</span> : null}
+        <span className="spacer" />
+        <details className="columns-menu">
+          <summary>Columns</summary>
+          <fieldset aria-label="Visible columns">
+            {BOARD_COLUMN_DEFS.map((def) => (
+              <label key={def.id} className="inline">
+                <input
+                  type="checkbox"
+                  checked={visibility[def.id ?? ''] !== false}
+                  disabled={def.id === 'number'}
+                  onChange={(e) =>
+                    setVisibility({ ...visibility, [def.id ?? '']: e.target.checked })
+                  }
+                />
+                {def.meta?.label}
+              </label>
+            ))}
+            <button type="button" className="secondary" onClick={() => setSizing({})}>
+              Reset widths
+            </button>
+          </fieldset>
+        </details>
+        <button type="button" onClick={onExport}>
+          Export CSV
+        </button>
+      </div>
+
+      {pages.error ? (
+        <p role="alert" className="error-banner">
+          Could not load containers: {pages.error}
+        </p>
+      ) : null}
+      {pages.total === 0 ? (
+        <div className="empty-state">
+          <h2>{filtered || filters.view ? 'No containers match' : 'No containers yet'}</h2>
+          <p>
+            {filtered || filters.view
+              ? 'Try another view or clear the filters.'
+              : 'Track a container, bill of lading or booking to fill the board.'}
+          </p>
+        </div>
+      ) : (
+        <BoardTable
+          total={pages.total}
+          rowAt={pages.rowAt}
+          ensureRange={pages.ensureRange}
+          sort={sort}
+          onSortChange={setSort}
+          columnSizing={sizing}
+          onColumnSizingChange={setSizing}
+          columnVisibility={visibility}
+          now={now}
+          onOpen={onOpen}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,223 @@
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { REQUEST_TYPES, type TrackingRequestRow } from '../../shared/bridge';
+import { quayside } from '../bridge';
+import { RequestStatus } from '../components/RequestStatus';
+import { useAsync } from '../hooks/use-async';
+import { describeFailure } from '../hooks/use-bridge';
+import { useDataVersion } from '../hooks/data-version';
+import { containerNumberProblem, normalizeNumber } from '../lib/iso6346';
+
+type RequestType = (typeof REQUEST_TYPES)[number];
+
+const TYPE_LABELS: Record<RequestType, string> = {
+  container: 'Container number',
+  bill_of_lading: 'Bill of lading',
+  booking_number: 'Booking number',
+};
+
+interface Submitted {
+  number: string;
+  request: TrackingRequestRow | null;
+  error: string | null;
+}
+
+const splitList = (value: string) =>
+  value
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+
+/** One number per line (commas and spaces between numbers work too for containers). */
+function parseNumbers(text: string, type: RequestType): string[] {
+  const parts = type === 'container' ? text.split(/[\n,;\t ]+/) : text.split(/[\n,;\t]+/);
+  return [...new Set(parts.map((part) => normalizeNumber(part)).filter(Boolean))];
+}
+
+export function TrackView() {
+  const dataVersion = useDataVersion();
+  const [type, setType] = useState<RequestType>('container');
+  const [numbers, setNumbers] = useState('');
+  const [scac, setScac] = useState('');
+  const [refs, setRefs] = useState('');
+  const [tags, setTags] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [submitted, setSubmitted] = useState<Submitted[]>([]);
+  const [tick, setTick] = useState(0);
+  const lines = useAsync(() => quayside.listShippingLines(), 'lines');
+
+  const parsed = useMemo(() => parseNumbers(numbers, type), [numbers, type]);
+  const problems = useMemo(
+    () =>
+      type === 'container'
+        ? parsed.flatMap((number) => {
+            const problem = containerNumberProblem(number);
+            return problem ? [`${number}: ${problem}`] : [];
+          })
+        : [],
+    [parsed, type],
+  );
+  const scacUpper = scac.trim().toUpperCase().slice(0, 4);
+  const knownLine = lines.value?.find((line) => line.scac === scacUpper);
+
+  // Follow the submitted requests' status live: refresh on every sync and every few seconds.
+  const pendingIds = submitted.flatMap((entry) => (entry.request ? [entry.request.id] : []));
+  useEffect(() => {
+    if (pendingIds.length === 0) return undefined;
+    const timer = window.setInterval(() => setTick((value) => value + 1), 3000);
+    return () => window.clearInterval(timer);
+  }, [pendingIds.length]);
+  const statuses = useAsync(
+    () =>
+      pendingIds.length ? quayside.listTrackingRequests({ limit: 200 }) : Promise.resolve(null),
+    `${pendingIds.join(',')}|${dataVersion}|${tick}`,
+  );
+  const latest = new Map(statuses.value?.rows.map((row) => [row.id, row]) ?? []);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    if (parsed.length === 0) return setFormError('Enter at least one number.');
+    if (problems.length) return setFormError('Fix the numbers marked below first.');
+    if (!/^[A-Z]{4}$/.test(scacUpper))
+      return setFormError('Choose the shipping line (4-letter SCAC).');
+    setSubmitting(true);
+    const results: Submitted[] = [];
+    for (const number of parsed) {
+      try {
+        const result = await quayside.createTrackingRequest({
+          requestType: type,
+          number,
+          scac: scacUpper,
+          refNumbers: splitList(refs),
+          tags: splitList(tags),
+        });
+        results.push(
+          result.ok
+            ? { number, request: result.request, error: null }
+            : { number, request: null, error: result.message },
+        );
+      } catch (failure) {
+        results.push({ number, request: null, error: describeFailure(failure) });
+      }
+    }
+    setSubmitted((previous) => [...results, ...previous]);
+    setSubmitting(false);
+    if (results.every((entry) => entry.request)) setNumbers('');
+  };
+
+  return (
+    <section className="track" aria-label="Track">
+      <form className="settings" onSubmit={onSubmit} aria-label="New tracking request" noValidate>
+        <fieldset>
+          <legend>What to track</legend>
+          <label>
+            Request type
+            <select value={type} onChange={(e) => setType(e.target.value as RequestType)}>
+              {REQUEST_TYPES.map((value) => (
+                <option key={value} value={value}>
+                  {TYPE_LABELS[value]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Numbers (one per line; paste many at once)
+            <textarea
+              rows={4}
+              value={numbers}
+              onChange={(e) => setNumbers(e.target.value)}
+              aria-invalid={problems.length > 0}
+              aria-describedby="number-help"
+              spellCheck={false}
+            />
+          </label>
+          <div id="number-help" className="help" aria-live="polite">
+            {problems.length ? (
+              <ul className="problems">
+                {problems.map((problem) => (
+                  <li key={problem}>{problem}</li>
+                ))}
+              </ul>
+            ) : parsed.length > 1 ? (
+              `${parsed.length} requests will be created.`
+            ) : type === 'container' ? (
+              'ISO 6346: 4 letters, 6 digits and a check digit.'
+            ) : (
+              ''
+            )}
+          </div>
+          <label>
+            Shipping line (SCAC)
+            <input
+              list="shipping-lines"
+              value={scac}
+              onChange={(e) => setScac(e.target.value.split(' ')[0] ?? '')}
+              placeholder="Type a SCAC or line name"
+              autoComplete="off"
+            />
+          </label>
+          <datalist id="shipping-lines">
+            {lines.value?.map((line) => (
+              <option key={line.scac} value={line.scac}>
+                {line.name}
+              </option>
+            ))}
+          </datalist>
+          <div className="help">
+            {knownLine
+              ? knownLine.name
+              : lines.error
+                ? `Shipping lines unavailable: ${lines.error}`
+                : scacUpper.length === 4
+                  ? 'Not a line we know; the request will say if it is wrong.'
+                  : ''}
+          </div>
+          <label>
+            References (comma separated)
+            <input value={refs} onChange={(e) => setRefs(e.target.value)} />
+          </label>
+          <label>
+            Tags (comma separated)
+            <input value={tags} onChange={(e) => setTags(e.target.value)} />
+          </label>
+        </fieldset>
+        <div className="settings__actions">
+          <button type="submit" disabled={submitting}>
+            {submitting
+              ? 'Submitting…'
+              : parsed.length > 1
+                ? `Track ${parsed.length} numbers`
+                : 'Track'}
+          </button>
+          {formError ? (
+            <span role="alert" className="save-state--error">
+              {formError}
+            </span>
+          ) : null}
+        </div>
+      </form>
+
+      {submitted.length ? (
+        <section aria-label="Submitted requests" className="panel">
+          <h2>Submitted</h2>
+          <ul className="submitted">
+            {submitted.map((entry, index) => {
+              const row = entry.request ? (latest.get(entry.request.id) ?? entry.request) : null;
+              return (
+                <li key={`${entry.number}-${index}`} data-testid="submitted-request">
+                  <span className="mono">{entry.number}</span>{' '}
+                  {row ? (
+                    <RequestStatus row={row} />
+                  ) : (
+                    <span className="save-state--error">Not sent: {entry.error}</span>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
+        </section>
+      ) : null}
+    </section>
+  );
+}

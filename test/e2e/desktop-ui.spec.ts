@@ -1,0 +1,248 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startBrowserMode, type LaunchedApp } from './support/launch';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+/** Calls one bridge method the way the browser-mode renderer does. */
+async function bridge<T>(app: LaunchedApp, method: string, argument: unknown): Promise<T> {
+  const url = new URL(app.url);
+  const response = await fetch(`${url.origin}/bridge/${method}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Quayside-Token': url.searchParams.get('token') ?? '',
+    },
+    body: JSON.stringify({ argument }),
+  });
+  const reply = (await response.json()) as { ok: boolean; result: T };
+  if (!reply.ok) throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
+  return reply.result;
+}
+
+/**
+ * A container of the simulated world whose shipment the app does not track yet, so tracking it
+ * from the form is what brings it onto the board. `quayside sim list` prints each shipment as
+ * its BL, its booking, then its containers.
+ */
+async function untrackedContainer(app: LaunchedApp): Promise<{ number: string; scac: string }> {
+  const listing = execFileSync(process.execPath, ['bin/quayside.mjs', 'sim', 'list'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  const tracked = new Set(
+    (
+      await bridge<{ rows: { number: string }[] }>(app, 'listTrackingRequests', { limit: 1000 })
+    ).rows.map((row) => row.number),
+  );
+  const groups: { numbers: string[]; containers: { number: string; scac: string }[] }[] = [];
+  for (const line of listing.split('\n').slice(1)) {
+    const [number, scac, type] = line.trim().split(/\s+/);
+    if (!number || !scac || !type) continue;
+    if (type === 'bill_of_lading') groups.push({ numbers: [], containers: [] });
+    const group = groups.at(-1);
+    group?.numbers.push(number);
+    if (type === 'container') group?.containers.push({ number, scac });
+  }
+  const free = groups.find(
+    (group) => group.containers.length > 0 && group.numbers.every((number) => !tracked.has(number)),
+  );
+  if (!free?.containers[0]) throw new Error('the app already tracks every shipment of the world');
+  return free.containers[0];
+}
+
+/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
+async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 45_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
+    const button = page.getByRole('button', { name: 'Sync now' });
+    if (await button.isEnabled()) await button.click();
+    await page.waitForTimeout(1500);
+  }
+}
+
+const boardCount = async (page: Page) => {
+  const text = (await page.getByTestId('board-count').textContent()) ?? '';
+  const match = /([\d,]+) containers/.exec(text);
+  return match?.[1] ? Number(match[1].replace(/,/g, '')) : 0;
+};
+
+const columnValues = async (page: Page, header: string) => {
+  const headers = await page.getByRole('columnheader').allTextContents();
+  const index = headers.findIndex((text) => text.trim().startsWith(header));
+  expect(index, `column ${header}`).toBeGreaterThanOrEqual(0);
+  return page.locator('[role=rowgroup].board__body [role=row]').evaluateAll(
+    (rows, column) =>
+      rows
+        .map((row) => ({
+          index: Number(row.getAttribute('data-index')),
+          text: row.querySelectorAll('[role=gridcell]')[column]?.textContent ?? '',
+        }))
+        .sort((a, b) => a.index - b.index)
+        .map((row) => row.text.trim()),
+    index,
+  );
+};
+
+test.describe('desktop UI against the embedded service and simulated world', () => {
+  let dataDir: string;
+  let app: LaunchedApp;
+
+  // A fresh app and data folder per test: a failed test never leaves state for the next.
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'quayside-ui-'));
+    app = await startBrowserMode(dataDir);
+  });
+  test.afterEach(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('the board fills from the first sync; sort, filter, search and export work', async ({
+    page,
+  }) => {
+    await page.goto(app.url);
+    await syncUntil(page, async () => (await boardCount(page)) > 0);
+    const grid = page.getByRole('grid', { name: 'Containers' });
+    await expect(grid.getByRole('row').nth(1)).not.toHaveAttribute('aria-busy', 'true');
+    await page.screenshot({ path: test.info().outputPath('board.png') });
+    const total = await boardCount(page);
+
+    // Sort by container number, both ways (server-side).
+    await grid.getByRole('button', { name: 'Container' }).click();
+    await expect(grid.getByRole('columnheader', { name: 'Container' })).toHaveAttribute(
+      'aria-sort',
+      'ascending',
+    );
+    await expect
+      .poll(async () => {
+        const numbers = await columnValues(page, 'Container');
+        return numbers.length > 1 && numbers.join() === [...numbers].sort().join();
+      })
+      .toBe(true);
+    await grid.getByRole('button', { name: 'Container' }).click();
+    await expect(grid.getByRole('columnheader', { name: 'Container' })).toHaveAttribute(
+      'aria-sort',
+      'descending',
+    );
+    await expect
+      .poll(async () => {
+        const numbers = await columnValues(page, 'Container');
+        return numbers.length > 1 && numbers.join() === [...numbers].sort().reverse().join();
+      })
+      .toBe(true);
+
+    // Filter by line: every row then shows that line, and the count drops.
+    const lineFilter = page.getByRole('combobox', { name: 'Line' });
+    const firstLine = (await lineFilter.locator('option').nth(1).getAttribute('value')) ?? '';
+    await lineFilter.selectOption(firstLine);
+    await expect.poll(() => boardCount(page)).toBeLessThan(total);
+    await expect
+      .poll(async () => {
+        const lines = await columnValues(page, 'Line');
+        return lines.length > 0 && lines.every((line) => line === firstLine);
+      })
+      .toBe(true);
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => boardCount(page)).toBe(total);
+
+    // Search for one container by number.
+    const [someNumber] = await columnValues(page, 'Container');
+    await page.getByRole('searchbox', { name: 'Filter containers' }).fill(someNumber ?? '');
+    await expect.poll(() => boardCount(page)).toBe(1);
+    await expect(grid.getByRole('row').nth(1)).toContainText(someNumber ?? '');
+
+    // Export the current view: a CSV with a header and the one row.
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await (await download).path();
+    const csv = readFileSync(file, 'utf8').trim().split(/\r?\n/);
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(someNumber);
+    await expect(page.getByText('Exported 1 row')).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Filter containers' }).fill('');
+
+    // Ctrl+K finds it from anywhere and opens its detail.
+    await page.getByRole('link', { name: 'Shipments' }).click();
+    await page.keyboard.press('Control+k');
+    await page
+      .getByRole('combobox', { name: 'Search containers and shipments' })
+      .fill(someNumber ?? '');
+    await expect(page.getByRole('option').first()).toContainText(someNumber ?? '');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: someNumber })).toBeVisible();
+  });
+
+  test('a container at sea shows its ports, the path sailed and the vessel on the map', async ({
+    page,
+  }) => {
+    await page.goto(app.url);
+    await page.getByRole('button', { name: /^At sea/ }).click();
+    await syncUntil(page, async () => (await boardCount(page)) > 0);
+    const grid = page.getByRole('grid', { name: 'Containers' });
+    const row = grid.getByRole('row').nth(1);
+    const number = (await row.getByRole('gridcell').first().textContent()) ?? '';
+    await row.click();
+    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+
+    const map = page.getByRole('region', { name: 'Route map' });
+    await expect(map).toBeVisible();
+    await expect.poll(() => map.getByTestId('map-port').count()).toBeGreaterThanOrEqual(2);
+    await expect(map.getByTestId('map-port').filter({ hasText: 'POL' })).toHaveCount(1);
+    await expect(map.getByTestId('map-port').filter({ hasText: 'POD' })).toHaveCount(1);
+    expect(await map.getByTestId('map-past-path').count()).toBeGreaterThan(0);
+    await expect(map.getByTestId('map-vessel')).toHaveCount(1);
+    await expect(map.getByTestId('map-vessel')).toHaveAttribute('aria-label', /heading \d+°/);
+    await map.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('detail-map.png') });
+  });
+
+  test('tracking a container from the form brings it onto the board', async ({ page }) => {
+    const target = await untrackedContainer(app);
+    await page.goto(`${app.url}#/track`);
+    await page.getByLabel('Request type').selectOption('container');
+    const numbers = page.getByLabel('Numbers (one per line; paste many at once)');
+
+    // A wrong check digit is caught before anything is sent.
+    const wrongDigit = (Number(target.number.at(-1)) + 1) % 10;
+    await numbers.fill(`${target.number.slice(0, 10)}${wrongDigit}`);
+    await expect(page.getByText(/Check digit does not match/)).toBeVisible();
+
+    await numbers.fill(target.number);
+    await page.getByLabel('Shipping line (SCAC)').fill(target.scac);
+    await page.getByLabel('References (comma separated)').fill('PO-4711');
+    await page.getByRole('button', { name: 'Track', exact: true }).click();
+    const submitted = page.getByTestId('submitted-request');
+    await expect(submitted).toContainText(target.number);
+    await expect(submitted.locator('[data-status]')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Requests' }).click();
+    await expect(page.getByRole('table', { name: 'Tracking requests' })).toContainText(
+      target.number,
+    );
+
+    await page.getByRole('link', { name: 'Containers' }).click();
+    await page.getByRole('searchbox', { name: 'Filter containers' }).fill(target.number);
+    await syncUntil(page, async () => (await boardCount(page)) === 1, 50_000);
+    await expect(page.getByRole('grid', { name: 'Containers' })).toContainText(target.number);
+  });
+
+  test('the alerts centre lists alerts and marks them read', async ({ page }) => {
+    await page.goto(`${app.url}#/alerts`);
+    const alerts = page.getByTestId('alert-item');
+    await syncUntil(page, async () => (await alerts.count()) > 0, 50_000);
+    await expect(alerts.first()).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('alerts.png') });
+    await page.getByLabel('Unread only').check();
+    const markAll = page.getByRole('button', { name: 'Mark all read' });
+    if (await markAll.isEnabled()) {
+      await markAll.click();
+      await expect(page.getByText('No alerts')).toBeVisible();
+      await expect(page.getByTestId('unread-badge')).toHaveCount(0);
+    }
+  });
+});
