@@ -7,6 +7,7 @@ export const BRIDGE_METHOD_LIST = [
   'getSettings',
   'updateSettings',
   'getSyncStatus',
+  'getClock',
   'syncNow',
   'listContainers',
   'getBoardFacets',

@@ -10,6 +10,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import type { RouteFeatureCollection } from './api/resources';
 import {
+  ALERT_KINDS,
   ContainerQuery,
   type AlertKind,
   type AlertList,
@@ -125,6 +126,11 @@ export const bridgeMethods = {
   getSettings: { argument: NoArgument, result: Settings },
   updateSettings: { argument: SettingsPatch, result: Settings },
   getSyncStatus: { argument: NoArgument, result: SyncStatus },
+  /**
+   * The app's time: real time with a remote service; the simulated world's time (running
+   * `speed` times faster) with the embedded one. Countdowns and "stale" marks use it.
+   */
+  getClock: { argument: NoArgument, result: result<{ now: string; speed: number }>() },
   syncNow: { argument: NoArgument, result: SyncStatus },
 
   listContainers: { argument: ContainerQuery, result: result<BoardPage>() },
@@ -170,6 +176,12 @@ export const bridgeMethods = {
       {
         unreadOnly: Type.Optional(Type.Boolean()),
         containerId: Type.Optional(Id),
+        kinds: Type.Optional(
+          Type.Array(
+            Type.Unsafe<AlertKind>(Type.Union(ALERT_KINDS.map((kind) => Type.Literal(kind)))),
+            { maxItems: ALERT_KINDS.length },
+          ),
+        ),
         ...Paging,
       },
       { additionalProperties: false },

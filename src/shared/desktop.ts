@@ -96,6 +96,8 @@ export interface BoardRow {
   availableForPickup: boolean | null;
   ready: boolean;
   holdsCount: number;
+  /** Names of the active holds (status `hold`), e.g. `customs`, `freight`. */
+  holdNames: string[];
   feesAmount: number | null;
   feesCurrency: string | null;
   lfd: string | null;

@@ -63,7 +63,11 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   s.vessel_name AS vessel, s.voyage_number AS voyage, s.pod_eta_at AS etaAt,
   coalesce(c.pod_arrived_at, s.pod_ata_at) AS ataAt, c.pod_discharged_at AS dischargedAt,
   c.availability_known AS availabilityKnown, c.available_for_pickup AS availableForPickup,
-  c.ready, c.holds_count AS holdsCount, c.fees_amount AS feesAmount,
+  c.ready, c.holds_count AS holdsCount,
+  (SELECT group_concat(json_extract(h.value, '$.name'), char(31))
+     FROM json_each(c.json, '$.attributes.holds_at_pod_terminal') AS h
+     WHERE json_extract(h.value, '$.status') = 'hold') AS holdNames,
+  c.fees_amount AS feesAmount,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
   c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
   c.updated_at AS updatedAt, coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone,
@@ -75,7 +79,8 @@ const FROM = `FROM containers c
 
 const NOT_PICKED_UP = `(c.picked_up_at IS NULL AND c.current_status NOT IN (${PICKED_UP_STATUSES.map((s) => `'${s}'`).join(', ')}))`;
 
-type RawRow = Omit<BoardRow, 'availabilityKnown' | 'availableForPickup' | 'ready'> & {
+type RawRow = Omit<BoardRow, 'availabilityKnown' | 'availableForPickup' | 'ready' | 'holdNames'> & {
+  holdNames: string | null;
   availabilityKnown: number;
   availableForPickup: number | null;
   ready: number;
@@ -86,6 +91,8 @@ const toBoardRow = (r: RawRow): BoardRow => ({
   availabilityKnown: r.availabilityKnown === 1,
   availableForPickup: r.availableForPickup === null ? null : r.availableForPickup === 1,
   ready: r.ready === 1,
+  // Names are joined with the unit separator, which no hold name contains.
+  holdNames: r.holdNames ? r.holdNames.split('\u001f') : [],
 });
 
 const iso = (ms: number) => new Date(ms).toISOString();

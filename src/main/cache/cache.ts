@@ -525,7 +525,13 @@ export class Cache {
   }
 
   listAlerts(
-    options: { unreadOnly?: boolean; containerId?: string; offset?: number; limit?: number } = {},
+    options: {
+      unreadOnly?: boolean;
+      containerId?: string;
+      kinds?: readonly AlertKind[];
+      offset?: number;
+      limit?: number;
+    } = {},
   ): { total: number; unread: number; alerts: AlertRecord[] } {
     const where: string[] = [];
     const params: unknown[] = [];
@@ -533,6 +539,10 @@ export class Cache {
     if (options.containerId) {
       where.push('container_id = ?');
       params.push(options.containerId);
+    }
+    if (options.kinds && options.kinds.length > 0) {
+      where.push(`kind IN (${options.kinds.map(() => '?').join(', ')})`);
+      params.push(...options.kinds);
     }
     const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
     const total = (

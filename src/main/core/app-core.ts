@@ -100,6 +100,10 @@ export class AppCore {
         getSettings: () => this.settings(),
         updateSettings: (patch) => this.updateSettings(patch),
         getSyncStatus: () => this.syncStatus,
+        getClock: () => ({
+          now: new Date(this.clock.now()).toISOString(),
+          speed: this.clock instanceof AppClock ? this.clock.speed : 1,
+        }),
         syncNow: async () => {
           await this.sync.sync().catch(() => undefined);
           return this.syncStatus;

@@ -124,12 +124,16 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
   helper.display({
     id: 'holds',
     header: 'Holds',
-    size: 76,
+    size: 120,
     meta: { sortKey: 'holdsCount', label: 'Holds' },
     cell: cell((r) =>
       r.holdsCount > 0 ? (
-        <span className="chip chip--danger">
-          {r.holdsCount} hold{r.holdsCount === 1 ? '' : 's'}
+        <span className="chips">
+          {(r.holdNames.length > 0 ? r.holdNames : [`${r.holdsCount} holds`]).map((name) => (
+            <span key={name} className="chip chip--danger">
+              {name}
+            </span>
+          ))}
         </span>
       ) : (
         <span className="muted">None</span>

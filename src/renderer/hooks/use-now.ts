@@ -1,11 +1,45 @@
 import { useEffect, useState } from 'react';
+import { quayside } from '../bridge';
 
-/** The current time, refreshed every `intervalMs`, for countdowns and "stale" marks. */
+/**
+ * The app's time, which runs faster than the wall clock while the built-in simulated world is
+ * shown: main reports its time and speed, and the renderer extrapolates between reports.
+ */
+let reference = { appTime: Date.now(), wallTime: Date.now(), speed: 1 };
+
+export function appNow(): number {
+  return reference.appTime + (Date.now() - reference.wallTime) * reference.speed;
+}
+
+/** Asks main for its clock again (on start, and after each sync run). */
+export async function refreshAppClock(): Promise<void> {
+  try {
+    const clock = await quayside.getClock();
+    reference = { appTime: Date.parse(clock.now), wallTime: Date.now(), speed: clock.speed };
+  } catch {
+    // Keep the last known reference: countdowns stay roughly right.
+  }
+}
+
+/** The app's current time, refreshed every `intervalMs` real milliseconds. */
 export function useNow(intervalMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
+  const [now, setNow] = useState(appNow);
   useEffect(() => {
-    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
-    return () => window.clearInterval(timer);
+    let cancelled = false;
+    void refreshAppClock().then(() => {
+      if (!cancelled) setNow(appNow());
+    });
+    const unsubscribe = quayside.on('syncStatus', () => {
+      void refreshAppClock().then(() => {
+        if (!cancelled) setNow(appNow());
+      });
+    });
+    const timer = window.setInterval(() => setNow(appNow()), intervalMs);
+    return () => {
+      cancelled = true;
+      unsubscribe();
+      window.clearInterval(timer);
+    };
   }, [intervalMs]);
   return now;
 }

@@ -36,10 +36,16 @@ export function AlertsView({
   const [revision, setRevision] = useState(0);
   const [actionError, setActionError] = useState<string | null>(null);
   const list = useAsync(
-    () => quayside.listAlerts({ unreadOnly, containerId: containerId ?? undefined, limit: PAGE }),
-    `${unreadOnly}|${containerId}|${dataVersion}|${revision}`,
+    () =>
+      quayside.listAlerts({
+        unreadOnly,
+        containerId: containerId ?? undefined,
+        kinds: kind ? [kind] : undefined,
+        limit: PAGE,
+      }),
+    `${unreadOnly}|${containerId}|${kind}|${dataVersion}|${revision}`,
   );
-  const alerts = (list.value?.alerts ?? []).filter((alert) => !kind || alert.kind === kind);
+  const alerts = list.value?.alerts ?? [];
 
   const markRead = async (ids?: number[]) => {
     setActionError(null);

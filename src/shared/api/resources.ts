@@ -15,6 +15,7 @@ import {
   ToOne,
   Uuid,
 } from './common';
+import { CompleteRouteFeature } from './route-features';
 
 const literals = <const T extends readonly string[]>(values: T) => Type.Enum(values);
 
@@ -555,26 +556,11 @@ export const SearchResult = Type.Object({
 });
 export type SearchResult = Static<typeof SearchResult>;
 
-const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 2 });
-export const PointGeometry = Type.Object({ type: Type.Literal('Point'), coordinates: Position });
-export const LineStringGeometry = Type.Object({
-  type: Type.Literal('LineString'),
-  coordinates: Type.Array(Position, { minItems: 2 }),
-});
-/** Feature properties vary by `feature_type` (see the spec's Route map objects). */
-export const RouteFeature = Type.Object({
-  type: Type.Literal('Feature'),
-  geometry: Type.Union([PointGeometry, LineStringGeometry]),
-  properties: Type.Object({
-    feature_type: literals([
-      'port',
-      'current_vessel',
-      'past_vessel_locations',
-      'estimated_full_legs',
-      'estimated_partial_leg',
-    ] as const),
-  }),
-});
+/**
+ * One route map feature: a port, the current vessel, a past path or a predicted leg, with every
+ * property the spec's Route map objects list (see route-features.ts).
+ */
+export const RouteFeature = CompleteRouteFeature;
 export type RouteFeature = Static<typeof RouteFeature>;
 export const RouteFeatureCollection = Type.Object({
   type: Type.Literal('FeatureCollection'),
