@@ -17,8 +17,13 @@
 import type { SyncStatus } from '../../shared/bridge';
 import { isoString, type Clock } from '../../shared/clock';
 import type { AlertCenter } from '../alerts/alert-center';
-import type { Cache, RouteMapRecord } from '../cache/cache';
-import type { CachedEvent, CachedShipment, CachedTerminal } from '../../shared/cached-resources';
+import type { Cache, CachePage, RouteMapRecord } from '../cache/cache';
+import type {
+  CachedContainer,
+  CachedEvent,
+  CachedShipment,
+  CachedTerminal,
+} from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
 import { checkRecords, typeOf, type SkippedRecord } from './validate';
 
@@ -66,6 +71,19 @@ const STATE = {
 } as const;
 
 const HOUR = 3_600_000;
+
+/** Records validated between two yields to the event loop. */
+const CHECK_SLICE = 100;
+/** Containers (with their events) written per transaction. */
+const WRITE_SLICE = 10;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+function sliced<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
 
 const PHASES = {
   shipments: [0, 0.2],
@@ -231,7 +249,8 @@ export class SyncEngine {
         const terminals: CachedTerminal[] = [];
         const eventsByContainer = new Map<string, CachedEvent[]>();
         const includedEvents = new Map<string, CachedEvent>();
-        for (const inc of page.included) {
+        for (const [i, inc] of page.included.entries()) {
+          if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
           const type = typeOf(inc);
           if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], []));
           else if (type === 'terminal' || type === 'rail_terminal') {
@@ -240,10 +259,20 @@ export class SyncEngine {
             for (const e of checkRecords('transport_event', [inc], [])) includedEvents.set(e.id, e);
           }
         }
+        const checked: (CachedShipment | CachedContainer)[] = [];
+        for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
+          await yieldToEventLoop();
+          const slice = page.data.slice(i, i + CHECK_SLICE);
+          checked.push(
+            ...(kind === 'shipments'
+              ? checkRecords('shipment', slice, skipped)
+              : checkRecords('container', slice, skipped)),
+          );
+        }
         const primary =
           kind === 'shipments'
-            ? { shipments: [...shipments, ...checkRecords('shipment', page.data, skipped)] }
-            : { shipments, containers: checkRecords('container', page.data, skipped) };
+            ? { shipments: [...shipments, ...(checked as CachedShipment[])] }
+            : { shipments, containers: checked as CachedContainer[] };
         for (const s of skipped.splice(0)) report(s);
         const records = kind === 'shipments' ? primary.shipments : (primary.containers ?? []);
         for (const r of records) {
@@ -264,15 +293,30 @@ export class SyncEngine {
             eventsByContainer.set(c.id, events);
           }
         }
-        const outcome = cache.applyPage(
-          { ...primary, terminals, events: eventsByContainer },
-          now,
-          alerts,
-        );
-        changedShipments += outcome.shipmentsChanged;
-        changedContainers += outcome.containersChanged;
-        newAlerts += outcome.alerts.length;
-        alerts?.deliver(outcome.alerts);
+        // Written in short transactions (shipments and terminals first, then a few containers
+        // each) with the event loop free in between, so the UI stays responsive during a full
+        // sync. Each slice is atomic; cursors move only after the whole walk, so a run stopped
+        // between slices converges on the next one.
+        const slices: CachePage[] = [
+          { shipments: primary.shipments, terminals },
+          ...sliced(primary.containers ?? [], WRITE_SLICE).map((containers) => ({
+            containers,
+            events: new Map(
+              containers.flatMap((c) => {
+                const events = eventsByContainer.get(c.id);
+                return events ? [[c.id, events] as const] : [];
+              }),
+            ),
+          })),
+        ];
+        for (const slice of slices) {
+          await yieldToEventLoop();
+          const outcome = cache.applyPage(slice, now, alerts);
+          changedShipments += outcome.shipmentsChanged;
+          changedContainers += outcome.containersChanged;
+          newAlerts += outcome.alerts.length;
+          alerts?.deliver(outcome.alerts);
+        }
         done += page.data.length;
         const fraction = page.total ? Math.min(1, done / page.total) : 0.5;
         this.setStatus({ progress: phase[0] + (phase[1] - phase[0]) * fraction });
