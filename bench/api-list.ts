@@ -1,44 +1,36 @@
 /**
- * Throughput of `GET /v2/containers?page[size]=100&include=shipment` on a store of 10k
- * containers, as a ratio to a bare Fastify route that returns the same bytes pre-serialized
- * (the ceiling for this machine and HTTP stack), both measured in the same run; median of runs.
+ * The /v2 API under load, against a bare Fastify route that returns the same bytes
+ * pre-serialized (the ceiling for this machine and HTTP stack), both measured in the same run;
+ * medians of several alternating runs.
  *
- *   npx tsx bench/api-list.ts [--runs 5] [--seconds 5]
+ * - List throughput: `GET /v2/containers?page[size]=100&include=shipment` on 10k containers
+ *   (10 connections), target >= 0.25 of the bare route.
+ * - Detail latency: p99 of `GET /v2/containers/{id}?include=shipment` under 50 concurrent
+ *   connections, as a ratio to the bare route's p99 under the same load.
+ *
+ *   npx tsx bench/api-list.ts [--runs 5] [--seconds 5] [--quick]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRequire } from 'node:module';
 import Fastify from 'fastify';
 import { startService } from '../src/service';
-import { seedDemoData } from '../src/service/dev/seed';
-
-// autocannon ships no type declarations: describe the part used here.
-type Autocannon = (options: {
-  url: string;
-  headers: Record<string, string>;
-  connections: number;
-  duration: number;
-}) => Promise<{ non2xx: number; errors: number; requests: { average: number } }>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { load, quick } from './lib/load';
+import { median, reportResult } from './lib/report';
+import { seedBenchData } from './lib/seed';
 
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, seconds: { type: 'string', default: '5' } },
+  options: {
+    runs: { type: 'string', default: quick ? '3' : '5' },
+    seconds: { type: 'string', default: quick ? '3' : '5' },
+    quick: { type: 'boolean', default: false },
+  },
 });
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const CONTAINERS = 10_000;
-const PER_SHIPMENT = 4;
-const PATH = '/v2/containers?page[size]=100&include=shipment';
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-async function measure(url: string, headers: Record<string, string>): Promise<number> {
-  const result = await autocannon({ url, headers, connections: 10, duration: seconds });
-  if (result.non2xx > 0 || result.errors > 0) throw new Error(`errors while measuring ${url}`);
-  return result.requests.average;
-}
+const LIST_PATH = '/v2/containers?page[size]=100&include=shipment';
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-'));
 const service = await startService({
@@ -46,23 +38,25 @@ const service = await startService({
   port: 0,
   config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
 });
-const baseline = Fastify();
+const bare = Fastify();
 try {
   const account = (await service.store.accounts.first())!;
   const key = service.initialKey!;
-  console.log(`seeding ${CONTAINERS} containers...`);
-  const t0 = Date.now();
-  await seedDemoData(service.store, account.id, {
-    shipments: CONTAINERS / PER_SHIPMENT,
-    containersPerShipment: PER_SHIPMENT,
+  const t0 = performance.now();
+  const { containerIds } = await seedBenchData(service.store, account.id, {
+    containers: CONTAINERS,
+    containersPerShipment: 4,
+    transportEventsPerContainer: 2,
+    rawEventsPerContainer: 2,
   });
-  console.log(`seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `seeded ${CONTAINERS} containers in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 
   const origin = service.baseUrl.replace(/\/v2$/, '');
   const headers = { Authorization: `Token ${key}` };
-  const sample = await fetch(origin + PATH, { headers });
-  const bytes = await sample.text();
-  const doc = JSON.parse(bytes) as {
+  const listBytes = await (await fetch(origin + LIST_PATH, { headers })).text();
+  const doc = JSON.parse(listBytes) as {
     data: unknown[];
     included: unknown[];
     meta: { total: number };
@@ -70,28 +64,62 @@ try {
   if (doc.data.length !== 100 || doc.meta.total !== CONTAINERS)
     throw new Error('unexpected sample');
   console.log(
-    `response: ${doc.data.length} containers, ${doc.included.length} included, ${bytes.length} bytes`,
+    `list response: ${doc.data.length} containers, ${doc.included.length} included, ${listBytes.length} bytes`,
   );
+  const detailPath = `/v2/containers/${containerIds[containerIds.length >> 1]}?include=shipment`;
+  const detailBytes = await (await fetch(origin + detailPath, { headers })).text();
+  console.log(`detail response: ${detailBytes.length} bytes`);
 
-  baseline.get('/v2/containers', (_req, reply) =>
-    reply.type('application/vnd.api+json').send(bytes),
+  // The same bytes from routes doing no work: the ceiling of this HTTP stack on this machine.
+  bare.get('/v2/containers', (_req, reply) =>
+    reply.type('application/vnd.api+json').send(listBytes),
   );
-  await baseline.listen({ host: '127.0.0.1', port: 0 });
-  const address = baseline.server.address();
-  const baselineUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}${PATH}`;
+  bare.get('/v2/containers/:id', (_req, reply) =>
+    reply.type('application/vnd.api+json').send(detailBytes),
+  );
+  await bare.listen({ host: '127.0.0.1', port: 0 });
+  const address = bare.server.address();
+  const bareOrigin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
 
-  const ratios: number[] = [];
+  const api: number[] = [];
+  const ceiling: number[] = [];
   for (let i = 0; i < runs; i++) {
-    const ceiling = await measure(baselineUrl, headers);
-    const api = await measure(origin + PATH, headers);
-    ratios.push(api / ceiling);
+    const b = (await load(bareOrigin + LIST_PATH, headers, 10, seconds)).requests.average;
+    const a = (await load(origin + LIST_PATH, headers, 10, seconds)).requests.average;
+    ceiling.push(b);
+    api.push(a);
     console.log(
-      `run ${i + 1}: api ${api.toFixed(0)} req/s, bare ${ceiling.toFixed(0)} req/s, ratio ${(api / ceiling).toFixed(3)}`,
+      `list run ${i + 1}: api ${a.toFixed(0)} req/s, bare ${b.toFixed(0)} req/s, ratio ${(a / b).toFixed(3)}`,
     );
   }
-  console.log(`median ratio api/bare: ${median(ratios).toFixed(3)} (target >= 0.25)`);
+  reportResult({
+    name: 'api list throughput (page of 100 + shipments)',
+    value: median(api),
+    baseline: median(ceiling),
+    unit: 'req/s',
+    target: { min: 0.25 },
+    note: `${LIST_PATH} on ${CONTAINERS} containers, 10 connections, ${runs} x ${seconds} s; baseline: bare Fastify route sending the same ${listBytes.length} bytes`,
+  });
+
+  const apiP99: number[] = [];
+  const bareP99: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const b = (await load(bareOrigin + detailPath, headers, 50, seconds)).latency.p99;
+    const a = (await load(origin + detailPath, headers, 50, seconds)).latency.p99;
+    bareP99.push(b);
+    apiP99.push(a);
+    console.log(`detail run ${i + 1}: api p99 ${a} ms, bare p99 ${b} ms`);
+  }
+  reportResult({
+    name: 'api detail p99 latency, 50 connections',
+    value: median(apiP99),
+    baseline: median(bareP99),
+    unit: 'ms',
+    target: null,
+    note: `GET /v2/containers/{id}?include=shipment, 50 connections, ${runs} x ${seconds} s; baseline: bare route sending the same bytes. No target set by the issue.`,
+  });
 } finally {
-  await baseline.close();
+  await bare.close();
   await service.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

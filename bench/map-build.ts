@@ -21,6 +21,7 @@ import {
   type RouteVessel,
   type TrackPoint,
 } from '../src/service/routing/route-map';
+import { median, reportResult } from './lib/report';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -141,11 +142,6 @@ function tracks(router: SeaRouter): Map<string, TrackPoint[]> {
   return out;
 }
 
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)]!;
-}
-
 /** Median time per call in ms over `rounds` rounds of `iterations` calls. */
 async function measure(
   fn: (i: number) => unknown,
@@ -214,6 +210,23 @@ async function main() {
   console.log(
     `build map, new vessel position:   ${newPositionMs.toFixed(2)} ms  ratio ${(newPositionMs / serializeMs).toFixed(0)}x`,
   );
+  const note = `45-day two-leg journey, ${total} AIS positions; baseline: JSON.stringify of the stored FeatureCollection (${storedBody.length} bytes). No target set by the issue.`;
+  reportResult({
+    name: 'map build, warm sea routes',
+    value: warmMs,
+    baseline: serializeMs,
+    unit: 'ms',
+    target: null,
+    note,
+  });
+  reportResult({
+    name: 'map build, new vessel position',
+    value: newPositionMs,
+    baseline: serializeMs,
+    unit: 'ms',
+    target: null,
+    note,
+  });
 }
 
 await main();

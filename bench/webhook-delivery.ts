@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request } from 'undici';
 import { startService } from '../src/service';
+import { median, reportResult } from './lib/report';
 
 const NOTIFICATIONS = 200;
 const RECEIVER_DELAY_MS = 5;
@@ -121,8 +122,6 @@ async function worker(url: string): Promise<{ perSecond: number; body: string }>
   }
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 const receiver = await startReceiver();
 const base: number[] = [];
 const measured: number[] = [];
@@ -141,3 +140,11 @@ console.log(
 console.log(`  baseline (sequential POSTs): ${median(base).toFixed(0)} /s`);
 console.log(`  outbox + worker (end to end): ${median(measured).toFixed(0)} /s`);
 console.log(`  ratio worker / baseline: ${(median(measured) / median(base)).toFixed(2)}x`);
+reportResult({
+  name: 'webhook delivery throughput',
+  value: median(measured),
+  baseline: median(base),
+  unit: 'deliveries/s',
+  target: null,
+  note: `${NOTIFICATIONS} notifications through outbox + worker to a local receiver answering after ${RECEIVER_DELAY_MS} ms; baseline: sequential undici POSTs of the same body. The worker delivers concurrently, so a ratio above 1 is expected. No target set by the issue.`,
+});
