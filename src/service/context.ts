@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock';
 import type { Renderer } from './api/render';
-import type { RouteBuilder } from './routing';
+import type { VesselPositionHistory } from './routing/positions';
+import type { RouteMapService } from './routing/route-builder';
 import type { AccountStore } from './store/accounts';
 import type { ReferenceData } from './store/reference';
 import type { Database } from './store/schema';
@@ -40,7 +41,10 @@ export interface ServiceContext {
   render: Renderer;
   clock: Clock;
   config: ServiceConfig;
-  routeBuilder: RouteBuilder;
+  /** The route map behind map_geojson (ETag, stored copies of completed journeys). */
+  routeMaps: RouteMapService;
+  /** Recorded vessel positions (AIS), for the vessel endpoints' `show_positions`. */
+  positions: VesselPositionHistory;
   /** Webhook outbox (the engine's EventSink), sender and delivery worker. */
   webhooks: Webhooks;
 }

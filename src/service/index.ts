@@ -9,13 +9,17 @@ import { systemClock, type Clock } from '../shared/clock';
 import { buildApp } from './app';
 import { Renderer } from './api/render';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
-import { noRouteBuilder, type RouteBuilder } from './routing';
+import { storedPortCalls } from './routing';
+import { marineSeaRouter } from './routing/network';
+import { createRouteMapService, storeRouteLookups } from './routing/route-builder';
+import { sqlRouteMapCopies } from './routing/route-cache';
 import { AccountStore } from './store/accounts';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { TrackingStore } from './store/tracking-store';
 import type { FeedConfig } from './feeds';
 import { TrackingEngine, type EngineLogger, type TrackingEngineOptions } from './tracking/engine';
+import { storedPositionHistory } from './tracking/positions';
 import { Webhooks } from './webhooks';
 import type { DeliveryPolicy } from './webhooks/worker';
 import type { EventSink } from './events/event-sink';
@@ -37,7 +41,6 @@ export interface ServiceOptions {
   config?: Partial<ServiceConfig>;
   /** Directory of the reference JSON files (default: resources/reference). */
   referenceDir?: string;
-  routeBuilder?: RouteBuilder;
   /** Webhook retry and concurrency settings (tests shorten or bound them). */
   webhookPolicy?: Partial<DeliveryPolicy>;
   /** Feed endpoints; when given, the tracking engine runs with the service. */
@@ -85,6 +88,17 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       policy: options.webhookPolicy,
       logger: options.logger,
     });
+    const positions = storedPositionHistory(opened.db);
+    const routeMaps = createRouteMapService({
+      source: {
+        portCalls: async ({ shipment }) => storedPortCalls(shipment),
+        ...storeRouteLookups(opened.db),
+        positions,
+      },
+      clock,
+      router: marineSeaRouter,
+      copies: sqlRouteMapCopies(opened.db),
+    });
     const context: ServiceContext = {
       db: opened.db,
       ref,
@@ -93,7 +107,8 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       render: new Renderer(opened.db, ref),
       clock,
       config,
-      routeBuilder: options.routeBuilder ?? noRouteBuilder,
+      routeMaps,
+      positions,
       webhooks,
     };
     const app = buildApp(context, { logger: options.logger });
@@ -140,6 +155,8 @@ export interface RunningService extends ServiceApp {
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4010;
 export const FIRST_ACCOUNT_NAME = 'default';
+/** Real-time delay between listening and building the sea-route graph in the background. */
+export const ROUTER_WARM_UP_DELAY_MS = 5_000;
 
 /** Starts listening; on an empty store it creates the first account and returns its key. */
 export async function startService(
@@ -158,7 +175,20 @@ export async function startService(
     const port =
       typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const shownHost = host.includes(':') ? `[${host}]` : host;
-    return { ...service, baseUrl: `http://${shownHost}:${port}/v2`, port, initialKey };
+    // The sea-route graph costs about 1.5 s of CPU to build: do it soon after start, in real
+    // time, so the first map request does not pay; a service closed before then never builds it.
+    const warmUp = setTimeout(() => marineSeaRouter(), ROUTER_WARM_UP_DELAY_MS);
+    warmUp.unref();
+    return {
+      ...service,
+      baseUrl: `http://${shownHost}:${port}/v2`,
+      port,
+      initialKey,
+      async close() {
+        clearTimeout(warmUp);
+        await service.close();
+      },
+    };
   } catch (err) {
     await service.close();
     throw err;

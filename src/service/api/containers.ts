@@ -11,7 +11,6 @@ import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { collectionLinks, parsePage } from '../jsonapi/pagination';
-import { emptyFeatureCollection } from '../routing';
 import {
   IdParams,
   IncludeQuery,
@@ -198,7 +197,15 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
         tags: ['Routing'],
         summary: 'The route of a container as a GeoJSON FeatureCollection (routing entitlement)',
         params: IdParams,
-        response: { 200: RouteFeatureCollection },
+        headers: Type.Object({
+          'if-none-match': Type.Optional(
+            Type.String({ description: 'ETag of a copy the client holds; 304 when current' }),
+          ),
+        }),
+        response: {
+          200: RouteFeatureCollection,
+          304: Type.Null({ description: 'Not modified: the If-None-Match ETag is current' }),
+        },
       },
     },
     async (request, reply) => {
@@ -211,11 +218,12 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
         .selectAll()
         .where('id', '=', container.shipment_id)
         .executeTakeFirstOrThrow();
-      const route = await ctx.routeBuilder.build({ container, shipment });
-      return reply
-        .code(200)
-        .type('application/json')
-        .send(JSON.stringify(route ?? emptyFeatureCollection()));
+      const ifNoneMatch = request.headers['if-none-match'];
+      const answer = await ctx.routeMaps.respond({ container, shipment, ifNoneMatch });
+      reply.header('ETag', answer.etag).header('Cache-Control', answer.cacheControl);
+      // Not modified: the client's copy is current; no body.
+      if (answer.status === 304) return reply.code(304).send();
+      return reply.code(200).type('application/json').send(answer.body);
     },
   );
 }

@@ -9,7 +9,15 @@ import {
   VesselDocument,
 } from '../../shared/api/documents';
 import type { ServiceContext } from '../context';
-import { notFound } from '../jsonapi/errors';
+import { ApiError, notFound } from '../jsonapi/errors';
+import {
+  PositionsQueryError,
+  parseShowPositions,
+  parseVesselKey,
+  vesselDocument,
+  type PositionsWindow,
+} from '../routing/vessel-positions';
+import { ROUTING_NOT_ENABLED } from './containers';
 import { accountOf, sendDocument } from './http';
 import {
   renderMetro,
@@ -17,7 +25,6 @@ import {
   renderRailTerminal,
   renderShippingLine,
   renderTerminal,
-  renderVessel,
 } from './render';
 
 const params = (name: string, description: string) =>
@@ -91,22 +98,46 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     {
       schema: {
         tags: ['Vessels'],
-        summary: 'Get a vessel by id or IMO number',
+        summary: 'Get a vessel by id or IMO number, with its position history on request',
+        description:
+          '`show_positions` (the routing entitlement) adds the recorded positions between ' +
+          '`show_positions[from_timestamp]` (default: 7 days before the end) and ' +
+          '`show_positions[to_timestamp]` (default: now); one request spans at most 31 days.',
         params: params('id', 'Vessel id or 7-digit IMO number'),
+        querystring: Type.Object({
+          show_positions: Type.Optional(
+            Type.String({ description: '`true` for the last 7 days of positions' }),
+          ),
+          'show_positions[from_timestamp]': Type.Optional(
+            Type.String({ description: 'ISO 8601 date-time; positions from this instant' }),
+          ),
+          'show_positions[to_timestamp]': Type.Optional(
+            Type.String({ description: 'ISO 8601 date-time; positions up to this instant' }),
+          ),
+        }),
         response: { 200: VesselDocument },
       },
     },
     async (request, reply) => {
-      accountOf(request);
-      const { id } = request.params as { id: string };
-      const column = /^[0-9]{7}$/.test(id) ? 'imo' : 'id';
+      const account = accountOf(request);
+      const key = parseVesselKey((request.params as { id: string }).id);
+      if (!key) throw notFound();
+      let window: PositionsWindow | null;
+      try {
+        window = parseShowPositions(request.query as Record<string, unknown>, ctx.clock.now());
+      } catch (err) {
+        if (!(err instanceof PositionsQueryError)) throw err;
+        throw new ApiError(400, err.message, { source: { parameter: err.parameter } });
+      }
+      // The position history is a paid feature; the vessel itself is not.
+      if (window && !account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
       const vessel = await db
         .selectFrom('vessels')
         .selectAll()
-        .where(column, '=', id)
+        .where(key.by, '=', key.by === 'id' ? key.id : key.imo)
         .executeTakeFirst();
       if (!vessel) throw notFound();
-      return sendDocument(reply, 200, { data: renderVessel(vessel) });
+      return sendDocument(reply, 200, await vesselDocument(vessel, ctx.positions, window));
     },
   );
 

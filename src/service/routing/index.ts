@@ -1,9 +1,10 @@
 /**
- * Seam for the route map (`GET /containers/{id}/map_geojson`). The route builder (ports, vessel
- * positions, sea-route legs) plugs in here; until it does, every container has no route data
- * yet, which the API answers with an empty FeatureCollection.
+ * The route map (`GET /containers/{id}/map_geojson`): the builder seam, the empty answer for a
+ * container without route data, and the port calls the tracking engine stores on the shipment.
+ * The service wires the map in src/service/index.ts (createRouteMapService in route-builder.ts).
  */
 import type { RouteFeatureCollection } from '../../shared/api/resources';
+import type { PortCall } from '../feeds/normalize/shipment-facts';
 import type { ContainersTable, ShipmentsTable } from '../store/schema';
 
 export interface RouteBuilder {
@@ -14,11 +15,18 @@ export interface RouteBuilder {
   }): Promise<RouteFeatureCollection | null>;
 }
 
-export const noRouteBuilder: RouteBuilder = {
-  build: async () => null,
-};
-
 export const emptyFeatureCollection = (): RouteFeatureCollection => ({
   type: 'FeatureCollection',
   features: [],
 });
+
+/** The shipment's stored port calls; none when the line has not been read yet. */
+export function storedPortCalls(shipment: Pick<ShipmentsTable, 'port_calls'>): PortCall[] {
+  if (!shipment.port_calls) return [];
+  try {
+    const parsed = JSON.parse(shipment.port_calls) as unknown;
+    return Array.isArray(parsed) ? (parsed as PortCall[]) : [];
+  } catch {
+    return [];
+  }
+}

@@ -114,7 +114,12 @@ export async function createRouteMapCopiesTable(
     .execute();
 }
 
-export function sqlRouteMapCopies(db: Kysely<RouteMapCopiesDatabase>): RouteMapCopies {
+/** Copies in the `route_map_copies` table of any database that has it (e.g. the service store). */
+export function sqlRouteMapCopies<DB extends RouteMapCopiesDatabase>(
+  store: Kysely<DB>,
+): RouteMapCopies {
+  // Kysely's database type is invariant; the queries below touch only route_map_copies.
+  const db = store as unknown as Kysely<RouteMapCopiesDatabase>;
   return {
     async get(containerId) {
       const row = await db

@@ -36,7 +36,7 @@ import type {
   EstimatedPartialLegFeature,
   PastVesselLocationsFeature,
   PortFeature,
-} from './schema';
+} from '../../shared/api/route-features';
 
 /** A position is trusted for `current_vessel` for this long after it was recorded. */
 export const FRESH_POSITION_MS = 24 * 60 * 60 * 1000;

@@ -3,6 +3,7 @@
  * builder is used (no SQLite-only DDL), so the same migrations run on PostgreSQL.
  */
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { createRouteMapCopiesTable } from '../routing/route-cache';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
 type AnyDb = Kysely<any>;
@@ -426,11 +427,23 @@ const webhookDelivery: Migration = {
   },
 };
 
+/**
+ * The route map: each shipment's port calls (JSON, written when the line's facts are applied)
+ * and the stored copies of completed journeys' maps.
+ */
+const routeMap: Migration = {
+  async up(db: AnyDb) {
+    await db.schema.alterTable('shipments').addColumn('port_calls', 'text').execute();
+    await createRouteMapCopiesTable(db);
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_tracking_engine': trackingEngine,
   '0003_webhook_delivery': webhookDelivery,
+  '0004_route_map': routeMap,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -2,6 +2,8 @@
  * Row types of the service tables. Timestamps are UTC ISO 8601 text, JSON values are text and
  * booleans are 0/1 integers, so the same queries run on SQLite and PostgreSQL.
  */
+import type { RouteMapCopiesTable } from '../routing/route-cache';
+
 type Json = string;
 type Bool = number;
 
@@ -157,6 +159,8 @@ export interface ShipmentsTable {
   line_changed_at?: string | null;
   /** When the line reported the booking cancelled. */
   cancelled_at?: string | null;
+  /** The route's port calls (PortCall[] from deriveShipmentFacts) as JSON, for the route map. */
+  port_calls?: Json | null;
 }
 
 export interface ContainersTable {
@@ -317,4 +321,5 @@ export interface Database {
   webhook_notifications: WebhookNotificationsTable;
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   vessel_positions: VesselPositionsTable;
+  route_map_copies: RouteMapCopiesTable;
 }

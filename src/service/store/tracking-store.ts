@@ -553,7 +553,23 @@ export class TrackingStore {
       data_source: input.dataSource,
       created_at: this.nowIso(),
     };
-    await this.db.insertInto('transport_events').values(row).execute();
+    // A new event changes the container and its shipment: bump both, so incremental syncs
+    // (filter[updated_at][start]) see it.
+    const insert = async (db: Kysely<Database>) => {
+      await db.insertInto('transport_events').values(row).execute();
+      await db
+        .updateTable('containers')
+        .set({ updated_at: row.created_at })
+        .where('id', '=', containerId)
+        .execute();
+      await db
+        .updateTable('shipments')
+        .set({ updated_at: row.created_at })
+        .where('id', '=', container.shipment_id)
+        .execute();
+    };
+    if (this.db.isTransaction) await insert(this.db);
+    else await this.db.transaction().execute(insert);
     return row;
   }
 

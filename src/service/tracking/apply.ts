@@ -170,7 +170,7 @@ const SHIPMENT_FACT_COLUMNS = [
 ] as const;
 
 /**
- * Writes the shipment's route, dates and POD vessel. The first ETA the line ever gave is kept as
+ * Writes the shipment's route, dates, port calls and POD vessel. The first ETA the line ever gave is kept as
  * `pod_original_eta_at`. Returns whether anything the line says changed.
  */
 export async function applyShipmentFacts(
@@ -210,6 +210,8 @@ export async function applyShipmentFacts(
     .find((f) => f !== null);
   if (podFacility) next.pod_terminal_id = env.ref.terminalsByFirms.get(podFacility)?.id ?? null;
   if (view.cancelledAt) next.cancelled_at = view.cancelledAt;
+  // The route map draws from the port calls; raw events alone lack what derives them.
+  next.port_calls = JSON.stringify(facts.port_calls);
 
   const changed = (Object.keys(next) as (keyof ShipmentsTable)[]).filter(
     (k) => (shipment[k] ?? null) !== (next[k] ?? null),

@@ -12,7 +12,7 @@ import {
   type RoutePort,
   type TrackPoint,
 } from '../../../src/service/routing/route-map';
-import { CompleteRouteFeature } from '../../../src/service/routing/schema';
+import { CompleteRouteFeature } from '../../../src/shared/api/route-features';
 import {
   DAY,
   HOUR,
