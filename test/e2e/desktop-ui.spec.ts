@@ -194,7 +194,11 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     await expect.poll(() => map.getByTestId('map-port').count()).toBeGreaterThanOrEqual(2);
     await expect(map.getByTestId('map-port').filter({ hasText: 'POL' })).toHaveCount(1);
     await expect(map.getByTestId('map-port').filter({ hasText: 'POD' })).toHaveCount(1);
-    expect(await map.getByTestId('map-past-path').count()).toBeGreaterThan(0);
+    // The past path is drawn from AIS positions the service has recorded since it started; the
+    // map refreshes as syncs bring newer data.
+    await expect
+      .poll(() => map.getByTestId('map-past-path').count(), { timeout: 60_000 })
+      .toBeGreaterThan(0);
     await expect(map.getByTestId('map-vessel')).toHaveCount(1);
     await expect(map.getByTestId('map-vessel')).toHaveAttribute('aria-label', /heading \d+°/);
     await map.scrollIntoViewIfNeeded();
