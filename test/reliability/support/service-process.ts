@@ -1,0 +1,83 @@
+/**
+ * Starts service-child.ts as a child process (`node --import tsx`) and lets a test kill it with
+ * SIGKILL, drain it or stop it cleanly.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { FeedConfig } from '../../../src/service/feeds';
+
+const CHILD = fileURLToPath(new URL('./service-child.ts', import.meta.url));
+
+export interface ChildServiceConfig {
+  dataDir: string;
+  feeds: FeedConfig;
+  /** The shared simulated clock: origin + (Date.now() - realStart) * speed. */
+  origin: number;
+  realStart: number;
+  speed: number;
+}
+
+export interface ChildService {
+  baseUrl: string;
+  initialKey?: string;
+  pid: number;
+  /** Everything the child wrote to stdout and stderr. */
+  output(): string;
+  /** SIGKILL; resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Stops tracking, waits until every notification is delivered or failed. */
+  drain(timeoutMs: number): Promise<void>;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export function startChildService(config: ChildServiceConfig): Promise<ChildService> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', CHILD, JSON.stringify(config)],
+    { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
+  );
+  let output = '';
+  child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+
+  return new Promise((resolve, reject) => {
+    const onExit = ({ code, signal }: { code: number | null; signal: string | null }) =>
+      reject(new Error(`service exited before it was ready (${code ?? signal}):\n${output}`));
+    void exited.then(onExit);
+    child.once('message', (message: { type: string; baseUrl: string; initialKey?: string }) => {
+      if (message.type !== 'ready') return;
+      resolve({
+        baseUrl: message.baseUrl,
+        initialKey: message.initialKey,
+        pid: child.pid!,
+        output: () => output,
+        async kill() {
+          child.kill('SIGKILL');
+          await exited;
+        },
+        drain(timeoutMs) {
+          return new Promise((done, fail) => {
+            const timer = setTimeout(
+              () => fail(new Error(`notifications still pending after ${timeoutMs} ms`)),
+              timeoutMs,
+            );
+            child.on('message', (m: { type?: string }) => {
+              if (m.type !== 'drained') return;
+              clearTimeout(timer);
+              done();
+            });
+            child.send({ type: 'drain' });
+          });
+        },
+        async stop() {
+          child.kill('SIGTERM');
+          return (await exited).code;
+        },
+      });
+    });
+  });
+}
