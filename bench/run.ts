@@ -50,8 +50,8 @@ for (const file of scripts) {
 const target = (r: BenchResult) =>
   r.target
     ? [
-        r.target.min !== undefined ? `>= ${r.target.min}` : '',
-        r.target.max !== undefined ? `<= ${r.target.max}` : '',
+        r.target.min !== undefined ? `>= ${Number(r.target.min.toPrecision(3))}` : '',
+        r.target.max !== undefined ? `<= ${Number(r.target.max.toPrecision(3))}` : '',
       ]
         .filter(Boolean)
         .join(' ')

@@ -213,9 +213,13 @@ export const bridgeMethods = {
       { apiKey: Type.Union([Type.String({ minLength: 1, maxLength: 500 }), Type.Null()]) },
       { additionalProperties: false },
     ),
-    result: result<{ stored: boolean; masked: string | null }>(),
+    result: result<{ stored: boolean; masked: string | null; storedIn: string }>(),
   },
-  getRemoteApiKeyStatus: { argument: NoArgument, result: result<{ masked: string | null }>() },
+  getRemoteApiKeyStatus: {
+    argument: NoArgument,
+    /** `storedIn`: where the key is kept, in plain words (keychain, or a private file). */
+    result: result<{ masked: string | null; storedIn: string }>(),
+  },
   getCacheInfo: { argument: NoArgument, result: result<CacheInfo>() },
   clearCache: { argument: NoArgument, result: result<CacheInfo>() },
 } as const satisfies Record<string, { argument: TSchema; result: TSchema }>;

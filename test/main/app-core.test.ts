@@ -123,12 +123,12 @@ describe('desktop bridge handlers against a real service', () => {
     const stored = await call<{ stored: boolean; masked: string }>('setRemoteApiKey', {
       apiKey: 'qs_secretkey_0123456789',
     });
-    expect(stored).toEqual({ stored: true, masked: 'qs_s…6789' });
+    expect(stored).toMatchObject({ stored: true, masked: 'qs_s…6789' });
     expect(statSync(join(dir, REMOTE_KEY_FILE)).mode & 0o777).toBe(0o600);
     expect(JSON.stringify(await call('getSettings'))).not.toContain('secretkey');
-    expect(await call('getRemoteApiKeyStatus')).toEqual({ masked: 'qs_s…6789' });
+    expect(await call('getRemoteApiKeyStatus')).toMatchObject({ masked: 'qs_s…6789' });
     await call('setRemoteApiKey', { apiKey: null });
-    expect(await call('getRemoteApiKeyStatus')).toEqual({ masked: null });
+    expect(await call('getRemoteApiKeyStatus')).toMatchObject({ masked: null });
   });
 
   it('filters alerts by kind and clears the cache', async () => {

@@ -174,9 +174,16 @@ export class AppCore {
           this.options.secretStore.set(apiKey);
           // A new key may carry other entitlements: ask for map data again.
           this.sync.resetRoutingEntitlement();
-          return { stored: apiKey !== null, masked: maskSecret(apiKey) };
+          return {
+            stored: apiKey !== null,
+            masked: maskSecret(apiKey),
+            storedIn: this.options.secretStore.description,
+          };
         },
-        getRemoteApiKeyStatus: () => ({ masked: maskSecret(this.options.secretStore.get()) }),
+        getRemoteApiKeyStatus: () => ({
+          masked: maskSecret(this.options.secretStore.get()),
+          storedIn: this.options.secretStore.description,
+        }),
         getCacheInfo: () => this.cacheInfo(),
         clearCache: () => {
           this.cache.clear();

@@ -201,11 +201,15 @@ export function SettingsView({
 /** The remote service's API key: stored in the OS keychain by main, shown here only masked. */
 function RemoteKey({ disabled }: { disabled: boolean }) {
   const [masked, setMasked] = useState<string | null>(null);
+  const [storedIn, setStoredIn] = useState<string | null>(null);
   const [key, setKey] = useState('');
   const [message, setMessage] = useState<string | null>(null);
   useEffect(() => {
     quayside.getRemoteApiKeyStatus().then(
-      (status) => setMasked(status.masked),
+      (status) => {
+        setMasked(status.masked);
+        setStoredIn(status.storedIn);
+      },
       (failure: unknown) => setMessage(describeFailure(failure)),
     );
   }, []);
@@ -214,8 +218,9 @@ function RemoteKey({ disabled }: { disabled: boolean }) {
     try {
       const result = await quayside.setRemoteApiKey({ apiKey });
       setMasked(result.masked);
+      setStoredIn(result.storedIn);
       setKey('');
-      setMessage(apiKey ? 'Key stored in the keychain.' : 'Key removed.');
+      setMessage(apiKey ? `Key stored in ${result.storedIn}.` : 'Key removed.');
     } catch (failure) {
       setMessage(describeFailure(failure));
     }
@@ -224,6 +229,7 @@ function RemoteKey({ disabled }: { disabled: boolean }) {
     <div className="key-row">
       <label>
         API key {masked ? <span className="muted">(current: {masked})</span> : null}
+        {storedIn ? <span className="muted"> — kept in {storedIn}, never in settings</span> : null}
         <input
           type="password"
           autoComplete="off"

@@ -13,10 +13,22 @@ const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
  * Starts the app exactly as a user does: `npm start -- --browser --no-open --data-dir DIR`
  * (via scripts/start.mjs, which is what `npm start` runs), and waits for its url line.
  */
-export function startBrowserMode(dataDir: string): Promise<LaunchedApp> {
+export function startBrowserMode(
+  dataDir: string,
+  extraArgs: readonly string[] = [],
+): Promise<LaunchedApp> {
   const child = spawn(
     process.execPath,
-    ['scripts/start.mjs', '--browser', '--no-open', '--data-dir', dataDir, '--port', '0'],
+    [
+      'scripts/start.mjs',
+      '--browser',
+      '--no-open',
+      '--data-dir',
+      dataDir,
+      '--port',
+      '0',
+      ...extraArgs,
+    ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';
