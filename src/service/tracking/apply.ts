@@ -553,14 +553,34 @@ export async function applyContainer(
   if (changedAttrs && !inputs.created) {
     await record(env, scope, accountId, 'container.updated', about, changeset);
   }
+  // Deadline and appointment changes are webhook events about the container and, as the spec
+  // lists them among transport event names, also transport_event records (stamped when seen).
+  const deadlineEvents: { event: ApiTransportEventName; source: 'shipping_line' | 'terminal' }[] =
+    [];
   for (const [column, event] of LFD_EVENTS) {
-    if (changeset[column]) await record(env, scope, accountId, event, about);
+    if (changeset[column]) {
+      deadlineEvents.push({
+        event: event as ApiTransportEventName,
+        source: column === 'pickup_lfd_line' ? 'shipping_line' : 'terminal',
+      });
+    }
   }
   if (coalescedLfd(container) !== coalescedLfd(merged)) {
-    await record(env, scope, accountId, 'container.pickup_lfd.changed', about);
+    deadlineEvents.push({
+      event: 'container.pickup_lfd.changed',
+      source: merged.pickup_lfd_line ? 'shipping_line' : 'terminal',
+    });
   }
   if (changeset.pickup_appointment_at) {
-    await record(env, scope, accountId, 'container.pickup_appointment.changed', about);
+    deadlineEvents.push({ event: 'container.pickup_appointment.changed', source: 'terminal' });
+  }
+  for (const { event, source } of deadlineEvents) {
+    await scope.store.addTransportEvent(container.id, {
+      event,
+      dataSource: source,
+      timestamp: iso(scope.now),
+    });
+    await record(env, scope, accountId, event, about);
   }
   return changed || changedAttrs || newEvents.length > 0;
 }

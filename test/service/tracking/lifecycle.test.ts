@@ -309,6 +309,19 @@ describe('tracking request lifecycle', () => {
         'container.transport.available',
       ]),
     );
+    // The deadline changes are also kept as transport events, each once, stamped when seen.
+    const deadlineRecords = await h.opened.db
+      .selectFrom('transport_events')
+      .select(['event', 'data_source', 'timestamp'])
+      .where('event', 'like', 'container.pickup_lfd%')
+      .orderBy('event')
+      .execute();
+    expect(deadlineRecords.map((e) => [e.event, e.data_source])).toEqual([
+      ['container.pickup_lfd.changed', 'shipping_line'],
+      ['container.pickup_lfd_line.changed', 'shipping_line'],
+      ['container.pickup_lfd_terminal.changed', 'terminal'],
+    ]);
+    expect(deadlineRecords.every((e) => e.timestamp !== null)).toBe(true);
     // One vessel_discharged although line and terminal both reported it.
     const discharged = await h.opened.db
       .selectFrom('transport_events')
