@@ -74,17 +74,19 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
         'filter[updated_at][start]',
       );
       if (since) base = base.where('updated_at', '>=', since);
-      const [{ total }, rows] = await Promise.all([
+      // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
+      const readAt = render.generation();
+      const [{ total }, keys] = await Promise.all([
         base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
         base
-          .selectAll()
+          .select(['id', 'updated_at'])
           .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
           .orderBy('id', 'desc')
           .limit(page.size)
           .offset(page.offset)
           .execute(),
       ]);
-      const data = await render.containers(rows);
+      const data = await render.containersByKey(keys, readAt);
       const included = await resolveIncludes(data, include, (type, ids) =>
         render.load(account.id, type, ids),
       );
@@ -111,9 +113,10 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     async (request, reply) => {
       const account = accountOf(request);
       const include = parseInclude((request.query as { include?: string }).include, 'container');
+      const readAt = render.generation();
       const row = await findOwned(account.id, (request.params as { id: string }).id);
       if (!row) throw notFound();
-      const [data] = await render.containers([row]);
+      const [data] = await render.containers([row], readAt);
       const included = await resolveIncludes([data!], include, (type, ids) =>
         render.load(account.id, type, ids),
       );

@@ -1,14 +1,19 @@
 /** Small helpers shared by the route modules. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
+import { serializeDocument } from '../jsonapi/document';
 import { ApiError } from '../jsonapi/errors';
 import type { Account } from '../store/accounts';
 
 export const JSON_API = 'application/vnd.api+json';
 
-/** Serializes once with JSON.stringify and sends with the JSON:API media type. */
+/**
+ * Serializes once to UTF-8 bytes (reusing the remembered JSON of cached resources; the bytes are
+ * those of JSON.stringify) and sends with the JSON:API media type. The charset is named here
+ * because Fastify adds it only to string payloads.
+ */
 export function sendDocument(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type(JSON_API).send(JSON.stringify(body));
+  return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));
 }
 
 /** The authenticated account (set by the auth hook on every /v2 route). */

@@ -3,7 +3,10 @@
  * Related reference data (ports, terminals, lines) comes from the in-memory ReferenceData.
  */
 import type { Kysely } from 'kysely';
+import { rememberSerialized } from '../jsonapi/document';
 import type { Identifier, Resource } from '../jsonapi/include';
+import { renderedTableWrites } from '../store/db';
+import type { RenderedTableWrites } from '../store/db';
 import type { ReferenceData } from '../store/reference';
 import type {
   ContainersTable,
@@ -194,11 +197,88 @@ export function renderWebhookNotification(n: WebhookNotificationsTable): Resourc
   };
 }
 
+/** How many rendered resources of each cached type are kept (least recently used go first). */
+const CONTAINER_CACHE_SIZE = 4096;
+const SHIPMENT_CACHE_SIZE = 2048;
+
+interface CachedResource {
+  updatedAt: string;
+  generation: number;
+  resource: Resource;
+}
+
+/** A row identified for rendering without reading all its columns. */
+export interface RowKey {
+  id: string;
+  updated_at: string;
+}
+
+/**
+ * Rendered resources (frozen, with their JSON text remembered) by id. An entry is used only while
+ * no write to the rendered tables has happened in this process since it was rendered (the write
+ * generation) and the row's updated_at is still the one it was rendered from (which also catches
+ * a change written by another process).
+ */
+class ResourceCache {
+  private readonly entries = new Map<string, CachedResource>();
+  constructor(private readonly capacity: number) {}
+
+  get(id: string, updatedAt: string, generation: number): Resource | undefined {
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (entry.generation !== generation || entry.updatedAt !== updatedAt) {
+      this.entries.delete(id);
+      return undefined;
+    }
+    // Refresh its place: least recently used entries are evicted first.
+    this.entries.delete(id);
+    this.entries.set(id, entry);
+    return entry.resource;
+  }
+
+  set(id: string, updatedAt: string, generation: number, resource: Resource): void {
+    this.entries.delete(id);
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(id, { updatedAt, generation, resource });
+  }
+}
+
 export class Renderer {
+  private readonly writes: RenderedTableWrites | undefined;
+  private readonly containerCache = new ResourceCache(CONTAINER_CACHE_SIZE);
+  private readonly shipmentCache = new ResourceCache(SHIPMENT_CACHE_SIZE);
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly ref: ReferenceData,
-  ) {}
+  ) {
+    this.writes = renderedTableWrites(db);
+  }
+
+  /**
+   * The write generation to capture before reading rows that will be rendered: rendered
+   * resources are cached only when no write happened between that read and the rendering.
+   * Undefined when the database has no write counter (nothing is cached then).
+   */
+  generation(): number | undefined {
+    return this.writes?.generation;
+  }
+
+  private lookup(cache: ResourceCache, key: RowKey): Resource | undefined {
+    const generation = this.writes?.generation;
+    return generation === undefined ? undefined : cache.get(key.id, key.updated_at, generation);
+  }
+
+  private remember(
+    cache: ResourceCache,
+    key: RowKey,
+    resource: Resource,
+    readAt: number | undefined,
+  ): Resource {
+    if (readAt === undefined || this.writes?.generation !== readAt) return resource;
+    cache.set(key.id, key.updated_at, readAt, rememberSerialized(resource));
+    return resource;
+  }
 
   shipment(s: ShipmentsTable, containerIds: string[]): Resource {
     const ref = this.ref;
@@ -381,41 +461,102 @@ export class Renderer {
 
   // --- batch rendering (one query per relationship, never per row) ----------------------------
 
-  async shipments(rows: ShipmentsTable[]): Promise<Resource[]> {
+  /**
+   * `readAt`: the generation() captured before `rows` were read; when given, what is rendered
+   * here is cached.
+   */
+  async shipments(rows: ShipmentsTable[], readAt?: number): Promise<Resource[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const containers = await this.db
-      .selectFrom('containers')
-      .select(['id', 'shipment_id'])
-      .where('shipment_id', 'in', ids)
-      .orderBy('created_at')
-      .orderBy('number')
-      .execute();
-    const byShipment = groupIds(containers, 'shipment_id');
-    return rows.map((r) => this.shipment(r, byShipment.get(r.id) ?? []));
+    const out: (Resource | undefined)[] = rows.map((r) => this.lookup(this.shipmentCache, r));
+    const missing = rows.filter((_r, i) => !out[i]);
+    if (missing.length > 0) {
+      const containers = await this.db
+        .selectFrom('containers')
+        .select(['id', 'shipment_id'])
+        .where(
+          'shipment_id',
+          'in',
+          missing.map((r) => r.id),
+        )
+        .orderBy('created_at')
+        .orderBy('number')
+        .execute();
+      const byShipment = groupIds(containers, 'shipment_id');
+      rows.forEach((r, i) => {
+        if (out[i]) return;
+        const resource = this.shipment(r, byShipment.get(r.id) ?? []);
+        out[i] = this.remember(this.shipmentCache, r, resource, readAt);
+      });
+    }
+    return out as Resource[];
   }
 
-  async containers(rows: ContainersTable[]): Promise<Resource[]> {
+  /**
+   * `readAt`: the generation() captured before `rows` were read; when given, what is rendered
+   * here is cached.
+   */
+  async containers(rows: ContainersTable[], readAt?: number): Promise<Resource[]> {
     if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const [events, raws] = await Promise.all([
-      this.db
-        .selectFrom('transport_events')
-        .select(['id', 'container_id'])
-        .where('container_id', 'in', ids)
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
-        .execute(),
-      this.db
-        .selectFrom('raw_events')
-        .select(['id', 'container_id'])
-        .where('container_id', 'in', ids)
-        .orderBy('event_index')
-        .execute(),
-    ]);
-    const ev = groupIds(events, 'container_id');
-    const raw = groupIds(raws, 'container_id');
-    return rows.map((r) => this.container(r, ev.get(r.id) ?? [], raw.get(r.id) ?? []));
+    const out: (Resource | undefined)[] = rows.map((r) => this.lookup(this.containerCache, r));
+    const missing = rows.filter((_r, i) => !out[i]);
+    if (missing.length > 0) {
+      const ids = missing.map((r) => r.id);
+      const [events, raws] = await Promise.all([
+        this.db
+          .selectFrom('transport_events')
+          .select(['id', 'container_id'])
+          .where('container_id', 'in', ids)
+          .orderBy('created_at', 'desc')
+          .orderBy('id')
+          .execute(),
+        this.db
+          .selectFrom('raw_events')
+          .select(['id', 'container_id'])
+          .where('container_id', 'in', ids)
+          .orderBy('event_index')
+          .execute(),
+      ]);
+      const ev = groupIds(events, 'container_id');
+      const raw = groupIds(raws, 'container_id');
+      rows.forEach((r, i) => {
+        if (out[i]) return;
+        const resource = this.container(r, ev.get(r.id) ?? [], raw.get(r.id) ?? []);
+        out[i] = this.remember(this.containerCache, r, resource, readAt);
+      });
+    }
+    return out as Resource[];
+  }
+
+  /**
+   * Renders containers known by id and updated_at (in that order), reading the full rows only
+   * for those not cached. `readAt`: the generation() captured before `keys` were read.
+   * Rows gone since `keys` were read are left out.
+   */
+  async containersByKey(keys: RowKey[], readAt: number | undefined): Promise<Resource[]> {
+    const cached = keys.map((k) => this.lookup(this.containerCache, k));
+    const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
+    if (missingIds.length === 0) return cached as Resource[];
+    const rows = await this.db
+      .selectFrom('containers')
+      .selectAll()
+      .where('id', 'in', missingIds)
+      .execute();
+    const rendered = new Map((await this.containers(rows, readAt)).map((r) => [r.id, r] as const));
+    return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
+  }
+
+  /** Like containersByKey, for shipments. */
+  private async shipmentsByKey(keys: RowKey[], readAt: number | undefined): Promise<Resource[]> {
+    const cached = keys.map((k) => this.lookup(this.shipmentCache, k));
+    const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
+    if (missingIds.length === 0) return cached as Resource[];
+    const rows = await this.db
+      .selectFrom('shipments')
+      .selectAll()
+      .where('id', 'in', missingIds)
+      .execute();
+    const rendered = new Map((await this.shipments(rows, readAt)).map((r) => [r.id, r] as const));
+    return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
   }
 
   /**
@@ -451,20 +592,22 @@ export class Renderer {
         return rows.map(renderVessel);
       }
       case 'shipment': {
-        const rows = await this.db
+        const readAt = this.generation();
+        const keys = await this.db
           .selectFrom('shipments')
-          .selectAll()
+          .select(['id', 'updated_at', 'account_id'])
           .where('id', 'in', ids)
           .execute();
-        return this.shipments(owned(rows));
+        return this.shipmentsByKey(owned(keys), readAt);
       }
       case 'container': {
-        const rows = await this.db
+        const readAt = this.generation();
+        const keys = await this.db
           .selectFrom('containers')
-          .selectAll()
+          .select(['id', 'updated_at', 'account_id'])
           .where('id', 'in', ids)
           .execute();
-        return this.containers(owned(rows));
+        return this.containersByKey(owned(keys), readAt);
       }
       case 'transport_event': {
         const rows = await this.db

@@ -1,7 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, SelectQueryNode, SqliteDialect } from 'kysely';
+import type {
+  KyselyPlugin,
+  OperationNode,
+  PluginTransformQueryArgs,
+  PluginTransformResultArgs,
+  QueryId,
+  QueryResult,
+  RootOperationNode,
+  UnknownRow,
+} from 'kysely';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 
@@ -41,6 +51,63 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
   });
 }
 
+/** Tables whose rows the API renders into container and shipment resources. */
+const RENDERED_TABLES = new Set(['containers', 'shipments', 'transport_events', 'raw_events']);
+
+/** Table names a query node mentions; an empty set when it names none (raw SQL). */
+function tablesOf(node: OperationNode, out = new Set<string>()): Set<string> {
+  if (node.kind === 'TableNode') {
+    out.add((node as unknown as { table: { identifier: { name: string } } }).table.identifier.name);
+  }
+  for (const value of Object.values(node)) {
+    const children = Array.isArray(value) ? value : [value];
+    for (const child of children) {
+      if (child && typeof child === 'object' && typeof (child as OperationNode).kind === 'string')
+        tablesOf(child as OperationNode, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * Counts writes to the rendered tables made through this process's Kysely instance, so caches of
+ * rendered resources can tell that what they hold may be stale. A write bumps the generation
+ * both when it is compiled and after it ran; a reader that captures the generation before its
+ * first query and finds it unchanged afterwards saw no write happen in between. Raw SQL and
+ * schema changes count as writes to every table.
+ */
+export class RenderedTableWrites implements KyselyPlugin {
+  generation = 0;
+  private readonly pending = new WeakSet<QueryId>();
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    if (!SelectQueryNode.is(node)) {
+      const tables = tablesOf(node);
+      if (tables.size === 0 || [...tables].some((t) => RENDERED_TABLES.has(t))) {
+        this.generation++;
+        this.pending.add(args.queryId);
+      }
+    }
+    return node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.pending.has(args.queryId)) {
+      this.pending.delete(args.queryId);
+      this.generation++;
+    }
+    return args.result;
+  }
+}
+
+const writeCounters = new WeakMap<object, RenderedTableWrites>();
+
+/** The write counter of a database opened by openDatabase (undefined for any other instance). */
+export function renderedTableWrites(db: Kysely<Database>): RenderedTableWrites | undefined {
+  return writeCounters.get(db);
+}
+
 /**
  * Opens (creating if needed) the service database in `dataDir` and brings its schema up to date.
  * WAL mode lets a second process (`quayside keys create`) write while the service runs.
@@ -53,9 +120,12 @@ export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
+  const writes = new RenderedTableWrites();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [writes],
   });
+  writeCounters.set(db, writes);
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error } = await migrator.migrateToLatest();
   if (error) {

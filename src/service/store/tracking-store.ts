@@ -605,9 +605,16 @@ export class TrackingStore {
         created_at: now,
       };
     });
+    // The container shows its raw events (relationship ids): bump its updated_at with them, so
+    // incremental syncs and renderings cached by updated_at see the change.
     const replace = async (db: Kysely<Database>) => {
       await db.deleteFrom('raw_events').where('container_id', '=', containerId).execute();
       if (rows.length) await db.insertInto('raw_events').values(rows).execute();
+      await db
+        .updateTable('containers')
+        .set({ updated_at: now })
+        .where('id', '=', containerId)
+        .execute();
     };
     // Already inside the caller's transaction, or in one of its own.
     if (this.db.isTransaction) await replace(this.db);

@@ -1,0 +1,151 @@
+/* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are untyped JSON */
+/**
+ * Container and shipment resources are rendered once and reused while unchanged. Every change
+ * must show on the next request, even one made in the same millisecond (the clock is not
+ * advanced here unless a test says so) or written by another process, and nothing may leak
+ * between accounts.
+ */
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASE_FILE } from '../../src/service/store/db';
+import { seedShipment, startTestService, type TestService } from './helpers';
+
+let t: TestService;
+
+beforeAll(async () => {
+  t = await startTestService();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+const LIST = '/containers?page[size]=100&include=shipment';
+
+async function text(pathAndQuery: string, key = t.keyA): Promise<string> {
+  const res = await fetch(t.baseUrl + pathAndQuery, { headers: { Authorization: `Token ${key}` } });
+  expect(res.status).toBe(200);
+  return res.text();
+}
+
+const containerIn = (doc: any, id: string) => doc.data.find((c: any) => c.id === id);
+const shipmentIn = (doc: any, id: string) => doc.included.find((s: any) => s.id === id);
+
+describe('rendered resource reuse', () => {
+  it('serves the same bytes, a JSON.stringify of the document, when rendered and when reused', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000201');
+    const first = await text(LIST);
+    const second = await text(LIST);
+    expect(second).toBe(first);
+    expect(second).toBe(JSON.stringify(JSON.parse(second)));
+    const detail = `/containers/${seeded.containers[0]!.id}?include=shipment`;
+    expect(await text(detail)).toBe(await text(detail));
+  });
+
+  it('shows attribute changes, new transport events and replaced raw events at once', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000202');
+    const { tracking } = t.service.store;
+    const id = seeded.containers[0]!.id;
+    const detail = `/containers/${id}`;
+    await text(LIST);
+    await text(detail);
+
+    await tracking.updateContainer(id, { currentStatus: 'available', sealNumber: 'SEAL-9' });
+    for (const doc of [
+      JSON.parse(await text(LIST)),
+      { data: [JSON.parse(await text(detail)).data] },
+    ]) {
+      expect(containerIn(doc, id).attributes.current_status).toBe('available');
+      expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-9');
+    }
+
+    const before = containerIn(JSON.parse(await text(LIST)), id).relationships;
+    const event = await tracking.addTransportEvent(id, {
+      event: 'container.transport.vessel_arrived',
+      dataSource: 'shipping_line',
+      timestamp: new Date(t.clock.now()).toISOString(),
+      locationLocode: 'USLAX',
+    });
+    const raws = await tracking.replaceRawEvents(id, [
+      {
+        event: 'vessel_arrived',
+        originalEvent: 'Arrived',
+        timestamp: new Date(t.clock.now()).toISOString(),
+        estimated: false,
+        locationLocode: 'USLAX',
+      },
+    ]);
+    for (const doc of [
+      JSON.parse(await text(LIST)),
+      { data: [JSON.parse(await text(detail)).data] },
+    ]) {
+      const rel = containerIn(doc, id).relationships;
+      expect(rel.transport_events.data.map((e: any) => e.id)).toEqual([
+        event.id,
+        ...before.transport_events.data.map((e: any) => e.id),
+      ]);
+      expect(rel.raw_events.data).toEqual([{ id: raws[0]!.id, type: 'raw_event' }]);
+    }
+  });
+
+  it("shows a new container in its shipment's containers relationship at once", async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000203');
+    const first = JSON.parse(await text(LIST));
+    expect(shipmentIn(first, seeded.shipment.id).relationships.containers.data).toHaveLength(2);
+    const added = await t.service.store.tracking.createContainer(t.accountA, seeded.shipment.id, {
+      number: 'MSCU2030004',
+    });
+    const after = JSON.parse(await text(LIST));
+    expect(containerIn(after, added.id)).toBeDefined();
+    const members = shipmentIn(after, seeded.shipment.id).relationships.containers.data;
+    expect(members.map((c: any) => c.id)).toContain(added.id);
+    expect(after.meta.total).toBe(first.meta.total + 1);
+  });
+
+  it('bumps updated_at when the raw events are replaced, so incremental syncs see it', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000204');
+    const id = seeded.containers[1]!.id;
+    t.clock.advance(60_000);
+    const since = new Date(t.clock.now()).toISOString();
+    const sync = `/containers?filter[updated_at][start]=${encodeURIComponent(since)}`;
+    expect(JSON.parse(await text(sync)).data).toHaveLength(0);
+    t.clock.advance(60_000);
+    await t.service.store.tracking.replaceRawEvents(id, []);
+    const doc = JSON.parse(await text(sync));
+    expect(doc.data.map((c: any) => c.id)).toEqual([id]);
+    expect(doc.data[0].attributes.updated_at).toBe(new Date(t.clock.now()).toISOString());
+    expect(doc.data[0].relationships.raw_events.data).toEqual([]);
+  });
+
+  it('shows a change written by another process once its updated_at moved', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000205');
+    const id = seeded.containers[0]!.id;
+    await text(LIST);
+    const other = new SQLite(path.join(t.dataDir, DATABASE_FILE));
+    try {
+      other
+        .prepare('update containers set seal_number = ?, updated_at = ? where id = ?')
+        .run('SEAL-OTHER', new Date(t.clock.now() + 1).toISOString(), id);
+      other
+        .prepare('update shipments set customer_name = ?, updated_at = ? where id = ?')
+        .run('Other Co', new Date(t.clock.now() + 1).toISOString(), seeded.shipment.id);
+    } finally {
+      other.close();
+    }
+    const doc = JSON.parse(await text(LIST));
+    expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-OTHER');
+    expect(shipmentIn(doc, seeded.shipment.id).attributes.customer_name).toBe('Other Co');
+  });
+
+  it("never serves one account's containers or shipments to another", async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000206');
+    const id = seeded.containers[0]!.id;
+    await text(`/containers/${id}?include=shipment`);
+    const res = await t.get(`/containers/${id}?include=shipment`, t.keyB);
+    expect(res.status).toBe(404);
+    const listB = JSON.parse(await text(LIST, t.keyB));
+    expect(listB.data).toEqual([]);
+    expect(listB.included).toEqual([]);
+  });
+});
