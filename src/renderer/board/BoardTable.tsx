@@ -22,6 +22,8 @@ interface Props {
   total: number | null;
   rowAt(index: number): BoardRow | null;
   ensureRange(start: number, end: number): void;
+  /** Called after a commit in which every row in view is loaded (for the board's User Timing). */
+  onRowsShown?(): void;
   sort: BoardSort;
   onSortChange(sort: BoardSort): void;
   columnSizing: ColumnSizingState;
@@ -57,6 +59,11 @@ export function BoardTable(props: Props) {
     () => items.map((item) => ({ index: item.index, row: rowAt(item.index) })),
     [items, rowAt],
   );
+
+  const { onRowsShown } = props;
+  useEffect(() => {
+    if (lines.length > 0 && lines.every((line) => line.row !== null)) onRowsShown?.();
+  }, [lines, onRowsShown]);
 
   const sorting: SortingState = useMemo(() => {
     const column = BOARD_COLUMN_DEFS.find((def) => def.meta?.sortKey === sort.column);

@@ -290,6 +290,7 @@ export function ContainersView() {
           total={pages.total}
           rowAt={pages.rowAt}
           ensureRange={pages.ensureRange}
+          onRowsShown={pages.onRowsShown}
           sort={sort}
           onSortChange={setSort}
           columnSizing={sizing}
