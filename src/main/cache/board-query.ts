@@ -248,6 +248,15 @@ export class BoardQueries {
     };
   }
 
+  /** A container's events as stored: its whole history, newest first (undated last). */
+  eventsOf(containerId: string): CachedEvent[] {
+    const row = this.stmt(
+      `SELECT e.json FROM container_events e JOIN containers c ON c.seq = e.container_seq
+       WHERE c.id = ?`,
+    ).get(containerId) as { json: string } | undefined;
+    return row ? (JSON.parse(row.json) as CachedEvent[]) : [];
+  }
+
   containerDetail(id: string): ContainerDetail | null {
     const row = this.stmt(
       `${SELECT_ROW}, c.json AS containerJson, s.json AS shipmentJson ${FROM} WHERE c.id = ?`,
@@ -256,12 +265,7 @@ export class BoardQueries {
     const { containerJson, shipmentJson, ...raw } = row;
     const container = JSON.parse(containerJson) as CachedContainer;
     const a = container.attributes;
-    const events = (
-      this.stmt(
-        `SELECT json FROM transport_events WHERE container_id = ?
-         ORDER BY timestamp IS NULL, timestamp DESC, created_at DESC, id`,
-      ).all(id) as { json: string }[]
-    ).map((r) => JSON.parse(r.json) as CachedEvent);
+    const events = this.eventsOf(id);
     const map = this.stmt(
       'SELECT fetched_at AS fetchedAt, completed FROM route_maps WHERE container_id = ?',
     ).get(id) as { fetchedAt: string; completed: number } | undefined;

@@ -7,6 +7,7 @@
 import Database from 'better-sqlite3';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { BackgroundCheckpointer } from './checkpointer';
 import { MIGRATIONS } from './migrations';
 import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
 import type {
@@ -86,6 +87,8 @@ const toAlert = (r: AlertRow): AlertRecord => ({
 export class Cache {
   readonly board: BoardQueries;
   private readonly statements = new Map<string, Database.Statement>();
+  private checkpointer: BackgroundCheckpointer | null = null;
+  private writesSinceCheckpoint = 0;
 
   private constructor(readonly db: Database.Database) {
     this.board = new BoardQueries(db);
@@ -104,12 +107,45 @@ export class Cache {
     // transactions, which the next sync fetches again.
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
+    // Room for the indexes a full sync keeps touching (the default is 2 MB), and sort/temp
+    // b-trees in memory; neither changes what reaches the disk or when.
+    db.pragma('cache_size = -32768');
+    db.pragma('temp_store = MEMORY');
     migrate(db);
     return new Cache(db);
   }
 
   close(): void {
+    this.endBulkWrites();
     this.db.close();
+  }
+
+  /**
+   * For a long run of writes (a full sync): WAL checkpoints move to a worker thread so that no
+   * commit on this thread stalls on one. Until `endBulkWrites`.
+   */
+  beginBulkWrites(): void {
+    if (this.checkpointer || this.db.memory) return;
+    this.checkpointer = new BackgroundCheckpointer(this.db.name, () => {
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+    });
+    this.writesSinceCheckpoint = 0;
+    // Backstop only (80 MB of log): the worker normally checkpoints long before.
+    this.db.pragma(`wal_autocheckpoint = ${BULK_AUTOCHECKPOINT_PAGES}`);
+  }
+
+  endBulkWrites(): void {
+    if (!this.checkpointer) return;
+    this.checkpointer.stop();
+    this.checkpointer = null;
+    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+  }
+
+  private wrote(): void {
+    if (this.checkpointer && ++this.writesSinceCheckpoint >= WRITES_PER_CHECKPOINT) {
+      this.writesSinceCheckpoint = 0;
+      this.checkpointer.request();
+    }
   }
 
   schemaVersion(): number {
@@ -125,7 +161,7 @@ export class Cache {
       .transaction(() => {
         for (const table of [
           'container_search',
-          'transport_events',
+          'container_events',
           'route_maps',
           'alerts',
           'containers',
@@ -205,12 +241,16 @@ export class Cache {
       for (const c of page.containers ?? []) {
         const row = containerRow(c);
         const existing = this.stmt(
-          'SELECT hash, json, events_stale FROM containers WHERE id = ?',
-        ).get(c.id) as { hash: string; json: string; events_stale: number } | undefined;
+          'SELECT seq, hash, json, events_stale FROM containers WHERE id = ?',
+        ).get(c.id) as
+          { seq: number; hash: string; json: string; events_stale: number } | undefined;
         const changed = existing?.hash !== row.hash;
+        let seq = existing?.seq;
         if (changed) {
-          this.upsertContainer(row, now);
-          this.refreshSearchForContainer(c.id);
+          seq = this.upsertContainer(row, now);
+          // A container new to the cache has no search row to remove yet.
+          if (existing) this.stmt('DELETE FROM container_search WHERE rowid = ?').run(seq);
+          this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(seq);
           outcome.containersChanged++;
           outcome.changedContainerIds.push(c.id);
           if (differ) {
@@ -219,12 +259,16 @@ export class Cache {
           }
         }
         const events = page.events?.get(c.id);
-        if (events && (changed || existing?.events_stale === 1)) this.writeEvents(c.id, events);
+        if (events && seq !== undefined && (changed || existing?.events_stale === 1)) {
+          this.writeEvents(seq, events);
+        }
       }
       outcome.alerts = this.insertAlerts(drafts, now);
       return outcome;
     });
-    return run.immediate();
+    const outcome = run.immediate();
+    this.wrote();
+    return outcome;
   }
 
   private upsertShipment(row: ShipmentRow, now: string): void {
@@ -247,9 +291,10 @@ export class Cache {
     ).run({ ...row, now });
   }
 
-  private upsertContainer(row: ContainerRow, now: string): void {
+  /** Returns the container's integer key (kept on update). */
+  private upsertContainer(row: ContainerRow, now: string): number {
     // first_seen_at is kept on update: the alert rules use it to tell old data from new.
-    this.stmt(
+    const inserted = this.stmt(
       `INSERT INTO containers (id, shipment_id, number, ref_numbers, current_status,
          pod_terminal_id, pod_arrived_at, pod_discharged_at, availability_known,
          available_for_pickup, ready, holds_count, fees_amount, fees_currency, lfd, lfd_source,
@@ -272,15 +317,10 @@ export class Cache {
          picked_up_at = excluded.picked_up_at, empty_returned_at = excluded.empty_returned_at,
          terminal_checked_at = excluded.terminal_checked_at, updated_at = excluded.updated_at,
          pod_timezone = excluded.pod_timezone, hash = excluded.hash, json = excluded.json,
-         synced_at = excluded.synced_at, events_stale = 1`,
-    ).run({ ...row, now });
-  }
-
-  private refreshSearchForContainer(id: string): void {
-    this.stmt(
-      'DELETE FROM container_search WHERE rowid IN (SELECT seq FROM containers WHERE id = ?)',
-    ).run(id);
-    this.stmt(`${SEARCH_INSERT} WHERE c.id = ?`).run(id);
+         synced_at = excluded.synced_at, events_stale = 1
+       RETURNING seq`,
+    ).get({ ...row, now }) as { seq: number };
+    return inserted.seq;
   }
 
   private refreshSearchForShipment(shipmentId: string): void {
@@ -290,39 +330,27 @@ export class Cache {
     this.stmt(`${SEARCH_INSERT} WHERE c.shipment_id = ?`).run(shipmentId);
   }
 
-  private writeEvents(containerId: string, events: readonly CachedEvent[]): void {
-    this.stmt('DELETE FROM transport_events WHERE container_id = ?').run(containerId);
-    const insert = this.stmt(
-      `INSERT INTO transport_events (id, container_id, shipment_id, event, timestamp, timezone,
-         location_locode, data_source, created_at, json)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET container_id = excluded.container_id,
-         shipment_id = excluded.shipment_id, event = excluded.event,
-         timestamp = excluded.timestamp, timezone = excluded.timezone,
-         location_locode = excluded.location_locode, data_source = excluded.data_source,
-         created_at = excluded.created_at, json = excluded.json`,
+  /** Stores a container's whole event history as one row, newest first, and clears its flag. */
+  private writeEvents(containerSeq: number, events: readonly CachedEvent[]): void {
+    this.stmt(
+      `INSERT INTO container_events (container_seq, event_count, json) VALUES (?, ?, ?)
+       ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
+         json = excluded.json`,
+    ).run(containerSeq, events.length, JSON.stringify([...events].sort(newestFirst)));
+    this.stmt('UPDATE containers SET events_stale = 0 WHERE seq = ? AND events_stale = 1').run(
+      containerSeq,
     );
-    for (const e of events) {
-      const a = e.attributes;
-      insert.run(
-        e.id,
-        containerId,
-        e.relationships?.shipment?.data?.id ?? null,
-        a.event,
-        a.timestamp,
-        a.timezone,
-        a.location_locode,
-        a.data_source,
-        a.created_at,
-        JSON.stringify(e),
-      );
-    }
-    this.stmt('UPDATE containers SET events_stale = 0 WHERE id = ?').run(containerId);
   }
 
   /** Replaces a container's event history (the full list from the server) in one transaction. */
   replaceEvents(containerId: string, events: readonly CachedEvent[]): void {
-    this.db.transaction(() => this.writeEvents(containerId, events)).immediate();
+    this.db
+      .transaction(() => {
+        const row = this.stmt('SELECT seq FROM containers WHERE id = ?').get(containerId) as
+          { seq: number } | undefined;
+        if (row) this.writeEvents(row.seq, events);
+      })
+      .immediate();
   }
 
   /** Containers whose events must be fetched (changed since their events were last stored). */
@@ -362,7 +390,9 @@ export class Cache {
     this.stmt(
       'DELETE FROM container_search WHERE rowid IN (SELECT seq FROM containers WHERE id = ?)',
     ).run(id);
-    this.stmt('DELETE FROM transport_events WHERE container_id = ?').run(id);
+    this.stmt(
+      'DELETE FROM container_events WHERE container_seq IN (SELECT seq FROM containers WHERE id = ?)',
+    ).run(id);
     this.stmt('DELETE FROM route_maps WHERE container_id = ?').run(id);
     this.stmt('DELETE FROM containers WHERE id = ?').run(id);
   }
@@ -394,13 +424,9 @@ export class Cache {
     );
   }
 
+  /** A container's events, newest first (undated ones last). */
   eventsOf(containerId: string): CachedEvent[] {
-    return (
-      this.stmt(
-        `SELECT json FROM transport_events WHERE container_id = ?
-         ORDER BY timestamp IS NULL, timestamp DESC, created_at DESC, id`,
-      ).all(containerId) as { json: string }[]
-    ).map((r) => JSON.parse(r.json) as CachedEvent);
+    return this.board.eventsOf(containerId);
   }
 
   counts(): { shipments: number; containers: number; events: number } {
@@ -408,7 +434,7 @@ export class Cache {
     return {
       shipments: one('SELECT count(*) AS n FROM shipments'),
       containers: one('SELECT count(*) AS n FROM containers'),
-      events: one('SELECT count(*) AS n FROM transport_events'),
+      events: one('SELECT coalesce(sum(event_count), 0) AS n FROM container_events'),
     };
   }
 
@@ -621,6 +647,21 @@ export class Cache {
   deleteState(key: string): void {
     this.stmt('DELETE FROM sync_state WHERE key = ?').run(key);
   }
+}
+
+const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
+const BULK_AUTOCHECKPOINT_PAGES = 20_000;
+/** Write transactions between two background checkpoints (a few MB of log each). */
+const WRITES_PER_CHECKPOINT = 16;
+
+/** The order events are stored and shown in: newest first, undated last, then by id. */
+function newestFirst(a: CachedEvent, b: CachedEvent): number {
+  const x = a.attributes;
+  const y = b.attributes;
+  if ((x.timestamp === null) !== (y.timestamp === null)) return x.timestamp === null ? 1 : -1;
+  if (x.timestamp !== y.timestamp) return x.timestamp! > y.timestamp! ? -1 : 1;
+  if (x.created_at !== y.created_at) return x.created_at > y.created_at ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 const SEARCH_INSERT = `INSERT INTO container_search (rowid, number, bill_of_lading, ref_numbers, vessel, customer)

@@ -116,4 +116,24 @@ export const MIGRATIONS: readonly string[] = [
     tokenize = 'unicode61'
   );
   `,
+  // 2: a container's transport events as one row (the list in display order) instead of one row
+  // per event. Events are only ever written and read as a container's whole history, and a
+  // random-UUID index over 200k event rows made every sync write touch hundreds of index pages.
+  // Keyed by the container's integer key, so new containers append instead of landing at random.
+  `
+  CREATE TABLE container_events (
+    container_seq INTEGER PRIMARY KEY,
+    event_count INTEGER NOT NULL CHECK (event_count >= 0),
+    json TEXT NOT NULL
+  ) STRICT;
+
+  INSERT INTO container_events (container_seq, event_count, json)
+    SELECT c.seq, count(*),
+      json_group_array(json(e.json)
+        ORDER BY e.timestamp IS NULL, e.timestamp DESC, e.created_at DESC, e.id)
+    FROM transport_events e JOIN containers c ON c.id = e.container_id
+    GROUP BY c.seq;
+
+  DROP TABLE transport_events;
+  `,
 ];

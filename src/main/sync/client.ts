@@ -172,18 +172,27 @@ export class V2Client {
 
   /**
    * Walks a collection page by page through `links.next`. Yields each page's `data` and
-   * `included` as they arrive, so the caller commits page by page.
+   * `included` as they arrive, so the caller commits page by page. The next page is requested
+   * while the caller works on the current one, so the service's time overlaps with the
+   * caller's validation and writes; pages are still handed over strictly in order.
    */
   async *pages(
     path: string,
   ): AsyncGenerator<{ data: unknown[]; included: unknown[]; total: number | null }> {
-    let next: string | null = path;
     const visited = new Set<string>();
-    while (next) {
+    const request = (next: string) => {
       const url = this.resolve(next).toString();
       if (visited.has(url)) throw new V2Error('bad_response', 'The service sent a paging loop.');
       visited.add(url);
-      const { body } = await this.get(url);
+      const response = this.get(url);
+      // Awaited below; this only keeps a failure of a page nobody waits for any more (the
+      // caller stopped early) from surfacing as an unhandled rejection.
+      response.catch(() => undefined);
+      return response;
+    };
+    let pending: Promise<V2Response> | null = request(path);
+    while (pending) {
+      const { body } = await pending;
       const page = collectionEnvelope(body);
       if (!page) {
         throw new V2Error(
@@ -191,8 +200,8 @@ export class V2Client {
           'The service answered with something that is not a /v2 list.',
         );
       }
+      pending = page.next ? request(page.next) : null;
       yield page;
-      next = page.next;
     }
   }
 }

@@ -325,8 +325,15 @@ export class SyncEngine {
       return { cursorKey, maxUpdated };
     };
 
-    const shipments = await collection('shipments', PHASES.shipments);
-    const containers = await collection('containers', PHASES.containers);
+    cache.beginBulkWrites();
+    let shipments: Awaited<ReturnType<typeof collection>>;
+    let containers: Awaited<ReturnType<typeof collection>>;
+    try {
+      shipments = await collection('shipments', PHASES.shipments);
+      containers = await collection('containers', PHASES.containers);
+    } finally {
+      cache.endBulkWrites();
+    }
 
     // Events of changed containers that the container pages did not carry in full.
     const stale = cache.staleEventContainers();

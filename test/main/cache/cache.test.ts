@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -150,6 +151,79 @@ describe('cache file and migrations', () => {
     cache = Cache.open(tmp.dir);
     expect(cache.schemaVersion()).toBe(MIGRATIONS.length);
     expect(cache.counts()).toEqual({ shipments: 2, containers: 5, events: 2 });
+    expect(cache.integrityCheck()).toBe('ok');
+  });
+
+  it('upgrades a cache file of schema 1 (one row per event), keeping every event in display order', () => {
+    cache.close();
+    const file = join(tmp.dir, 'old', CACHE_FILE);
+    mkdirSync(join(tmp.dir, 'old'));
+    const old = new Database(file);
+    old.exec(MIGRATIONS[0]!);
+    old.pragma('user_version = 1');
+    const c = container({ number: 'MSKU7777770' }, {});
+    old
+      .prepare(
+        `INSERT INTO containers (id, number, ref_numbers, current_status, availability_known, ready,
+           holds_count, hash, json, first_seen_at, synced_at, events_stale)
+         VALUES (?, ?, '', 'new', 0, 0, 0, 'h', ?, ?, ?, 0)`,
+      )
+      .run(c.id, c.attributes.number, JSON.stringify(c), at(0), at(0));
+    const undated = {
+      ...transportEvent(c.id, 'container.transport.vessel_departed', at(-90)),
+      attributes: {
+        ...transportEvent(c.id, 'container.transport.vessel_departed', at(-90)).attributes,
+        timestamp: null,
+      },
+    };
+    const events = [
+      transportEvent(c.id, 'container.transport.vessel_arrived', at(-40)),
+      undated,
+      transportEvent(c.id, 'container.transport.vessel_discharged', at(-30)),
+    ];
+    const insert = old.prepare(
+      `INSERT INTO transport_events (id, container_id, event, timestamp, data_source, created_at, json)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const e of events) {
+      const a = e.attributes;
+      insert.run(e.id, c.id, a.event, a.timestamp, a.data_source, a.created_at, JSON.stringify(e));
+    }
+    old.close();
+
+    cache = Cache.openFile(file);
+    expect(cache.schemaVersion()).toBe(MIGRATIONS.length);
+    expect(cache.counts()).toEqual({ shipments: 0, containers: 1, events: 3 });
+    expect(cache.eventsOf(c.id)).toEqual([events[2], events[0], undated]);
+    expect(cache.board.containerDetail(c.id)!.events.map((e) => e.id)).toEqual(
+      [events[2], events[0], undated].map((e) => e.id),
+    );
+    expect(cache.integrityCheck()).toBe('ok');
+  });
+
+  it('during bulk writes checkpoints the log off the writing thread, then restores the default', async () => {
+    const file = join(tmp.dir, CACHE_FILE);
+    const mainFileSize = () => statSync(file).size;
+    expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    cache.beginBulkWrites();
+    const before = mainFileSize();
+    for (let i = 0; i < 40; i++) {
+      const c = container({ number: `MSKU${String(i).padStart(6, '0')}0` });
+      const events = Array.from({ length: 20 }, (_, j) =>
+        transportEvent(c.id, 'container.transport.vessel_arrived', at(-j)),
+      );
+      cache.applyPage({ containers: [c], events: new Map([[c.id, events]]) }, at(0));
+    }
+    // Far below the writer's own threshold, so only the worker can have copied pages into the
+    // database file.
+    const deadline = Date.now() + 10_000;
+    while (mainFileSize() <= before && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(mainFileSize()).toBeGreaterThan(before);
+    cache.endBulkWrites();
+    expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
+    expect(cache.counts()).toEqual({ shipments: 0, containers: 40, events: 800 });
     expect(cache.integrityCheck()).toBe('ok');
   });
 

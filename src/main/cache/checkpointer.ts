@@ -1,0 +1,83 @@
+/**
+ * Runs the cache's WAL checkpoints on a worker thread during a long run of writes (a full sync).
+ *
+ * A checkpoint copies the write-ahead log back into the database file and syncs both to disk;
+ * done by SQLite's automatic checkpoint it runs inside the commit of whichever write crosses the
+ * threshold, on the main thread, and on a busy disk that stalls the UI for 100 ms or more. A
+ * PASSIVE checkpoint from a second connection does the same work without blocking the writer.
+ * SQLite keeps checkpoints crash-safe whoever runs them; the writer keeps a (higher) automatic
+ * threshold as a backstop in case the worker falls behind or fails.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.driver);
+const db = new Database(workerData.file);
+db.pragma('busy_timeout = 1000');
+parentPort.on('message', (message) => {
+  if (message === 'close') {
+    db.close();
+    process.exit(0);
+  }
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch {
+    // Busy or failing: the writer's own automatic checkpoint still bounds the log.
+  }
+  parentPort.postMessage('done');
+});
+`;
+
+const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
+
+export class BackgroundCheckpointer {
+  private worker: Worker | null = null;
+  private busy = false;
+  private failed = false;
+
+  /** `onFailure`: the worker could not start or died; the writer must checkpoint again. */
+  constructor(
+    private readonly file: string,
+    private readonly onFailure: () => void,
+  ) {}
+
+  private fail(): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.worker = null;
+    this.onFailure();
+  }
+
+  /** Asks for a checkpoint unless one is already running. */
+  request(): void {
+    if (this.failed || this.busy) return;
+    if (!this.worker) {
+      try {
+        this.worker = new Worker(WORKER_SOURCE, {
+          eval: true,
+          workerData: { file: this.file, driver: driverPath },
+        });
+      } catch {
+        this.fail();
+        return;
+      }
+      this.worker.unref();
+      this.worker.on('message', () => {
+        this.busy = false;
+      });
+      this.worker.on('error', () => this.fail());
+    }
+    this.busy = true;
+    this.worker.postMessage('checkpoint');
+  }
+
+  /** Stops the worker; it finishes a checkpoint in progress and closes its connection first. */
+  stop(): void {
+    const worker = this.worker;
+    this.worker = null;
+    this.busy = false;
+    worker?.postMessage('close');
+  }
+}
