@@ -28,7 +28,7 @@ test.describe('browser mode', () => {
 
       await nav.getByRole('link', { name: 'Settings' }).click();
       await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
-      await expect(page.getByText('Browser mode')).toBeVisible();
+      await expect(page.getByText('Browser mode', { exact: true })).toBeVisible();
       await page.getByLabel('Theme').selectOption('dark');
       await page.getByLabel('Sync every (minutes)').fill('17');
       await page.getByRole('button', { name: 'Save settings' }).click();

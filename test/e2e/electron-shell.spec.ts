@@ -45,7 +45,7 @@ test.describe('Electron shell', () => {
         await window.evaluate(() => typeof (globalThis as { require?: unknown }).require),
       ).toBe('undefined');
       await window.getByRole('link', { name: 'Settings' }).click();
-      await expect(window.getByText('Desktop app')).toBeVisible();
+      await expect(window.getByText('Desktop app', { exact: true })).toBeVisible();
       await window.getByLabel('Sync every (minutes)').fill('23');
       await window.getByRole('button', { name: 'Save settings' }).click();
       await expect(window.getByText('Saved')).toBeVisible();
