@@ -86,6 +86,11 @@ export interface StartSimWorldOptions {
   /** When set, the HTTP faces require `Authorization: Bearer <token>`. */
   authToken?: string;
   ports?: { carriers?: number; ais?: number; terminal?: number };
+  /**
+   * The instant the world's scenarios are placed around; by default the clock's current hour.
+   * Pass the origin of an earlier run to continue that same world after a restart.
+   */
+  origin?: number;
 }
 
 export interface RunningSimWorld {
@@ -98,7 +103,7 @@ export interface RunningSimWorld {
 
 export async function startSimWorld(opts: StartSimWorldOptions): Promise<RunningSimWorld> {
   const host = opts.host ?? '127.0.0.1';
-  const model = new World(opts.seed, World.originFor(opts.clock.now()));
+  const model = new World(opts.seed, opts.origin ?? World.originFor(opts.clock.now()));
   const common = { world: model, clock: opts.clock, host };
   const carriers = await startCarrierServer({
     ...common,

@@ -5,7 +5,9 @@
  * world's demo tracking requests so it is lively at once.
  *
  * The API key is created on first start and kept in `<dataDir>/embedded-key.json` (mode 0600)
- * so restarts reuse it. The simulated clock starts at the real time of each launch.
+ * so restarts reuse it. The simulated world pauses while the service is stopped: its clock and
+ * the origin its scenarios are laid out around are kept in `<dataDir>/sim-clock.json`, so a
+ * restart continues the same world from where it stopped instead of replaying it from now.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,6 +22,37 @@ import {
 } from '../../sim';
 
 export const KEY_FILE = 'embedded-key.json';
+export const SIM_CLOCK_FILE = 'sim-clock.json';
+/** How often (real time) the simulated time is saved, so a crash loses at most this much. */
+const SIM_CLOCK_SAVE_MS = 5_000;
+
+interface SavedSimClock {
+  /** Simulated time when last saved (epoch ms). */
+  simNow: number;
+  /** The world's origin (epoch ms, on the hour). */
+  origin: number;
+  seed: number;
+}
+
+function readSimClock(dataDir: string, seed: number): SavedSimClock | null {
+  try {
+    const saved = JSON.parse(
+      fs.readFileSync(path.join(dataDir, SIM_CLOCK_FILE), 'utf8'),
+    ) as Partial<SavedSimClock>;
+    const valid =
+      Number.isFinite(saved.simNow) && Number.isFinite(saved.origin) && saved.seed === seed;
+    return valid ? (saved as SavedSimClock) : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeSimClock(dataDir: string, saved: SavedSimClock): void {
+  const file = path.join(dataDir, SIM_CLOCK_FILE);
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(saved));
+  fs.renameSync(tmp, file);
+}
 export const DEFAULT_SEED = 42;
 export const DEFAULT_SIM_SPEED = 3600;
 
@@ -80,14 +113,25 @@ function writeKey(dataDir: string, apiKey: string): void {
 
 export async function startEmbeddedService(options: EmbeddedOptions): Promise<EmbeddedService> {
   const speed = options.simSpeed ?? DEFAULT_SIM_SPEED;
-  const clock = options.clock ?? new ScaledClock(Date.now(), speed);
   const seed = options.seed ?? DEFAULT_SEED;
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  // A test's clock is used as given; the app's simulated clock continues from the last run.
+  const saved = options.clock ? null : readSimClock(options.dataDir, seed);
+  const clock = options.clock ?? new ScaledClock(saved?.simNow ?? Date.now(), speed);
   const sim = await startSimWorld({
     seed,
     clock,
     host: '127.0.0.1',
     errorRates: options.errorRates,
+    origin: saved?.origin,
   });
+  const origin = sim.world.model.origin;
+  const saveClock = () => {
+    if (!options.clock) writeSimClock(options.dataDir, { simNow: clock.now(), origin, seed });
+  };
+  saveClock();
+  const saveTimer = options.clock ? null : setInterval(saveClock, SIM_CLOCK_SAVE_MS);
+  saveTimer?.unref();
   let service: RunningService;
   try {
     service = await startService({
@@ -103,6 +147,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       engine: { tickMs: Math.max(60_000, options.clock ? 60_000 : speed * 250) },
     });
   } catch (err) {
+    if (saveTimer) clearInterval(saveTimer);
     await sim.close();
     throw err;
   }
@@ -138,11 +183,14 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       service,
       sim,
       async close() {
+        if (saveTimer) clearInterval(saveTimer);
+        saveClock();
         await service.close();
         await sim.close();
       },
     };
   } catch (err) {
+    if (saveTimer) clearInterval(saveTimer);
     await service.close();
     await sim.close();
     throw err;

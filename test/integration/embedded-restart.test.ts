@@ -1,0 +1,60 @@
+/**
+ * The embedded demo world pauses while the app is closed: a restart continues the same world
+ * (same origin, simulated time going on from where it stopped) instead of replaying it from now.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SIM_CLOCK_FILE, startEmbeddedService } from '../../src/main/cli/embedded';
+
+describe('embedded service restarts', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-embedded-'));
+  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+  it('continues the simulated world where it stopped, with the same key', async () => {
+    // 1 simulated hour per real second.
+    const first = await startEmbeddedService({ dataDir, simSpeed: 3600, seed: 3, seedDemo: false });
+    const firstOrigin = first.sim.world.model.origin;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const stoppedAt = first.clock.now();
+    await first.close();
+    const saved = JSON.parse(fs.readFileSync(path.join(dataDir, SIM_CLOCK_FILE), 'utf8')) as {
+      simNow: number;
+    };
+    expect(saved.simNow).toBeGreaterThanOrEqual(stoppedAt);
+
+    // Closed for a while: the world does not move meanwhile.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const second = await startEmbeddedService({
+      dataDir,
+      simSpeed: 3600,
+      seed: 3,
+      seedDemo: false,
+    });
+    try {
+      expect(second.sim.world.model.origin).toBe(firstOrigin);
+      expect(second.apiKey).toBe(first.apiKey);
+      const resumedAt = second.clock.now();
+      expect(resumedAt).toBeGreaterThanOrEqual(saved.simNow);
+      // Had it kept running while closed, it would be two simulated hours further; start-up
+      // itself takes well under one real second (an hour here).
+      expect(resumedAt - saved.simNow).toBeLessThan(60 * 60_000);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('starts a new world when the seed changes', async () => {
+    const other = await startEmbeddedService({ dataDir, simSpeed: 3600, seed: 4, seedDemo: false });
+    try {
+      const saved = JSON.parse(fs.readFileSync(path.join(dataDir, SIM_CLOCK_FILE), 'utf8')) as {
+        seed: number;
+      };
+      expect(saved.seed).toBe(4);
+      expect(Math.abs(other.clock.now() - Date.now())).toBeLessThan(60 * 60_000);
+    } finally {
+      await other.close();
+    }
+  });
+});
