@@ -10,7 +10,7 @@ import { RouteFeatureCollection, extension } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
-import { collectionLinks, parsePage } from '../jsonapi/pagination';
+import { parsePage } from '../jsonapi/pagination';
 import {
   IdParams,
   IncludeQuery,
@@ -18,7 +18,7 @@ import {
   accountOf,
   isUuid,
   isoFilter,
-  requestBase,
+  sendCollection,
   sendDocument,
 } from './http';
 
@@ -90,12 +90,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const included = await resolveIncludes(data, include, (type, ids) =>
         render.load(account.id, type, ids),
       );
-      return sendDocument(reply, 200, {
-        data,
-        included,
-        links: collectionLinks(requestBase(request), query, page, Number(total)),
-        meta: { size: page.size, total: Number(total) },
-      });
+      return sendCollection(request, reply, page, Number(total), { data, included });
     },
   );
 
@@ -158,14 +153,14 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const included = await resolveIncludes(data, include, (type, ids) =>
         render.load(account.id, type, ids),
       );
-      return sendDocument(reply, 200, {
-        data,
-        included,
-        links: collectionLinks(requestBase(request), query, page, Number(total), {
-          selfWithoutPage: true,
-        }),
-        meta: { size: page.size, total: Number(total) },
-      });
+      return sendCollection(
+        request,
+        reply,
+        page,
+        Number(total),
+        { data, included },
+        { selfWithoutPage: true },
+      );
     },
   );
 

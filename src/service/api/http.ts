@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { serializeDocument } from '../jsonapi/document';
 import { ApiError } from '../jsonapi/errors';
+import { collectionLinks, type Page } from '../jsonapi/pagination';
 import type { Account } from '../store/accounts';
 
 export const JSON_API = 'application/vnd.api+json';
@@ -14,6 +15,28 @@ export const JSON_API = 'application/vnd.api+json';
  */
 export function sendDocument(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));
+}
+
+/** A page of a collection: its `data` (and `included`) with pagination links and meta. */
+export function sendCollection(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  page: Page,
+  total: number,
+  body: { data: unknown; included?: unknown },
+  options: { selfWithoutPage?: boolean } = {},
+): FastifyReply {
+  return sendDocument(reply, 200, {
+    ...body,
+    links: collectionLinks(
+      requestBase(request),
+      request.query as Record<string, unknown>,
+      page,
+      total,
+      options,
+    ),
+    meta: { size: page.size, total },
+  });
 }
 
 /** The authenticated account (set by the auth hook on every /v2 route). */

@@ -6,7 +6,7 @@ import { extension } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
-import { collectionLinks, parsePage } from '../jsonapi/pagination';
+import { parsePage } from '../jsonapi/pagination';
 import type { ShipmentsTable } from '../store/schema';
 import {
   IdParams,
@@ -15,7 +15,7 @@ import {
   accountOf,
   isUuid,
   isoFilter,
-  requestBase,
+  sendCollection,
   sendDocument,
 } from './http';
 import { likePattern } from './tracking-requests';
@@ -128,11 +128,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
           .execute(),
       ]);
       const doc = await document(account.id, rows, include);
-      return sendDocument(reply, 200, {
-        ...doc,
-        links: collectionLinks(requestBase(request), query, page, Number(total)),
-        meta: { size: page.size, total: Number(total) },
-      });
+      return sendCollection(request, reply, page, Number(total), doc);
     },
   );
 

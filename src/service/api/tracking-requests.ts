@@ -13,7 +13,7 @@ import {
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
-import { collectionLinks, parsePage } from '../jsonapi/pagination';
+import { parsePage } from '../jsonapi/pagination';
 import { TEST_SCAC } from '../tracking/engine';
 import { inferNumber } from '../tracking/infer-number';
 import { renderTrackingRequest } from './render';
@@ -24,7 +24,7 @@ import {
   accountOf,
   isUuid,
   isoFilter,
-  requestBase,
+  sendCollection,
   sendDocument,
 } from './http';
 
@@ -112,11 +112,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
           .execute(),
       ]);
       const doc = await document(account.id, rows, include);
-      return sendDocument(reply, 200, {
-        ...doc,
-        links: collectionLinks(requestBase(request), query, page, Number(total)),
-        meta: { size: page.size, total: Number(total) },
-      });
+      return sendCollection(request, reply, page, Number(total), doc);
     },
   );
 

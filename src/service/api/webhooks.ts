@@ -9,7 +9,7 @@ import { isoString } from '../../shared/clock';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound, type JsonApiErrorObject } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
-import { collectionLinks, parsePage } from '../jsonapi/pagination';
+import { parsePage } from '../jsonapi/pagination';
 import type { WebhookNotificationsTable, WebhooksTable } from '../store/schema';
 import { WEBHOOK_EVENT_CATEGORIES, isWebhookEvent } from '../webhooks/catalog';
 import { exampleNotification } from '../webhooks/examples';
@@ -23,6 +23,7 @@ import {
   accountOf,
   isUuid,
   requestBase,
+  sendCollection,
   sendDocument,
 } from './http';
 import { renderWebhook, renderWebhookNotification } from './render';
@@ -247,10 +248,8 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
           .offset(page.offset)
           .execute(),
       ]);
-      return sendDocument(reply, 200, {
+      return sendCollection(request, reply, page, Number(total), {
         data: rows.map(webhookResource),
-        links: collectionLinks(requestBase(request), query, page, Number(total)),
-        meta: { size: page.size, total: Number(total) },
       });
     },
   );
@@ -467,12 +466,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       ]);
       const data = rows.map(notificationResource);
       const included = await notificationIncludes(account.id, rows, data, include);
-      return sendDocument(reply, 200, {
-        data,
-        included,
-        links: collectionLinks(requestBase(request), query, page, Number(total)),
-        meta: { size: page.size, total: Number(total) },
-      });
+      return sendCollection(request, reply, page, Number(total), { data, included });
     },
   );
 
