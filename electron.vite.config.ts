@@ -12,7 +12,7 @@ export default defineConfig({
           index: resolve('src/main/electron/main.ts'),
           browser: resolve('src/main/browser/main.ts'),
           // The embedded tracking service with its simulated world, forked out of the UI process.
-          'service-process': resolve('src/main/embedded/service-process.ts'),
+          'service-process': resolve('src/embedded/service-process.ts'),
         },
       },
     },

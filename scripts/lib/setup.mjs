@@ -2,7 +2,8 @@
 // when the sources changed since the last build. Tool output goes to stderr so that stdout
 // carries only what the app itself prints (e.g. "Quayside is running at <url>").
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,24 +32,53 @@ function newestMtime(path) {
   return newest;
 }
 
+const lockFile = join(root, 'package-lock.json');
+const installStamp = join(root, 'node_modules', '.quayside-lock-sha256');
+const lockHash = () => createHash('sha256').update(readFileSync(lockFile)).digest('hex');
+
 /**
- * `npm ci` when node_modules is missing or older than the lock file. Electron's postinstall
+ * Whether node_modules holds what the lock file asks for, decided by content, never by file times
+ * (a copy or a checkout makes times meaningless). After our own install a stamp records the lock
+ * file's hash; an install made by plain `npm ci` is checked against npm's hidden lock file
+ * instead: every installed package at its locked version, every required package present.
+ */
+export function dependenciesMatchLock() {
+  if (!existsSync(join(root, 'node_modules'))) return false;
+  const hash = lockHash();
+  if (existsSync(installStamp) && readFileSync(installStamp, 'utf8').trim() === hash) return true;
+  const hidden = join(root, 'node_modules', '.package-lock.json');
+  if (!existsSync(hidden)) return false;
+  const locked = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
+  const installed = JSON.parse(readFileSync(hidden, 'utf8')).packages ?? {};
+  for (const [path, entry] of Object.entries(installed)) {
+    if (locked[path]?.version !== entry.version) return false;
+  }
+  for (const [path, entry] of Object.entries(locked)) {
+    if (path !== '' && !entry.optional && !entry.link && !installed[path]) return false;
+  }
+  writeFileSync(installStamp, hash);
+  return true;
+}
+
+/**
+ * `npm ci` when node_modules is missing or does not match the lock file. Electron's postinstall
  * downloads its runtime from outside the npm registry; where that is unreachable the install is
  * retried without the runtime, and the app runs in browser mode.
  */
 export function ensureDependencies() {
-  const marker = join(root, 'node_modules', '.package-lock.json');
-  if (mtime(marker) >= mtime(join(root, 'package-lock.json'))) return;
+  if (dependenciesMatchLock()) return;
   console.error(
     'Installing dependencies (first run; better-sqlite3 may compile for a few minutes)…',
   );
   const args = ['ci', '--no-audit', '--no-fund'];
-  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD !== '1' && run(npm, args) === 0) return;
+  const installed = () => writeFileSync(installStamp, lockHash());
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD !== '1' && run(npm, args) === 0) return installed();
   console.error('Installing without the Electron runtime (it could not be downloaded here)…');
   if (run(npm, args, { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } }) !== 0) {
     console.error('npm ci failed; see the output above.');
     process.exit(1);
   }
+  installed();
 }
 
 const BUILD_INPUTS = [

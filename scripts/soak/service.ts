@@ -6,7 +6,7 @@
  * Usage: node --import tsx scripts/soak/service.ts <dataDir> <simSpeed>
  * Sends {baseUrl, apiKey} over the IPC channel once listening; SIGTERM closes it cleanly.
  */
-import { startEmbeddedService } from '../../src/main/cli/embedded';
+import { startEmbeddedService } from '../../src/embedded/service-with-world';
 
 const [dataDir, speed] = process.argv.slice(2);
 if (!dataDir || !speed) {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SIM_CLOCK_FILE, startEmbeddedService } from '../../src/main/cli/embedded';
+import { SIM_CLOCK_FILE, startEmbeddedService } from '../../src/embedded/service-with-world';
 
 describe('embedded service restarts', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-embedded-'));

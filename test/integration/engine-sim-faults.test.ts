@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startEmbeddedService, type EmbeddedService } from '../../src/main/cli/embedded';
+import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/service-with-world';
 import { ManualClock } from '../../src/shared/clock';
 
 const HOUR = 3600_000;

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmbeddedService, type EmbeddedService } from '../../src/main/cli/embedded';
+import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/service-with-world';
 import { RouteFeatureCollection } from '../../src/shared/api/resources';
 import { ManualClock } from '../../src/shared/clock';
 import type { ShipmentPlan } from '../../src/sim/world/plan';

@@ -10,7 +10,7 @@ import {
   type EmbeddedControlMessage,
   type EmbeddedProcessMessage,
   type EmbeddedProcessOptions,
-} from './protocol';
+} from '../../embedded/protocol';
 
 /** The part of a forked process the launcher needs, whichever API forked it. */
 export interface ForkedProcess {

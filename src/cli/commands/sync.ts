@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { exportContainersCsv, runSyncCommand } from '../../sync/command';
+import { exportContainersCsv, runSyncCommand } from '../../main/sync/command';
 import type { CliCommand } from '../index';
 
 /** `quayside sync`: fills a local cache from any /v2 service, once or on a schedule. */

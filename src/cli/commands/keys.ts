@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { systemClock } from '../../../shared/clock';
-import { defaultServiceDataDir } from '../../../service/data-dir';
-import { FIRST_ACCOUNT_NAME } from '../../../service';
-import { AccountStore } from '../../../service/store/accounts';
-import { openDatabase } from '../../../service/store/db';
+import { systemClock } from '../../shared/clock';
+import { defaultServiceDataDir } from '../../service/data-dir';
+import { FIRST_ACCOUNT_NAME } from '../../service';
+import { AccountStore } from '../../service/store/accounts';
+import { openDatabase } from '../../service/store/db';
 import type { CliCommand } from '../index';
 
 /**

@@ -4,7 +4,7 @@
  * over HTTP on 127.0.0.1 exactly like a remote service. Reports its url and key to the parent,
  * and shuts down cleanly when asked or when the parent goes away.
  */
-import { startEmbeddedService } from '../cli/embedded';
+import { startEmbeddedService } from './service-with-world';
 import {
   OPTIONS_ENV,
   type EmbeddedControlMessage,

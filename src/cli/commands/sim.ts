@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { listTrackableNumbers } from '../../../sim';
-import { DEFAULT_SEED } from '../embedded';
+import { listTrackableNumbers } from '../../sim';
+import { DEFAULT_SEED } from '../../embedded/service-with-world';
 import type { CliCommand } from '../index';
 
 /** Prints the numbers the simulated world of a seed can track, one per line with its story. */
