@@ -14,12 +14,7 @@ import path from 'node:path';
 import { ScaledClock, type Clock } from '../shared/clock';
 import { startService, type RunningService, type ServiceOptions } from '../service';
 import type { FeedConfig } from '../service/feeds';
-import {
-  demoTrackingRequests,
-  startSimWorld,
-  type ErrorRates,
-  type RunningSimWorld,
-} from '../sim';
+import { demoTrackingRequests, startSimWorld, type ErrorRates, type RunningSimWorld } from '../sim';
 
 export const KEY_FILE = 'embedded-key.json';
 export const SIM_CLOCK_FILE = 'sim-clock.json';

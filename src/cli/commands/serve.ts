@@ -2,7 +2,11 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { DEFAULT_HOST, DEFAULT_PORT, startService } from '../../service';
 import { defaultServiceDataDir } from '../../service/data-dir';
-import { DEFAULT_SEED, DEFAULT_SIM_SPEED, startEmbeddedService } from '../../embedded/service-with-world';
+import {
+  DEFAULT_SEED,
+  DEFAULT_SIM_SPEED,
+  startEmbeddedService,
+} from '../../embedded/service-with-world';
 import type { CliCommand } from '../index';
 
 function parsePositive(raw: string | undefined, name: string, fallback: number): number {
