@@ -53,6 +53,16 @@ export const RELATIONSHIP_TYPES: Record<string, Record<string, string[]>> = {
   },
 };
 
+/**
+ * The types `relationship` of `type` can point at. Only the tables' own keys count: a name such
+ * as `__proto__` or `toString` must not resolve to a built-in property of a plain object.
+ */
+function relationshipTargets(type: string, relationship: string): string[] {
+  if (!Object.hasOwn(RELATIONSHIP_TYPES, type)) return [];
+  const relationships = RELATIONSHIP_TYPES[type]!;
+  return Object.hasOwn(relationships, relationship) ? relationships[relationship]! : [];
+}
+
 /** Parses and validates `include` for a primary type. Returns the list of paths (segments). */
 export function parseInclude(raw: unknown, primaryType: string): string[][] {
   if (raw === undefined || raw === '') return [];
@@ -69,7 +79,7 @@ export function parseInclude(raw: unknown, primaryType: string): string[][] {
     let types = [primaryType];
     for (const segment of segments) {
       const next = new Set<string>();
-      for (const t of types) for (const r of RELATIONSHIP_TYPES[t]?.[segment] ?? []) next.add(r);
+      for (const t of types) for (const r of relationshipTargets(t, segment)) next.add(r);
       if (next.size === 0) {
         throw new ApiError(
           400,

@@ -3,6 +3,11 @@ import { ApiError } from './errors';
 
 export const DEFAULT_PAGE_SIZE = 30;
 export const MAX_PAGE_SIZE = 100;
+/**
+ * Highest page number accepted: far beyond any real collection, and small enough that the row
+ * offset `(number - 1) * size` stays an exact integer well inside SQLite's 64-bit range.
+ */
+export const MAX_PAGE_NUMBER = 1_000_000;
 
 export interface Page {
   number: number;
@@ -12,7 +17,7 @@ export interface Page {
 
 function positiveInt(raw: unknown, parameter: string): number | undefined {
   if (raw === undefined || raw === '') return undefined;
-  const n = typeof raw === 'number' ? raw : Number(raw);
+  const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : NaN;
   if (!Number.isInteger(n) || n < 1) {
     throw new ApiError(400, `${parameter} must be a positive integer`, { source: { parameter } });
   }
@@ -22,6 +27,11 @@ function positiveInt(raw: unknown, parameter: string): number | undefined {
 /** Page size above the maximum is truncated to it rather than refused. */
 export function parsePage(query: Record<string, unknown>): Page {
   const number = positiveInt(query['page[number]'], 'page[number]') ?? 1;
+  if (number > MAX_PAGE_NUMBER) {
+    throw new ApiError(400, `page[number] must be at most ${MAX_PAGE_NUMBER}`, {
+      source: { parameter: 'page[number]' },
+    });
+  }
   const size = Math.min(
     positiveInt(query['page[size]'], 'page[size]') ?? DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
