@@ -40,7 +40,7 @@ const service = await startService({
 });
 const bare = Fastify();
 try {
-  const account = (await service.store.accounts.first())!;
+  const account = (await service.store.accounts.primary())!;
   const key = service.initialKey!;
   const t0 = performance.now();
   const { containerIds } = await seedBenchData(service.store, account.id, {

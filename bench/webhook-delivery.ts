@@ -64,7 +64,7 @@ async function worker(url: string): Promise<{ perSecond: number; body: string }>
   });
   try {
     const { accounts, tracking, context, events } = service.store;
-    const account = (await accounts.first())!;
+    const account = (await accounts.primary())!;
     const shipment = await tracking.createShipment(account.id, {
       billOfLadingNumber: 'BENCH0001',
       scac: 'MSCU',

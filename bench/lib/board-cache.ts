@@ -23,7 +23,7 @@ async function templates(
   const service = await createServiceApp({ dataDir: path.join(scratchDir, 'service') });
   try {
     const account =
-      (await service.store.accounts.first()) ?? (await service.store.accounts.create('bench'));
+      (await service.store.accounts.primary()) ?? (await service.store.accounts.create('bench'));
     await seedBenchData(service.store, account.id, {
       containers: 1,
       containersPerShipment: 1,

@@ -18,7 +18,7 @@ const service = await startService({
 });
 
 if (args.mode === 'seed') {
-  const account = (await service.store.accounts.first())!;
+  const account = (await service.store.accounts.primary())!;
   await seedBenchData(service.store, account.id, args.seed!);
   await service.close();
   send({ type: 'seeded', key: service.initialKey });

@@ -73,6 +73,8 @@ export interface EmbeddedService {
   /** e.g. http://127.0.0.1:4010/v2 */
   baseUrl: string;
   apiKey: string;
+  /** True when this start created `apiKey`: the only time it should be shown. */
+  apiKeyCreated: boolean;
   clock: Clock;
   service: RunningService;
   sim: RunningSimWorld;
@@ -148,12 +150,15 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   }
   try {
     const { accounts, tracking } = service.store;
-    const account = (await accounts.first())!;
+    // The service's own account, recorded at its first start: never another account.
+    const account = (await accounts.primary())!;
     let apiKey = service.initialKey ?? readKey(options.dataDir);
+    let apiKeyCreated = service.initialKey !== undefined;
     if (!apiKey || (await accounts.byKey(apiKey))?.id !== account.id) {
       apiKey = await accounts.createKey(account.id);
+      apiKeyCreated = true;
     }
-    writeKey(options.dataDir, apiKey);
+    if (apiKeyCreated) writeKey(options.dataDir, apiKey);
     await accounts.setRouting(account.id, true);
     if (options.seedDemo !== false) {
       const existing = await service.store.context.db
@@ -174,6 +179,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
     return {
       baseUrl: service.baseUrl,
       apiKey,
+      apiKeyCreated,
       clock,
       service,
       sim,

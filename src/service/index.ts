@@ -148,7 +148,7 @@ export interface RunningService extends ServiceApp {
   /** e.g. http://127.0.0.1:4010/v2 */
   baseUrl: string;
   port: number;
-  /** Set when this start created the first account: shown once, never stored. */
+  /** Set when this start recorded the service's own account: shown once, never stored. */
   initialKey?: string;
 }
 
@@ -158,17 +158,15 @@ export const FIRST_ACCOUNT_NAME = 'default';
 /** Real-time delay between listening and building the sea-route graph in the background. */
 export const ROUTER_WARM_UP_DELAY_MS = 5_000;
 
-/** Starts listening; on an empty store it creates the first account and returns its key. */
+/** Starts listening; on first start it records the service's own account and returns its key. */
 export async function startService(
   options: ServiceOptions & { host?: string; port?: number },
 ): Promise<RunningService> {
   const service = await createServiceApp(options);
   try {
     let initialKey: string | undefined;
-    if ((await service.store.accounts.count()) === 0) {
-      const account = await service.store.accounts.create(FIRST_ACCOUNT_NAME);
-      initialKey = await service.store.accounts.createKey(account.id);
-    }
+    const own = await service.store.accounts.ensurePrimary(FIRST_ACCOUNT_NAME);
+    if (own.recorded) initialKey = await service.store.accounts.createKey(own.account.id);
     const host = options.host ?? DEFAULT_HOST;
     await service.app.listen({ host, port: options.port ?? DEFAULT_PORT });
     const address = service.app.server.address();

@@ -27,7 +27,7 @@ describe('desktop bridge handlers against a real service', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quayside-core-'));
     service = await startService({ dataDir: join(dir, 'service'), port: 0 });
-    const account = (await service.store.accounts.first())!;
+    const account = (await service.store.accounts.primary())!;
     const { tracking } = service.store;
     const shipment = await tracking.createShipment(account.id, {
       billOfLadingNumber: 'MAEU123456789',

@@ -46,7 +46,7 @@ export async function startTestService(
     config: { requestsPerMinute: 10_000, trackingRequestsPerMinute: 10_000, ...config },
   });
   const { accounts } = service.store;
-  const a = (await accounts.first())!;
+  const a = (await accounts.primary())!;
   await accounts.setRouting(a.id, true);
   const b = await accounts.create('other');
   const keyA = service.initialKey!;

@@ -29,7 +29,7 @@ export const keysCommand: CliCommand = {
       const accounts = new AccountStore(opened.db, systemClock);
       const account = values.account
         ? await accounts.ensure(values.account)
-        : ((await accounts.first()) ?? (await accounts.create(FIRST_ACCOUNT_NAME)));
+        : (await accounts.ensurePrimary(FIRST_ACCOUNT_NAME)).account;
       if (values.routing) await accounts.setRouting(account.id, true);
       const key = await accounts.createKey(account.id);
       console.log(

@@ -5,6 +5,7 @@ import { defaultServiceDataDir } from '../../service/data-dir';
 import {
   DEFAULT_SEED,
   DEFAULT_SIM_SPEED,
+  KEY_FILE,
   startEmbeddedService,
 } from '../../embedded/service-with-world';
 import type { CliCommand } from '../index';
@@ -63,7 +64,9 @@ export const serveCommand: CliCommand = {
       service = embedded;
       console.log(`Quayside service listening on ${embedded.baseUrl}`);
       console.log(`Simulated world: seed ${seed}, ${simSpeed}x real time`);
-      console.log(`API key: ${embedded.apiKey}`);
+      // Shown once, when created; later starts reuse the key kept in the data folder.
+      if (embedded.apiKeyCreated) console.log(`API key: ${embedded.apiKey}`);
+      else console.log(`API key: the one shown at first start (kept in ${dataDir}/${KEY_FILE})`);
     } else {
       const running = await startService({
         dataDir,

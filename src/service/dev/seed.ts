@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../shared/clock';
-import { createServiceApp, type ServiceStore } from '../index';
+import { createServiceApp, FIRST_ACCOUNT_NAME, type ServiceStore } from '../index';
 import { containerCheckDigit } from '../tracking/infer-number';
 
 export interface SeedOptions {
@@ -146,7 +146,7 @@ async function main() {
   const service = await createServiceApp({ dataDir: values['data-dir'], clock: systemClock });
   try {
     const { accounts } = service.store;
-    const account = (await accounts.first()) ?? (await accounts.create('default'));
+    const account = (await accounts.ensurePrimary(FIRST_ACCOUNT_NAME)).account;
     await seedDemoData(service.store, account.id, {
       shipments: Number(values.shipments),
       containersPerShipment: Number(values['containers-per-shipment']),

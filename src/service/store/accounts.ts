@@ -36,15 +36,35 @@ export class AccountStore {
     return Number(row.n);
   }
 
-  async first(): Promise<Account | undefined> {
+  /** The service's own account, as recorded when it was made (see `ensurePrimary`). */
+  async primary(): Promise<Account | undefined> {
     const row = await this.db
-      .selectFrom('accounts')
-      .selectAll()
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(1)
+      .selectFrom('service_identity')
+      .innerJoin('accounts', 'accounts.id', 'service_identity.account_id')
+      .select(['accounts.id', 'accounts.name', 'accounts.routing_enabled'])
+      .where('service_identity.id', '=', 1)
       .executeTakeFirst();
     return row && toAccount(row);
+  }
+
+  /**
+   * Returns the service's own account, recording one (the account named `name`, created if
+   * needed) when none is recorded yet. `recorded` is true when this call made the record.
+   */
+  async ensurePrimary(name: string): Promise<{ account: Account; recorded: boolean }> {
+    const existing = await this.primary();
+    if (existing) return { account: existing, recorded: false };
+    const account = await this.ensure(name);
+    const inserted = await this.db
+      .insertInto('service_identity')
+      .values({ id: 1, account_id: account.id })
+      .onConflict((oc) => oc.doNothing())
+      .executeTakeFirst();
+    // Another process (the CLI beside a running service) may have recorded one meanwhile.
+    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) {
+      return { account: (await this.primary())!, recorded: false };
+    }
+    return { account, recorded: true };
   }
 
   async byName(name: string): Promise<Account | undefined> {

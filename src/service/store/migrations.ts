@@ -2,7 +2,7 @@
  * Schema migrations, kept in code so the service ships as one bundle. Only Kysely's schema
  * builder is used (no SQLite-only DDL), so the same migrations run on PostgreSQL.
  */
-import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import { createRouteMapCopiesTable } from '../routing/route-cache';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
@@ -438,12 +438,30 @@ const routeMap: Migration = {
   },
 };
 
+/**
+ * The service's own account is recorded explicitly (one row, id 1), never derived from account
+ * timestamps, which run on the injected clock. A store that already has accounts adopts the one
+ * the service created under its default name, else the first one inserted.
+ */
+const accountIdentity: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('service_identity')
+      .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
+      .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
+      .execute();
+    await sql`INSERT INTO service_identity (id, account_id)
+      SELECT 1, id FROM accounts ORDER BY (name = 'default') DESC, rowid LIMIT 1`.execute(db);
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_tracking_engine': trackingEngine,
   '0003_webhook_delivery': webhookDelivery,
   '0004_route_map': routeMap,
+  '0005_account_identity': accountIdentity,
 };
 
 export const migrationProvider: MigrationProvider = {

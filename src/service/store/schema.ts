@@ -303,8 +303,15 @@ export interface VesselPositionsTable {
   timestamp: string;
 }
 
+/** One row (id 1): the account the service created for itself. */
+export interface ServiceIdentityTable {
+  id: number;
+  account_id: string;
+}
+
 export interface Database {
   accounts: AccountsTable;
+  service_identity: ServiceIdentityTable;
   api_keys: ApiKeysTable;
   ports: PortsTable;
   metro_areas: MetroAreasTable;

@@ -30,7 +30,7 @@ export async function startSeededService(options: {
     port: 0,
     config: { requestsPerMinute: 1_000_000 },
   });
-  const account = (await service.store.accounts.first())!;
+  const account = (await service.store.accounts.primary())!;
   if (options.routing) await service.store.accounts.setRouting(account.id, true);
   await seedDemoData(service.store, account.id, {
     shipments: options.shipments,
