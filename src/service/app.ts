@@ -1,5 +1,5 @@
 /**
- * The Fastify application: /v2 routes, Token auth, per-key limits, JSON:API errors for every
+ * The Fastify application: /v2 routes, Token auth, per-account limits, JSON:API errors for every
  * failure (including Fastify's own validation and body parsing errors) and the served OpenAPI.
  */
 import swagger from '@fastify/swagger';
@@ -18,7 +18,8 @@ import { registerTrackingRequestRoutes } from './api/tracking-requests';
 import { registerWebhookRoutes } from './api/webhooks';
 import type { ServiceContext } from './context';
 import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
-import { RollingWindowLimiter } from './rate-limit';
+import { RequestLimits } from './rate-limit';
+import { systemClock, type Clock } from '../shared/clock';
 
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
 
@@ -57,7 +58,11 @@ function validationErrors(error: FastifyError): {
 
 export function buildApp(
   ctx: ServiceContext,
-  options: { logger?: FastifyServerOptions['loggerInstance'] } = {},
+  options: {
+    logger?: FastifyServerOptions['loggerInstance'];
+    /** Real time for the request limits (the service's own clock may be simulated). */
+    wallClock?: Clock;
+  } = {},
 ): FastifyInstance {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -114,8 +119,7 @@ export function buildApp(
     },
   );
 
-  const general = new RollingWindowLimiter(ctx.clock, ctx.config.requestsPerMinute);
-  const creation = new RollingWindowLimiter(ctx.clock, ctx.config.trackingRequestsPerMinute);
+  const limits = new RequestLimits(options.wallClock ?? systemClock, ctx.config);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
@@ -191,28 +195,18 @@ export function buildApp(
     async (v2) => {
       v2.addHook('onRequest', async (request, reply) => {
         if (request.routeOptions.url === `${API_PREFIX}/openapi.json`) return;
+        limits.checkAddress(request.ip);
         const match = TOKEN_RE.exec(request.headers.authorization ?? '');
         const account = match ? await ctx.accounts.byKey(match[1]!) : undefined;
-        if (!account) throw new ApiError(401, 'Invalid or missing API token.');
+        if (!account) {
+          limits.recordAuthFailure(request.ip);
+          throw new ApiError(401, 'Invalid or missing API token.');
+        }
         request.account = account;
         request.apiKey = match![1]!;
-        const limited = general.take(request.apiKey);
-        if (!limited.allowed) {
-          throw new ApiError(429, 'Rate limit exceeded', {
-            headers: { 'Retry-After': String(limited.retryAfterSeconds) },
-          });
-        }
+        limits.takeRequest(account.id);
         if (request.routeOptions.config.trackingRequestCreation) {
-          const created = creation.take(request.apiKey);
-          if (!created.allowed) {
-            throw new ApiError(
-              429,
-              "You've hit the create tracking requests limit. Please try again in a minute.",
-              {
-                headers: { 'Retry-After': String(created.retryAfterSeconds) },
-              },
-            );
-          }
+          limits.takeTrackingRequestCreation(account.id);
         }
         void reply;
       });

@@ -10,10 +10,12 @@ import type { TrackingStore } from './store/tracking-store';
 import type { Webhooks } from './webhooks';
 
 export interface ServiceConfig {
-  /** Requests per key per rolling minute (all endpoints). */
+  /** Requests per account per rolling minute of real time (all endpoints). */
   requestsPerMinute: number;
-  /** Tracking requests created per key per rolling minute. */
+  /** Tracking requests created per account per rolling minute of real time. */
   trackingRequestsPerMinute: number;
+  /** Failed authentications per client address per rolling minute of real time. */
+  failedAuthPerMinute: number;
   /** Largest accepted request body in bytes. */
   bodyLimitBytes: number;
   /** SCACs the service can track; undefined means every line in the reference data. */
@@ -27,6 +29,7 @@ export interface ServiceConfig {
 export const DEFAULT_CONFIG: ServiceConfig = {
   requestsPerMinute: 100,
   trackingRequestsPerMinute: 100,
+  failedAuthPerMinute: 20,
   bodyLimitBytes: 1024 * 1024,
   allowPrivateWebhooks: false,
   webhookTimeoutMs: 10_000,

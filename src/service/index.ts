@@ -37,6 +37,8 @@ export const SHIPPED_REFERENCE_DIR = path.resolve(
 export interface ServiceOptions {
   dataDir: string;
   clock?: Clock;
+  /** Real time for the request limits; tests may inject a manual one. Default: system clock. */
+  wallClock?: Clock;
   logger?: FastifyServerOptions['loggerInstance'];
   config?: Partial<ServiceConfig>;
   /** Directory of the reference JSON files (default: resources/reference). */
@@ -111,7 +113,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       positions,
       webhooks,
     };
-    const app = buildApp(context, { logger: options.logger });
+    const app = buildApp(context, { logger: options.logger, wallClock: options.wallClock });
     const engine = options.feeds
       ? new TrackingEngine({
           db: opened.db,

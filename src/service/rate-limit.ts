@@ -1,8 +1,12 @@
 /**
- * Per-key request limits over a rolling minute, as the reference service applies them. Kept in
- * process memory with the injected clock (tests move time instead of waiting a minute).
+ * Request limits over a rolling minute, as the reference service applies them: all requests
+ * and tracking request creation per account, and failed authentication per client address.
+ * Kept in process memory on a wall clock: real time even when the service runs on a simulated
+ * clock, so `Retry-After` is in real seconds (tests inject a manual clock instead of waiting).
  */
 import type { Clock } from '../shared/clock';
+import type { ServiceConfig } from './context';
+import { ApiError } from './jsonapi/errors';
 
 export const WINDOW_MS = 60_000;
 
@@ -15,23 +19,78 @@ export class RollingWindowLimiter {
     private readonly windowMs = WINDOW_MS,
   ) {}
 
+  /** Seconds until `key` may make another hit, or 0 when it may now. Records nothing. */
+  retryAfterSeconds(key: string): number {
+    const list = this.current(key, this.clock.now());
+    if (!list || list.length < this.limit) return 0;
+    const retryAfterMs = list[0]! + this.windowMs - this.clock.now();
+    return Math.max(1, Math.ceil(retryAfterMs / 1000));
+  }
+
   /** Records a hit for `key` if allowed; otherwise returns the seconds until one is allowed. */
   take(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
-    const now = this.clock.now();
-    let list = this.hits.get(key);
-    if (!list) {
-      list = [];
-      this.hits.set(key, list);
-    }
+    const retryAfterSeconds = this.retryAfterSeconds(key);
+    if (retryAfterSeconds > 0) return { allowed: false, retryAfterSeconds };
+    const list = this.hits.get(key) ?? [];
+    list.push(this.clock.now());
+    this.hits.set(key, list);
+    return { allowed: true };
+  }
+
+  /** The hits of `key` still inside the window; empty lists are forgotten. */
+  private current(key: string, now: number): number[] | undefined {
+    const list = this.hits.get(key);
+    if (!list) return undefined;
     const cutoff = now - this.windowMs;
     let drop = 0;
     while (drop < list.length && list[drop]! <= cutoff) drop++;
     if (drop) list.splice(0, drop);
-    if (list.length >= this.limit) {
-      const retryAfterMs = list[0]! + this.windowMs - now;
-      return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)) };
+    if (list.length === 0) this.hits.delete(key);
+    return list;
+  }
+}
+
+const tooMany = (detail: string, retryAfterSeconds: number) =>
+  new ApiError(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
+
+/** The service's limits; each check throws a 429 JSON:API error with `Retry-After`. */
+export class RequestLimits {
+  private readonly requests: RollingWindowLimiter;
+  private readonly creations: RollingWindowLimiter;
+  private readonly authFailures: RollingWindowLimiter;
+
+  constructor(wallClock: Clock, config: ServiceConfig) {
+    this.requests = new RollingWindowLimiter(wallClock, config.requestsPerMinute);
+    this.creations = new RollingWindowLimiter(wallClock, config.trackingRequestsPerMinute);
+    this.authFailures = new RollingWindowLimiter(wallClock, config.failedAuthPerMinute);
+  }
+
+  /**
+   * An address over its failed-authentication budget is refused before its key is looked up,
+   * so guessing cannot tell a right key from a wrong one while blocked.
+   */
+  checkAddress(address: string): void {
+    const wait = this.authFailures.retryAfterSeconds(address);
+    if (wait > 0) throw tooMany('Too many failed authentication attempts', wait);
+  }
+
+  /** Counts a failed authentication against the address (the 401 itself is the caller's). */
+  recordAuthFailure(address: string): void {
+    this.authFailures.take(address);
+  }
+
+  takeRequest(accountId: string): void {
+    const result = this.requests.take(accountId);
+    if (!result.allowed) throw tooMany('Rate limit exceeded', result.retryAfterSeconds);
+  }
+
+  takeTrackingRequestCreation(accountId: string): void {
+    const result = this.creations.take(accountId);
+    if (!result.allowed) {
+      throw tooMany(
+        "You've hit the create tracking requests limit. Please try again in a minute.",
+        result.retryAfterSeconds,
+      );
     }
-    list.push(now);
-    return { allowed: true };
   }
 }

@@ -15,6 +15,8 @@ export interface TestService {
   service: RunningService;
   baseUrl: string;
   clock: ManualClock;
+  /** Real time as the request limits see it. */
+  wallClock: ManualClock;
   keyA: string;
   keyB: string;
   accountA: string;
@@ -37,13 +39,20 @@ export async function startTestService(
 ): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-service-'));
   const clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
+  const wallClock = new ManualClock(Date.UTC(2026, 0, 10, 12));
   const service = await startService({
     dataDir,
     host: '127.0.0.1',
     port: 0,
     clock,
+    wallClock,
     referenceDir,
-    config: { requestsPerMinute: 10_000, trackingRequestsPerMinute: 10_000, ...config },
+    config: {
+      requestsPerMinute: 10_000,
+      trackingRequestsPerMinute: 10_000,
+      failedAuthPerMinute: 10_000,
+      ...config,
+    },
   });
   const { accounts } = service.store;
   const a = (await accounts.primary())!;
@@ -65,6 +74,7 @@ export async function startTestService(
     service,
     baseUrl: service.baseUrl,
     clock,
+    wallClock,
     keyA,
     keyB,
     accountA: a.id,

@@ -24,18 +24,39 @@ afterEach(async () => {
 });
 
 describe('rate limits', () => {
-  it('limits requests per key on a rolling minute with Retry-After', async () => {
+  it('limits requests per account on a rolling minute of real time with Retry-After', async () => {
     t = await startTestService({ requestsPerMinute: 3 });
-    for (let i = 0; i < 3; i++) expect((await t.get('/shipments')).status).toBe(200);
-    const limited = await t.get('/shipments');
+    const secondKeyOfA = await t.service.store.accounts.createKey(t.accountA);
+    for (let i = 0; i < 2; i++) expect((await t.get('/shipments')).status).toBe(200);
+    // Another key of the same account shares the budget.
+    expect((await t.get('/shipments', secondKeyOfA)).status).toBe(200);
+    const limited = await t.get('/shipments', secondKeyOfA);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('60');
     expect(limited.body.errors[0]).toMatchObject({ status: '429', title: 'Too Many Requests' });
-    // Another key has its own budget.
+    // Another account has its own budget.
     expect((await t.get('/shipments', t.keyB)).status).toBe(200);
-    t.clock.advance(30_000);
+    // Simulated time running ahead does not open the window.
+    t.clock.advance(24 * 3600_000);
+    expect((await t.get('/shipments')).status).toBe(429);
+    t.wallClock.advance(30_000);
     expect((await t.get('/shipments')).headers.get('retry-after')).toBe('30');
-    t.clock.advance(30_001);
+    t.wallClock.advance(30_001);
+    expect((await t.get('/shipments')).status).toBe(200);
+  });
+
+  it('limits failed authentication per client address, even for a right key meanwhile', async () => {
+    t = await startTestService({ failedAuthPerMinute: 3 });
+    for (let i = 0; i < 3; i++)
+      expect((await t.get('/shipments', `qs_guess${i}`)).status).toBe(401);
+    const blocked = await t.get('/shipments', 'qs_guess3');
+    expect(blocked.status).toBe(429);
+    expect(blocked.headers.get('retry-after')).toBe('60');
+    expect(blocked.body.errors[0]).toMatchObject({ status: '429', title: 'Too Many Requests' });
+    expect((await t.get('/shipments')).status).toBe(429);
+    t.clock.advance(24 * 3600_000);
+    expect((await t.get('/shipments')).status).toBe(429);
+    t.wallClock.advance(60_001);
     expect((await t.get('/shipments')).status).toBe(200);
   });
 
