@@ -68,25 +68,44 @@ function ipv6Groups(address: string): number[] {
   return [...h, ...fill, ...t];
 }
 
-/** The IPv4 address embedded in an IPv4-mapped, IPv4-compatible or NAT64 IPv6 address. */
-function embeddedIpv4(address: string): string | undefined {
+const ipv4Of = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+
+/**
+ * The IPv4 addresses an IPv6 address carries and may be routed to: IPv4-mapped
+ * (`::ffff:a.b.c.d`), IPv4-translated (`::ffff:0:a.b.c.d`), IPv4-compatible (`::a.b.c.d`), NAT64
+ * (`64:ff9b::/96`, `64:ff9b:1::/48`), 6to4 (`2002:AABB:CCDD::/48`) and Teredo (`2001::/32`: the
+ * server and the bit-inverted client address). Empty for any other address.
+ */
+function embeddedIpv4s(address: string): string[] {
   const g = ipv6Groups(address);
-  if (g.length !== 8) return undefined;
-  const v4 = () => `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  if (g.length !== 8 || g.some((x) => !Number.isInteger(x) || x < 0 || x > 0xffff)) return [];
   const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 5) && g[5] === 0xffff) return v4(); // ::ffff:a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return v4(); // 64:ff9b::a.b.c.d
-  if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return v4(); // ::a.b.c.d (deprecated form)
-  return undefined;
+  const last = ipv4Of(g[6]!, g[7]!);
+  if (zeros(0, 5) && g[5] === 0xffff) return [last];
+  if (zeros(0, 4) && g[4] === 0xffff && g[5] === 0) return [last];
+  if (g[0] === 0x64 && g[1] === 0xff9b && zeros(2, 6)) return [last];
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return [last];
+  if (zeros(0, 6) && (g[6] !== 0 || g[7]! > 1)) return [last];
+  if (g[0] === 0x2002) return [ipv4Of(g[1]!, g[2]!)];
+  if (g[0] === 0x2001 && g[1] === 0) {
+    return [ipv4Of(g[2]!, g[3]!), ipv4Of(~g[6]! & 0xffff, ~g[7]! & 0xffff)];
+  }
+  return [];
 }
+
+/** Most restrictive first: an address is as blocked as the worst address it stands for. */
+const SEVERITY: AddressClass[] = ['forbidden', 'loopback', 'private', 'public'];
 
 /** Classifies one IP address (v4 or v6, no brackets). */
 export function classifyAddress(address: string): AddressClass {
   const family = isIP(address);
   if (family === 0) return 'forbidden';
   if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    if (v4) return classifyAddress(v4);
+    const embedded = embeddedIpv4s(address);
+    if (embedded.length) {
+      const classes = embedded.map(classifyAddress);
+      return SEVERITY.find((c) => classes.includes(c))!;
+    }
   }
   const type = family === 4 ? 'ipv4' : 'ipv6';
   const bare = address.split('%')[0]!;
