@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 /**
  * IPv6 forms that carry an IPv4 address (translated, mapped, NAT64, 6to4, Teredo) are judged by
  * that IPv4 address: a loopback or private one is refused at registration like the plain form.
