@@ -14,6 +14,7 @@ import type { WebhookNotificationsTable, WebhooksTable } from '../store/schema';
 import { WEBHOOK_EVENT_CATEGORIES, isWebhookEvent } from '../webhooks/catalog';
 import { exampleNotification } from '../webhooks/examples';
 import { USER_AGENT } from '../webhooks/sender';
+import { webhookHeaderErrors } from '../webhooks/header-rules';
 import { generateSecret, signedHeaders } from '../webhooks/signing';
 import { checkWebhookUrl } from '../webhooks/url-guard';
 import {
@@ -105,27 +106,6 @@ const EventCatalogDocument = Type.Object({
   ),
 });
 
-/** Header names the service sets itself; a webhook may not override them. */
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'content-length',
-  'content-encoding',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'host',
-  'te',
-  'trailer',
-  'expect',
-  'user-agent',
-  'webhook-id',
-  'webhook-timestamp',
-  'webhook-signature',
-  'x-t49-webhook-signature',
-]);
-const TOKEN_RE = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/;
-
 /** Checks what the schema cannot: url target, event names, header names and values. */
 async function validateWebhookInput(
   input: WebhookInput,
@@ -147,20 +127,7 @@ async function validateWebhookInput(
       });
     }
   });
-  input.headers?.forEach((h, i) => {
-    const pointer = `${pointerBase}/headers/${i}`;
-    if (!TOKEN_RE.test(h.name)) {
-      errors.push({ detail: `${h.name} is not a valid header name`, source: { pointer } });
-    } else if (RESERVED_HEADERS.has(h.name.toLowerCase()) || /^proxy-/i.test(h.name)) {
-      errors.push({ detail: `${h.name} is set by the service`, source: { pointer } });
-    }
-    if (/[\r\n\0]/.test(h.value)) {
-      errors.push({
-        detail: 'header values must not contain line breaks',
-        source: { pointer: `${pointer}/value` },
-      });
-    }
-  });
+  errors.push(...webhookHeaderErrors(input.headers, pointerBase));
   if (errors.length) throw ApiError.many(422, errors);
 }
 
