@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 /**
  * Custom webhook headers that could never be sent are refused when registered (create and
  * update) with a 422 pointing at the header, instead of failing every delivery later.
