@@ -17,6 +17,7 @@ import { registerShipmentRoutes } from './api/shipments';
 import { registerTrackingRequestRoutes } from './api/tracking-requests';
 import { registerWebhookRoutes } from './api/webhooks';
 import type { ServiceContext } from './context';
+import { answerClientError, answerParserEdges, requireHostHeader } from './http-edges';
 import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
 import { RequestLimits } from './rate-limit';
 import { systemClock, type Clock } from '../shared/clock';
@@ -80,26 +81,12 @@ export function buildApp(
       });
     },
     // Requests the HTTP parser rejects never reach Fastify; answer them as JSON:API too.
-    clientErrorHandler: (error, socket) => {
-      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed) return;
-      const code = (error as NodeJS.ErrnoException).code;
-      const status =
-        code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-      const body = JSON.stringify({
-        errors: [
-          { status: String(status), title: titleFor(status), detail: 'Malformed HTTP request' },
-        ],
-      });
-      if (socket.writable) {
-        socket.end(
-          `HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: ${JSON_API}\r\n` +
-            `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
-      } else {
-        socket.destroy();
-      }
-    },
+    clientErrorHandler: answerClientError,
+    http: { requireHostHeader: false },
   });
+
+  answerParserEdges(app.server);
+  app.addHook('onRequest', requireHostHeader);
 
   // Responses are pre-serialized strings; schemas are for validation and the OpenAPI document.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
