@@ -32,9 +32,12 @@ function newestMtime(path) {
   return newest;
 }
 
-const lockFile = join(root, 'package-lock.json');
-const installStamp = join(root, 'node_modules', '.quayside-lock-sha256');
-const lockHash = () => createHash('sha256').update(readFileSync(lockFile)).digest('hex');
+const lockFileOf = (projectRoot) => join(projectRoot, 'package-lock.json');
+const installStampOf = (projectRoot) => join(projectRoot, 'node_modules', '.quayside-lock-sha256');
+const lockHash = (projectRoot) =>
+  createHash('sha256')
+    .update(readFileSync(lockFileOf(projectRoot)))
+    .digest('hex');
 
 /**
  * Whether node_modules holds what the lock file asks for, decided by content, never by file times
@@ -42,13 +45,14 @@ const lockHash = () => createHash('sha256').update(readFileSync(lockFile)).diges
  * file's hash; an install made by plain `npm ci` is checked against npm's hidden lock file
  * instead: every installed package at its locked version, every required package present.
  */
-export function dependenciesMatchLock() {
-  if (!existsSync(join(root, 'node_modules'))) return false;
-  const hash = lockHash();
+export function dependenciesMatchLock(projectRoot = root) {
+  if (!existsSync(join(projectRoot, 'node_modules'))) return false;
+  const hash = lockHash(projectRoot);
+  const installStamp = installStampOf(projectRoot);
   if (existsSync(installStamp) && readFileSync(installStamp, 'utf8').trim() === hash) return true;
-  const hidden = join(root, 'node_modules', '.package-lock.json');
+  const hidden = join(projectRoot, 'node_modules', '.package-lock.json');
   if (!existsSync(hidden)) return false;
-  const locked = JSON.parse(readFileSync(lockFile, 'utf8')).packages ?? {};
+  const locked = JSON.parse(readFileSync(lockFileOf(projectRoot), 'utf8')).packages ?? {};
   const installed = JSON.parse(readFileSync(hidden, 'utf8')).packages ?? {};
   for (const [path, entry] of Object.entries(installed)) {
     if (locked[path]?.version !== entry.version) return false;
@@ -71,7 +75,7 @@ export function ensureDependencies() {
     'Installing dependencies (first run; better-sqlite3 may compile for a few minutes)…',
   );
   const args = ['ci', '--no-audit', '--no-fund'];
-  const installed = () => writeFileSync(installStamp, lockHash());
+  const installed = () => writeFileSync(installStampOf(root), lockHash(root));
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD !== '1' && run(npm, args) === 0) return installed();
   console.error('Installing without the Electron runtime (it could not be downloaded here)…');
   if (run(npm, args, { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } }) !== 0) {
