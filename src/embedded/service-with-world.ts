@@ -13,6 +13,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ScaledClock, type Clock } from '../shared/clock';
 import { startService, type RunningService, type ServiceOptions } from '../service';
+import {
+  ensurePrivateDir,
+  restrictFiles,
+  writePrivateFile,
+} from '../service/security/private-files';
 import type { FeedConfig } from '../service/feeds';
 import { demoTrackingRequests, startSimWorld, type ErrorRates, type RunningSimWorld } from '../sim';
 
@@ -43,10 +48,7 @@ function readSimClock(dataDir: string, seed: number): SavedSimClock | null {
 }
 
 function writeSimClock(dataDir: string, saved: SavedSimClock): void {
-  const file = path.join(dataDir, SIM_CLOCK_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify(saved));
-  fs.renameSync(tmp, file);
+  writePrivateFile(path.join(dataDir, SIM_CLOCK_FILE), JSON.stringify(saved));
 }
 export const DEFAULT_SEED = 42;
 export const DEFAULT_SIM_SPEED = 3600;
@@ -65,6 +67,8 @@ export interface EmbeddedOptions {
   logger?: ServiceOptions['logger'];
   config?: ServiceOptions['config'];
   referenceDir?: string;
+  /** Key sealing webhook secrets at rest (the app keeps it in the OS keychain); see startService. */
+  secretKey?: Buffer;
   /** Seed the demo account with the world's demo requests on first start (default true). */
   seedDemo?: boolean;
 }
@@ -102,16 +106,14 @@ function readKey(dataDir: string): string | null {
 }
 
 function writeKey(dataDir: string, apiKey: string): void {
-  const file = path.join(dataDir, KEY_FILE);
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, JSON.stringify({ apiKey }), { mode: 0o600 });
-  fs.renameSync(tmp, file);
+  writePrivateFile(path.join(dataDir, KEY_FILE), JSON.stringify({ apiKey }));
 }
 
 export async function startEmbeddedService(options: EmbeddedOptions): Promise<EmbeddedService> {
   const speed = options.simSpeed ?? DEFAULT_SIM_SPEED;
   const seed = options.seed ?? DEFAULT_SEED;
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
+  restrictFiles(path.join(options.dataDir, KEY_FILE), path.join(options.dataDir, SIM_CLOCK_FILE));
   // A test's clock is used as given; the app's simulated clock continues from the last run.
   const saved = options.clock ? null : readSimClock(options.dataDir, seed);
   const clock = options.clock ?? new ScaledClock(saved?.simNow ?? Date.now(), speed);
@@ -139,6 +141,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       logger: options.logger,
       config: options.config,
       referenceDir: options.referenceDir,
+      secretKey: options.secretKey,
       feeds: feedConfigFor(sim),
       // At least a quarter of a real second between scheduling passes at high speeds.
       engine: { tickMs: Math.max(60_000, options.clock ? 60_000 : speed * 250) },

@@ -14,6 +14,8 @@ import { marineSeaRouter } from './routing/network';
 import { createRouteMapService, storeRouteLookups } from './routing/route-builder';
 import { sqlRouteMapCopies } from './routing/route-cache';
 import { AccountStore } from './store/accounts';
+import { sealPlaintextWebhookSecrets } from './security/sealed-columns';
+import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { TrackingStore } from './store/tracking-store';
@@ -37,6 +39,11 @@ export const SHIPPED_REFERENCE_DIR = path.resolve(
 export interface ServiceOptions {
   dataDir: string;
   clock?: Clock;
+  /**
+   * Key (32 bytes) sealing webhook secrets at rest; default: QUAYSIDE_SECRET_KEY or the data
+   * folder's key file (see security/secret-box.ts).
+   */
+  secretKey?: Buffer;
   /** Real time for the request limits; tests may inject a manual one. Default: system clock. */
   wallClock?: Clock;
   logger?: FastifyServerOptions['loggerInstance'];
@@ -74,8 +81,10 @@ export interface ServiceApp {
 /** Opens the store, loads reference data and builds the Fastify app (not listening). */
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
   const clock = options.clock ?? systemClock;
-  const opened = await openDatabase(options.dataDir);
+  const secretBox = new SecretBox(resolveSecretKey(options.dataDir, options.secretKey));
+  const opened = await openDatabase(options.dataDir, { secretBox });
   try {
+    await sealPlaintextWebhookSecrets(opened.db);
     await loadReferenceData(
       opened.db,
       readReferenceDir(options.referenceDir ?? SHIPPED_REFERENCE_DIR),

@@ -26,7 +26,8 @@ import { EmbeddedServiceProcess } from '../embedded/launcher';
 import { AppClock } from '../core/app-clock';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
-import { createSecretStore } from './safe-storage-secret-store';
+import { SECRET_KEY_ENV } from '../../service/security/secret-box';
+import { createSecretStore, embeddedServiceSecretKey } from './safe-storage-secret-store';
 
 const options = parseShellOptions(process.argv.slice(1));
 app.setName(PRODUCT_NAME);
@@ -109,13 +110,19 @@ async function main(): Promise<void> {
   const dataDir = app.getPath('userData');
   let started: AppCore | null = null;
   const clock = new AppClock();
+  const serviceDataDir = join(dataDir, 'embedded-service');
+  const serviceSecretKey = embeddedServiceSecretKey(dataDir, serviceDataDir);
   const embedded = new EmbeddedServiceProcess({
-    dataDir: join(dataDir, 'embedded-service'),
+    dataDir: serviceDataDir,
     simSpeed: options.simSpeed,
     seed: options.seed,
     fork: (env) => {
       const child = utilityProcess.fork(join(here, 'service-process.js'), [], {
-        env: { ...process.env, ...env },
+        env: {
+          ...process.env,
+          ...env,
+          ...(serviceSecretKey ? { [SECRET_KEY_ENV]: serviceSecretKey } : {}),
+        },
         serviceName: 'Quayside tracking service',
         stdio: 'inherit',
       });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { safeStorage } from 'electron';
@@ -29,4 +30,25 @@ export function createSecretStore(dataDir: string): SecretStore {
       else writePrivateFile(path, safeStorage.encryptString(secret));
     },
   };
+}
+
+const SERVICE_KEY_FILE = 'embedded-service-key.enc';
+
+/**
+ * The key sealing the embedded service's webhook secrets at rest (64 hex characters), kept
+ * encrypted with the OS keychain and handed to the service process as QUAYSIDE_SECRET_KEY. A key
+ * the service made for itself before (its 0600 key file) is adopted so sealed rows stay readable.
+ * Null where no keychain is available: the service then keeps its own 0600 key file.
+ */
+export function embeddedServiceSecretKey(dataDir: string, serviceDataDir: string): string | null {
+  if (!safeStorage.isEncryptionAvailable()) return null;
+  const path = join(dataDir, SERVICE_KEY_FILE);
+  if (existsSync(path)) return safeStorage.decryptString(readFileSync(path));
+  const serviceKeyFile = join(serviceDataDir, 'secret.key');
+  const key = existsSync(serviceKeyFile)
+    ? readFileSync(serviceKeyFile, 'utf8').trim()
+    : randomBytes(32).toString('hex');
+  writePrivateFile(path, safeStorage.encryptString(key));
+  rmSync(serviceKeyFile, { force: true });
+  return key;
 }

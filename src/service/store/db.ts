@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, SelectQueryNode, SqliteDialect } from 'kysely';
@@ -12,6 +11,9 @@ import type {
   RootOperationNode,
   UnknownRow,
 } from 'kysely';
+import { ensurePrivateDir, restrictFiles, touchPrivateFile } from '../security/private-files';
+import { SealedColumns } from '../security/sealed-columns';
+import type { SecretBox } from '../security/secret-box';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
 
@@ -112,18 +114,24 @@ export function renderedTableWrites(db: Kysely<Database>): RenderedTableWrites |
  * Opens (creating if needed) the service database in `dataDir` and brings its schema up to date.
  * WAL mode lets a second process (`quayside keys create`) write while the service runs.
  */
-export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
-  fs.mkdirSync(dataDir, { recursive: true });
+export async function openDatabase(
+  dataDir: string,
+  options: { secretBox?: SecretBox } = {},
+): Promise<OpenedDatabase> {
+  ensurePrivateDir(dataDir);
   const file = path.join(dataDir, DATABASE_FILE);
+  // Created owner-only before SQLite opens it; SQLite gives -wal/-shm the database's mode.
+  touchPrivateFile(file);
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  restrictFiles(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   const writes = new RenderedTableWrites();
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-    plugins: [writes],
+    plugins: options.secretBox ? [writes, new SealedColumns(options.secretBox)] : [writes],
   });
   writeCounters.set(db, writes);
   const migrator = new Migrator({ db, provider: migrationProvider });

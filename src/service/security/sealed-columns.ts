@@ -1,0 +1,146 @@
+/**
+ * Keeps webhook signing secrets and custom header values sealed in the database (see
+ * secret-box.ts) without every query site knowing: a Kysely plugin seals the `secret` and
+ * `headers` values written to `webhooks` by inserts and updates, and opens sealed values of
+ * result columns named `secret` or `headers` when they are read. Plaintext rows written by
+ * older versions are sealed once on start by `sealPlaintextWebhookSecrets`.
+ */
+import {
+  sql,
+  type ColumnNode,
+  type ColumnUpdateNode,
+  type InsertQueryNode,
+  type Kysely,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+  type UpdateQueryNode,
+} from 'kysely';
+import type { Database } from '../store/schema';
+import { SEALED_PREFIX, SecretBox } from './secret-box';
+
+const SEALED_TABLE = 'webhooks';
+const SEALED_COLUMNS = new Set(['secret', 'headers']);
+
+const identifierName = (node: OperationNode | undefined): string | undefined => {
+  const n = node as
+    | { kind: string; table?: { identifier?: { name?: string } }; column?: { name?: string } }
+    | undefined;
+  if (n?.kind === 'TableNode') return n.table?.identifier?.name;
+  if (n?.kind === 'ColumnNode') return n.column?.name;
+  if (n?.kind === 'AliasNode')
+    return identifierName((n as unknown as { node: OperationNode }).node);
+  return undefined;
+};
+
+export class SealedColumns implements KyselyPlugin {
+  constructor(private readonly box: SecretBox) {}
+
+  private sealValue(value: unknown): unknown {
+    return typeof value === 'string' && !SecretBox.isSealed(value) ? this.box.seal(value) : value;
+  }
+
+  private sealOperand(node: OperationNode): OperationNode {
+    if (node.kind !== 'ValueNode') return node;
+    const value = (node as unknown as { value: unknown }).value;
+    return { ...node, value: this.sealValue(value) } as OperationNode;
+  }
+
+  private sealInsert(node: InsertQueryNode): InsertQueryNode {
+    const sealedAt = (node.columns ?? [])
+      .map((c: ColumnNode, i) => (SEALED_COLUMNS.has(identifierName(c) ?? '') ? i : -1))
+      .filter((i) => i >= 0);
+    if (sealedAt.length === 0 || node.values?.kind !== 'ValuesNode') return node;
+    const valuesNode = node.values as unknown as { values: OperationNode[] };
+    const rows = valuesNode.values.map((row) => {
+      const list = row as unknown as { kind: string; values: unknown[] };
+      const values = list.values.map((v, i) => {
+        if (!sealedAt.includes(i)) return v;
+        return list.kind === 'PrimitiveValueListNode'
+          ? this.sealValue(v)
+          : this.sealOperand(v as OperationNode);
+      });
+      return { ...row, values };
+    });
+    return { ...node, values: { ...node.values, values: rows } as OperationNode };
+  }
+
+  private sealUpdate(node: UpdateQueryNode): UpdateQueryNode {
+    if (!node.updates) return node;
+    const updates = node.updates.map((u: ColumnUpdateNode) =>
+      SEALED_COLUMNS.has(identifierName(u.column) ?? '')
+        ? { ...u, value: this.sealOperand(u.value) }
+        : u,
+    );
+    return { ...node, updates };
+  }
+
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    const node = args.node;
+    if (node.kind === 'InsertQueryNode' && identifierName(node.into) === SEALED_TABLE) {
+      return this.sealInsert(node);
+    }
+    if (node.kind === 'UpdateQueryNode' && identifierName(node.table) === SEALED_TABLE) {
+      return this.sealUpdate(node);
+    }
+    return node;
+  }
+
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    const rows = args.result.rows;
+    if (!rows.some((row) => [...SEALED_COLUMNS].some((c) => typeof row[c] === 'string'))) {
+      return args.result;
+    }
+    return {
+      ...args.result,
+      rows: rows.map((row) => {
+        const out: UnknownRow = { ...row };
+        for (const column of SEALED_COLUMNS) {
+          const value = row[column];
+          if (typeof value === 'string' && SecretBox.isSealed(value)) {
+            out[column] = this.box.open(value);
+          }
+        }
+        return out;
+      }),
+    };
+  }
+}
+
+/**
+ * Seals webhook secrets and header values still stored in plaintext (rows from before
+ * encryption at rest). `db` must carry the SealedColumns plugin, which seals the rewritten values.
+ */
+export async function sealPlaintextWebhookSecrets(db: Kysely<Database>): Promise<number> {
+  // Raw values: sealed ones start with the box prefix; the plugin opens them when read.
+  const rows = await db
+    .selectFrom('webhooks')
+    .select((eb) => ['id', eb.ref('secret').as('raw_secret'), eb.ref('headers').as('raw_headers')])
+    .where((eb) =>
+      eb.or([
+        eb('secret', 'not like', `${SEALED_PREFIX}%`),
+        eb.and([eb('headers', 'is not', null), eb('headers', 'not like', `${SEALED_PREFIX}%`)]),
+      ]),
+    )
+    .execute();
+  if (rows.length === 0) return 0;
+  // Overwrite the freed plaintext in the file and move it out of the WAL, not just unlink it.
+  await sql`PRAGMA secure_delete = ON`.execute(db);
+  try {
+    for (const row of rows) {
+      await db
+        .updateTable('webhooks')
+        .set({ secret: row.raw_secret, headers: row.raw_headers })
+        .where('id', '=', row.id)
+        .execute();
+    }
+    await sql`PRAGMA wal_checkpoint(TRUNCATE)`.execute(db);
+  } finally {
+    await sql`PRAGMA secure_delete = OFF`.execute(db);
+  }
+  return rows.length;
+}
