@@ -12,7 +12,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { restrictFiles, writePrivateFile } from './private-files';
+import { ensurePrivateDir, restrictFiles, writePrivateFile } from './private-files';
 
 export const SECRET_KEY_FILE = 'secret.key';
 export const SECRET_KEY_ENV = 'QUAYSIDE_SECRET_KEY';
@@ -82,6 +82,7 @@ export function resolveSecretKey(
     return parseSecretKey(fs.readFileSync(file, 'utf8'), file);
   }
   const key = randomBytes(KEY_BYTES);
+  ensurePrivateDir(dataDir);
   writePrivateFile(file, key.toString('hex'));
   return key;
 }
