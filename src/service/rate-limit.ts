@@ -10,8 +10,12 @@ import { ApiError } from './jsonapi/errors';
 
 export const WINDOW_MS = 60_000;
 
+/** After this many hits, keys whose window has passed are dropped (bounds memory). */
+const SWEEP_EVERY = 1_000;
+
 export class RollingWindowLimiter {
   private readonly hits = new Map<string, number[]>();
+  private hitsSinceSweep = 0;
 
   constructor(
     private readonly clock: Clock,
@@ -34,7 +38,15 @@ export class RollingWindowLimiter {
     const list = this.hits.get(key) ?? [];
     list.push(this.clock.now());
     this.hits.set(key, list);
+    if (++this.hitsSinceSweep >= SWEEP_EVERY) this.sweep();
     return { allowed: true };
+  }
+
+  /** Forgets every key with no hit inside the window (e.g. many addresses that failed once). */
+  private sweep(): void {
+    this.hitsSinceSweep = 0;
+    const now = this.clock.now();
+    for (const key of [...this.hits.keys()]) this.current(key, now);
   }
 
   /** The hits of `key` still inside the window; empty lists are forgotten. */
