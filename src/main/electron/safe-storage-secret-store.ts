@@ -43,7 +43,15 @@ const SERVICE_KEY_FILE = 'embedded-service-key.enc';
 export function embeddedServiceSecretKey(dataDir: string, serviceDataDir: string): string | null {
   if (!safeStorage.isEncryptionAvailable()) return null;
   const path = join(dataDir, SERVICE_KEY_FILE);
-  if (existsSync(path)) return safeStorage.decryptString(readFileSync(path));
+  if (existsSync(path)) {
+    try {
+      return safeStorage.decryptString(readFileSync(path));
+    } catch {
+      // A reset keychain: the service starts with a key of its own; sealed webhook secrets
+      // from before cannot be read and those webhooks must be registered again.
+      return null;
+    }
+  }
   const serviceKeyFile = join(serviceDataDir, 'secret.key');
   const key = existsSync(serviceKeyFile)
     ? readFileSync(serviceKeyFile, 'utf8').trim()
