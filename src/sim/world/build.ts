@@ -248,13 +248,15 @@ function chooseFeeder(
   hub: string,
   mainlineDepart: number,
 ): { leg: VesselLeg; origin: string } | null {
-  const options = FEEDERS.filter(
-    (f) => ctx.services.find((s) => s.code === f.service)!.indexOf(hub) >= 0,
-  );
+  const options = FEEDERS.flatMap((f) => {
+    const service = ctx.services.find((s) => s.code === f.service)!;
+    if (service.indexOf(hub) < 0) return [];
+    return f.origins
+      .filter((origin) => sailsDirectly(service, origin, hub))
+      .map((origin) => ({ service, origin }));
+  });
   if (options.length === 0) return null;
-  const feeder = rng.pick(options);
-  const service = ctx.services.find((s) => s.code === feeder.service)!;
-  const origin = rng.pick(feeder.origins);
+  const { service, origin } = rng.pick(options);
   const hubIndex = service.indexOf(hub);
   const originIndex = service.indexOf(origin);
   let best: { load: CallTime; arrive: CallTime } | null = null;
@@ -282,6 +284,23 @@ function chooseFeeder(
       calls,
     },
   };
+}
+
+/**
+ * Whether a box loaded at `from` would reach `to` on this rotation without a detour: a feeder
+ * from Haiphong to Hong Kong must not sail round the whole loop via Singapore and Kaohsiung.
+ */
+function sailsDirectly(service: Service, from: string, to: string): boolean {
+  const rotation = service.spec.rotation;
+  let i = service.indexOf(from);
+  let km = 0;
+  while (rotation[i] !== to) {
+    km += service.legs[i]!.lengthKm;
+    i = (i + 1) % rotation.length;
+  }
+  const a = port(from);
+  const b = port(to);
+  return km <= 1.6 * haversineKm([a.longitude, a.latitude], [b.longitude, b.latitude]) + 500;
 }
 
 function chooseRamp(
@@ -499,7 +518,7 @@ function buildShipment(
     } else if (crng.chance(0.15)) {
       terminalLfd.moves.push({
         at: dischargedAt + crng.range(1, 3) * DAY,
-        lfd: terminalLfd.lfd + crng.pick([1, 2]) * DAY,
+        lfd: localMidnight(zone, terminalLfd.lfd + HOUR * 12, crng.pick([1, 2])),
       });
     }
     const finalTerminalLfd = terminalLfd.moves.length
@@ -524,7 +543,10 @@ function buildShipment(
       const rampZone = railChoice.metro.time_zone;
       const lfd = lfdOnce(unloadedAt + HOUR, localMidnight(rampZone, unloadedAt, 2));
       if (crng.chance(0.2))
-        lfd.moves.push({ at: unloadedAt + crng.range(10, 30) * HOUR, lfd: lfd.lfd + DAY });
+        lfd.moves.push({
+          at: unloadedAt + crng.range(10, 30) * HOUR,
+          lfd: localMidnight(rampZone, lfd.lfd + 12 * HOUR, 1),
+        });
       railPlan = {
         ramp: railChoice.ramp,
         metro: railChoice.metro,
@@ -545,16 +567,17 @@ function buildShipment(
       kind === 'picked_up'
         ? Math.max(fullOutAt + 2 * DAY, origin + crng.range(1, 3) * DAY)
         : fullOutAt + crng.range(2, 6) * DAY;
+    // The line's free time is a calendar day at the port of discharge, also for rail moves.
     const lineLfd: LfdPlan | null = LINES_PUBLISHING_LFD.has(scac)
       ? railPlan
-        ? lfdOnce(
-            railPlan.unloadedAt + 2 * HOUR,
-            localMidnight(railPlan.metro.time_zone, railPlan.unloadedAt, 4),
-          )
+        ? lfdOnce(railPlan.unloadedAt + 2 * HOUR, localMidnight(zone, railPlan.unloadedAt, 4))
         : lfdOnce(dischargedAt + 3 * HOUR, localMidnight(zone, dischargedAt, 5))
       : null;
     if (lineLfd && (kind === 'lfd_moved' || crng.chance(0.2))) {
-      lineLfd.moves.push({ at: lineLfd.setAt + crng.range(12, 48) * HOUR, lfd: lineLfd.lfd + DAY });
+      lineLfd.moves.push({
+        at: lineLfd.setAt + crng.range(12, 48) * HOUR,
+        lfd: localMidnight(zone, lineLfd.lfd + 12 * HOUR, 1),
+      });
     }
     const apptAt = fullOutAt - crng.range(0, 50) * MINUTE;
     containers.push({
