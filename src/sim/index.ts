@@ -52,8 +52,9 @@ export class SimWorld {
   }
 
   terminalStatus(number: string): TerminalContainerStatus | null {
-    const hit = this.model.findContainer(number);
-    return hit ? terminalStatusAt(hit.shipment, hit.container, this.clock.now()) : null;
+    const now = this.clock.now();
+    const hit = this.model.findContainer(number, now);
+    return hit ? terminalStatusAt(hit.shipment, hit.container, now) : null;
   }
 
   vessels(): {

@@ -387,3 +387,47 @@ function equipmentEvents(s: ShipmentPlan, c: ContainerPlan, push: Push, lag: () 
   }
   eq('empty-in', c.emptyReturnedAt, 'GTIN', true, depot(c.emptyReturnLocode, 'in'));
 }
+
+/**
+ * Every line's events over the shipments the world knows at a given instant. Each shipment's
+ * events are built once and kept while the shipment is in the world; a line's merged list is
+ * rebuilt only when its set of shipments changes (a booking arrives or an old one is retired).
+ */
+export class CarrierEventLog {
+  private readonly byShipment = new WeakMap<ShipmentPlan, DcsaEventRecord[]>();
+  private readonly byScac = new Map<
+    string,
+    { shipments: ShipmentPlan[]; events: DcsaEventRecord[] }
+  >();
+
+  constructor(
+    private readonly world: {
+      seed: number;
+      shipmentsOf(scac: string, at: number): ShipmentPlan[];
+    },
+  ) {}
+
+  /** The line's events (created or not yet) of shipments known at `at`, by creation time. */
+  eventsOf(scac: string, at: number): DcsaEventRecord[] {
+    const shipments = this.world.shipmentsOf(scac, at);
+    const cached = this.byScac.get(scac);
+    if (
+      cached &&
+      cached.shipments.length === shipments.length &&
+      cached.shipments.every((s, i) => s === shipments[i])
+    )
+      return cached.events;
+    const events = shipments
+      .flatMap((s) => {
+        let list = this.byShipment.get(s);
+        if (!list) {
+          list = buildEvents(s, this.world.seed);
+          this.byShipment.set(s, list);
+        }
+        return list;
+      })
+      .sort((a, b) => a.createdAt - b.createdAt);
+    this.byScac.set(scac, { shipments, events });
+    return events;
+  }
+}

@@ -182,7 +182,13 @@ function chooseMainline(
   ctx: BuildContext,
   rng: Rng,
   window: [number, number],
-  opts: { rail: boolean; hub?: string; needSlip?: boolean; departBefore?: number },
+  opts: {
+    rail: boolean;
+    hub?: string;
+    needSlip?: boolean;
+    departBefore?: number;
+    podFilter?: (locode: string) => boolean;
+  },
 ): MainlineChoice | null {
   const candidates = ctx.services.filter((s) => {
     if (['SGF', 'JTV', 'AGI'].includes(s.code)) return false;
@@ -196,9 +202,9 @@ function chooseMainline(
   const mid = (window[0] + window[1]) / 2;
   for (const service of candidates) {
     service.spec.rotation.forEach((pod, podIndex) => {
-      const podOk = opts.rail
-        ? [...WEST_COAST, ...EAST_COAST].includes(pod)
-        : terminalsAt(pod).length > 0;
+      const podOk =
+        (opts.rail ? [...WEST_COAST, ...EAST_COAST].includes(pod) : terminalsAt(pod).length > 0) &&
+        (opts.podFilter?.(pod) ?? true);
       // The port of discharge is not the first call: the box must sail from somewhere before it.
       if (!podOk || podIndex === 0 || pod === opts.hub) return;
       // Load port: a call before the port of discharge, in another region (not a coastal hop).
@@ -377,12 +383,24 @@ const KIND_TEXT: Record<ScenarioKind, string> = {
   booking_cancelled: 'Booking cancelled',
 };
 
-function buildShipment(
+export interface ShipmentOptions {
+  /** Only ports of discharge this accepts. */
+  podFilter?: (locode: string) => boolean;
+  /** Replaces the scenario's text at the start of the story. */
+  storyPrefix?: string;
+}
+
+/**
+ * One shipment playing scenario `kind` around `ctx.origin`; `unique` hands out numbers no other
+ * shipment of the world uses.
+ */
+export function buildShipment(
   ctx: BuildContext,
   rng: Rng,
   kind: ScenarioKind,
   index: number,
   unique: (make: () => string) => string,
+  options: ShipmentOptions = {},
 ): ShipmentPlan | null {
   const { origin } = ctx;
   const [lo, hi] = ARRIVAL_WINDOW[kind];
@@ -415,6 +433,7 @@ function buildShipment(
         rail,
         needSlip: kind === 'eta_slip',
         departBefore,
+        podFilter: options.podFilter,
       });
       if (main) break;
     }
@@ -495,7 +514,13 @@ function buildShipment(
     const holds = holdsFor(crng, pod, lastDischarge.arrive, dischargedAt, kind, origin);
     const holdsClearAt = Math.max(dischargedAt, ...holds.map((h) => h.releasedAt));
     let availableAt = Math.max(dischargedAt + crng.range(2, 6) * HOUR, holdsClearAt);
-    if (kind === 'available_lfd_tomorrow' || kind === 'lfd_moved')
+    if (kind === 'available_lfd_tomorrow')
+      // Available before the local day whose next day is the last free day begins.
+      availableAt = Math.max(
+        dischargedAt + HOUR,
+        Math.min(availableAt, localMidnight(zone, origin) - crng.range(1, 6) * HOUR),
+      );
+    if (kind === 'lfd_moved')
       availableAt = Math.min(availableAt, origin - crng.range(4, 20) * HOUR);
     if (kind === 'available_lfd_tomorrow' || kind === 'lfd_moved') {
       for (const h of holds) h.releasedAt = Math.min(h.releasedAt, availableAt);
@@ -515,7 +540,7 @@ function buildShipment(
         lfd: first,
         moves: [{ at: origin - crng.range(2, 12) * HOUR, lfd: localMidnight(zone, origin, 3) }],
       };
-    } else if (crng.chance(0.15)) {
+    } else if (kind !== 'available_lfd_tomorrow' && crng.chance(0.15)) {
       terminalLfd.moves.push({
         at: dischargedAt + crng.range(1, 3) * DAY,
         lfd: localMidnight(zone, terminalLfd.lfd + HOUR * 12, crng.pick([1, 2])),
@@ -610,7 +635,8 @@ function buildShipment(
     .join(' -> ');
   const railText =
     railChoice && rail ? ` -> rail to ${railChoice.metro.name} (${railChoice.ramp.name})` : '';
-  const story = `${KIND_TEXT[kind]}: ${route}${railText} on ${vesselText}`;
+  const story = `${options.storyPrefix ?? KIND_TEXT[kind]}: ${route}${railText} on ${vesselText}`;
+  const customer = customerFor(rng.fork('customer'));
 
   return {
     index,
@@ -631,7 +657,32 @@ function buildShipment(
     podFacility,
     podFacilityChange,
     containers,
+    customer: customer.name,
+    references: customer.references,
   };
+}
+
+/** Invented importers of record, each with the kind of purchase-order numbers it uses. */
+const CUSTOMERS: { name: string; po: (rng: Rng) => string }[] = [
+  { name: 'Harbor Point Home Goods', po: (r) => `HPH-${r.chars(6)}` },
+  { name: 'Cascade Outdoor Supply', po: (r) => `PO${r.chars(7)}` },
+  { name: 'Bluegill Kitchenware', po: (r) => `4500${r.chars(6)}` },
+  { name: 'Northline Auto Parts', po: (r) => `NAP${r.chars(5)}-${r.chars(2)}` },
+  { name: 'Sunmeadow Furniture', po: (r) => `SMF${r.chars(6)}` },
+  { name: 'Redwood Trail Apparel', po: (r) => `RTA-${r.chars(4)}-${r.chars(3)}` },
+  { name: 'Keystone Electronics Distribution', po: (r) => `4700${r.chars(6)}` },
+  { name: 'Pelican Bay Toys', po: (r) => `PB${r.chars(8)}` },
+  { name: 'Granite Ridge Tools', po: (r) => `GRT${r.chars(6)}` },
+  { name: 'Marigold Beauty Co.', po: (r) => `MBC-${r.chars(6)}` },
+  { name: 'Ironbridge Fitness', po: (r) => `IBF${r.chars(7)}` },
+  { name: 'Willow Creek Pet Supply', po: (r) => `WC-${r.chars(7)}` },
+];
+
+function customerFor(rng: Rng): { name: string; references: string[] } {
+  const customer = rng.pick(CUSTOMERS);
+  const count = rng.pick([1, 1, 1, 2, 3]);
+  const references = Array.from({ length: count }, () => customer.po(rng));
+  return { name: customer.name, references: [...new Set(references)] };
 }
 
 function pickupTime(

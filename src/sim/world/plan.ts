@@ -134,4 +134,8 @@ export interface ShipmentPlan {
   podFacility: Facility;
   podFacilityChange: { at: number; to: Facility } | null;
   containers: ContainerPlan[];
+  /** The importer of record (an invented name). */
+  customer: string;
+  /** The customer's purchase-order numbers for the goods in the boxes. */
+  references: string[];
 }

@@ -7,6 +7,7 @@ import { Rng } from '../prng';
 import { DAY, HOUR } from '../time';
 import { buildShipments } from './build';
 import type { ContainerPlan, ShipmentPlan, Stage } from './plan';
+import { BookingStream, isRetired } from './stream';
 import { Service, SERVICE_SPECS, type VesselState } from './services';
 import type { VesselRecord } from '../../shared/reference-data';
 
@@ -31,13 +32,28 @@ export interface ContainerStory {
 /** Worlds are laid out relative to this many days before their origin. */
 const ANCHOR_DAYS = 400;
 
+/** A booking the world received, as a tracking request for it would name it. */
+export interface NewBooking {
+  request_type: 'booking_number';
+  request_number: string;
+  scac: string;
+  /** When the line confirmed the booking (from then on it answers for the number). */
+  confirmedAt: number;
+  customer: string;
+  references: string[];
+}
+
 export class World {
   readonly services: Service[];
+  /** The opening scenarios laid out around the origin (what `sim list` prints). */
   readonly shipments: ShipmentPlan[];
+  private readonly stream: BookingStream;
   private readonly byContainer = new Map<
     string,
     { shipment: ShipmentPlan; container: ContainerPlan }
   >();
+  private live: { at: number; shipments: ShipmentPlan[] } | null = null;
+  private liveByContainer = new Map<string, { shipment: ShipmentPlan; container: ContainerPlan }>();
 
   /**
    * @param seed  any integer; the same seed gives the same world
@@ -54,22 +70,73 @@ export class World {
       for (const container of shipment.containers)
         this.byContainer.set(container.number, { shipment, container });
     }
+    const taken = new Set<string>(this.byContainer.keys());
+    for (const s of this.shipments) taken.add(s.billOfLading).add(s.booking);
+    this.stream = new BookingStream({ seed, origin, services: this.services }, taken);
+  }
+
+  /**
+   * Every shipment the lines know of at `at`: the opening scenarios and the bookings received
+   * since, less those finished more than the retention window ago. Ordered by booking.
+   */
+  shipmentsAt(at: number): ShipmentPlan[] {
+    if (this.live?.at === at) return this.live.shipments;
+    const shipments = [
+      ...this.shipments.filter((s) => !isRetired(s, at)),
+      ...this.stream.liveAt(at),
+    ];
+    this.liveByContainer = new Map();
+    for (const shipment of shipments)
+      for (const container of shipment.containers)
+        if (!this.liveByContainer.has(container.number))
+          this.liveByContainer.set(container.number, { shipment, container });
+    this.live = { at, shipments };
+    return shipments;
+  }
+
+  /**
+   * Bookings the lines confirmed in `(from, to]`, oldest first: what a customer of the world would
+   * start tracking. Only the stream's bookings; the opening scenarios are in `demoTrackingRequests`.
+   */
+  bookingsConfirmedBetween(from: number, to: number): NewBooking[] {
+    return this.stream
+      .liveAt(to)
+      .filter((s) => s.bookingConfirmedAt > from && s.bookingConfirmedAt <= to)
+      .sort((a, b) => a.bookingConfirmedAt - b.bookingConfirmedAt || a.index - b.index)
+      .map((s) => ({
+        request_type: 'booking_number',
+        request_number: s.booking,
+        scac: s.scac,
+        confirmedAt: s.bookingConfirmedAt,
+        customer: s.customer,
+        references: s.references,
+      }));
+  }
+
+  /** How many of the stream's daily cohorts are held in memory. */
+  get heldCohorts(): number {
+    return this.stream.heldCohorts;
   }
 
   static originFor(now: number): number {
     return Math.floor(now / HOUR) * HOUR;
   }
 
-  findContainer(number: string): { shipment: ShipmentPlan; container: ContainerPlan } | undefined {
-    return this.byContainer.get(number);
+  /** The box with this number among the shipments known at `at`. */
+  findContainer(
+    number: string,
+    at: number,
+  ): { shipment: ShipmentPlan; container: ContainerPlan } | undefined {
+    this.shipmentsAt(at);
+    return this.liveByContainer.get(number);
   }
 
-  shipmentsOf(scac: string): ShipmentPlan[] {
-    return this.shipments.filter((s) => s.scac === scac);
+  shipmentsOf(scac: string, at: number): ShipmentPlan[] {
+    return this.shipmentsAt(at).filter((s) => s.scac === scac);
   }
 
   containerStory(number: string, at: number): ContainerStory | undefined {
-    const hit = this.byContainer.get(number);
+    const hit = this.findContainer(number, at);
     if (!hit) return undefined;
     return {
       number,
