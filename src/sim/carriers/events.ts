@@ -217,20 +217,24 @@ export function buildEvents(s: ShipmentPlan, seed: number): DcsaEventRecord[] {
         [{ at: leg.load.depart - 2 * 86_400_000, time: leg.load.depart, facility: null }],
         null,
       );
+      // The line re-estimates the arrival once the vessel sails, with a slip it already knows of
+      // (one that began at or before the load port), so no estimate is already behind the vessel.
+      const sailedAt = leg.load.depart + lag();
+      const slipKnownAtSailing =
+        leg.discharge.slipKnownAt !== null && leg.discharge.slipKnownAt <= sailedAt;
       const arrivalChanges: {
         at: number;
         time: number;
         facility: Facility | null;
         remark?: string;
       }[] = [
-        // The line re-estimates the arrival once the vessel sails.
         {
-          at: leg.load.depart + lag(),
-          time: leg.discharge.plannedArrive,
+          at: sailedAt,
+          time: slipKnownAtSailing ? leg.discharge.arrive : leg.discharge.plannedArrive,
           facility: dischargeFacility,
         },
       ];
-      if (leg.discharge.slipKnownAt !== null) {
+      if (leg.discharge.slipKnownAt !== null && !slipKnownAtSailing) {
         arrivalChanges.push({
           at: leg.discharge.slipKnownAt,
           time: leg.discharge.arrive,
