@@ -12,7 +12,7 @@ import { port } from '../../src/sim/reference';
 import { terminalStatusAt } from '../../src/sim/terminals/status';
 import { DAY, HOUR, localMidnight } from '../../src/sim/time';
 import { DEMO_STAGES, demoStageAt, type DemoStage } from '../../src/sim/world/stages';
-import type { ShipmentPlan, VesselLeg } from '../../src/sim/world/plan';
+import { equipmentOf, type ShipmentPlan, type VesselLeg } from '../../src/sim/world/plan';
 import { RETENTION_MS } from '../../src/sim/world/stream';
 
 const ORIGIN = Date.UTC(2026, 10, 23, 2);
@@ -226,6 +226,8 @@ describe('plausibility of every shipment of the run', () => {
       expect(s.references.length).toBeGreaterThan(0);
       for (const c of s.containers) {
         expect(c.isoCode).toMatch(/^(22|42|45|L5)[GRU]\d$/);
+        expect([20, 40, 45]).toContain(equipmentOf(c.isoCode).lengthFt);
+        if (s.cancelledAt === null) expect(c.sealNumber).toMatch(/^[A-Z]{2}\d{7}$/);
         for (
           let at = c.availableAt;
           at < Math.min(c.fullOutAt, c.availableAt + 3 * DAY);

@@ -313,6 +313,9 @@ function equipmentEvents(s: ShipmentPlan, c: ContainerPlan, push: Push, lag: () 
         equipmentReference: c.number,
         ISOEquipmentCode: c.isoCode,
         emptyIndicatorCode: empty ? 'EMPTY' : 'LADEN',
+        ...(!empty && c.sealNumber
+          ? { seals: [{ sealNumber: c.sealNumber, sealSource: 'CAR', sealType: 'BLT' }] }
+          : {}),
         transportCall: call,
         documentReferences: documentReferences(s),
       },

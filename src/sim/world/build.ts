@@ -10,15 +10,16 @@ import { Rng } from '../prng';
 import { line, METROS, port, rampsIn, TERMINALS, terminalsAt } from '../reference';
 import { haversineKm } from '../geo/searoutes';
 import { DAY, HOUR, localMidnight, MINUTE } from '../time';
-import type {
-  ContainerPlan,
-  Facility,
-  HoldPlan,
-  LfdPlan,
-  RailPlan,
-  ScenarioKind,
-  ShipmentPlan,
-  VesselLeg,
+import {
+  describeEquipment,
+  type ContainerPlan,
+  type Facility,
+  type HoldPlan,
+  type LfdPlan,
+  type RailPlan,
+  type ScenarioKind,
+  type ShipmentPlan,
+  type VesselLeg,
 } from './plan';
 import type { CallTime, Service } from './services';
 
@@ -482,6 +483,7 @@ export function buildShipment(
     const crng = rng.fork(`container:${c}`);
     const number = unique(() => makeContainerNumber(crng.pick(carrier.container_prefixes), crng));
     const isoCode = crng.pick(['45G1', '45G1', '42G1', '22G1', '45R1']);
+    const sealNumber = `${scac.slice(0, 2)}${crng.fork('seal').chars(7)}`;
     const emptyOutAt = firstLoad.depart - crng.range(5, 9) * DAY;
     if (cancelledAt !== null) {
       // The empty went out for stuffing and came back when the booking was cancelled.
@@ -608,6 +610,7 @@ export function buildShipment(
     containers.push({
       number,
       isoCode,
+      sealNumber,
       emptyOutAt,
       fullInAt,
       loadedAt,
@@ -635,7 +638,9 @@ export function buildShipment(
     .join(' -> ');
   const railText =
     railChoice && rail ? ` -> rail to ${railChoice.metro.name} (${railChoice.ramp.name})` : '';
-  const story = `${options.storyPrefix ?? KIND_TEXT[kind]}: ${route}${railText} on ${vesselText}`;
+  const boxes = containers.length === 1 ? '1 box' : `${containers.length} boxes`;
+  const equipment = [...new Set(containers.map((c) => describeEquipment(c.isoCode)))].join(', ');
+  const story = `${options.storyPrefix ?? KIND_TEXT[kind]}: ${route}${railText} on ${vesselText} (${boxes}, ${equipment})`;
   const customer = customerFor(rng.fork('customer'));
 
   return {
@@ -724,6 +729,7 @@ function cancelledContainer(
   return {
     number,
     isoCode,
+    sealNumber: null,
     emptyOutAt,
     fullInAt: never,
     loadedAt: never,
