@@ -75,7 +75,7 @@ export class SimWorld {
   }
 }
 
-/** On a world's first start, bookings confirmed this long before its origin are followed too. */
+/** On a world's first start, bookings trackable this long before its origin are followed too. */
 export const FIRST_START_LOOKBACK_MS = 21 * 24 * 60 * 60 * 1000;
 /** How often (real time) the follower asks the world for new bookings. */
 const FOLLOW_POLL_MS = 1_000;
@@ -88,7 +88,7 @@ export interface BookingFollower {
 }
 
 /**
- * Hands every booking the world's lines confirm after `since` to `track`, oldest first, as the
+ * Hands every booking that becomes trackable after `since` to `track`, oldest first, as the
  * world's clock reaches it: how the embedded composition keeps tracking the living world through
  * the service's normal tracking-request path. A failed hand-over is retried on the next poll
  * (so `track` should ignore a booking it already tracks).
@@ -106,9 +106,9 @@ export function followNewBookings(
   let running: Promise<void> | null = null;
   const poll = async (): Promise<void> => {
     const now = world.clock.now();
-    for (const booking of world.model.bookingsConfirmedBetween(upTo, now)) {
+    for (const booking of world.model.bookingsTrackableBetween(upTo, now)) {
       await opts.track(booking);
-      upTo = booking.confirmedAt;
+      upTo = booking.trackableFrom;
     }
     upTo = Math.max(upTo, now);
   };

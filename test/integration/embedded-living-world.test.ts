@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- API bodies are untyped JSON */
 /**
  * The embedded composition keeps the demo account tracking the living world: bookings the
- * simulated lines confirm while the service runs become tracking requests (through the service's
+ * simulated lines take become tracking requests once the line has boxes on them, while the service runs (through the service's
  * own tracking-request path, with the customer's PO numbers as references).
  */
 import fs from 'node:fs';
@@ -46,13 +46,13 @@ async function until(check: () => Promise<boolean>): Promise<void> {
 }
 
 describe('embedded service with a living world', () => {
-  it('tracks the bookings the world confirms as its clock moves on', async () => {
+  it('tracks the bookings the world takes as its clock moves on', async () => {
     const clock = new ManualClock(START);
     embedded = await startEmbeddedService({ dataDir, seed: SEED, clock });
     const model = embedded.sim.world.model;
     clock.advance(2 * DAY);
     const followed = model
-      .bookingsConfirmedBetween(model.origin - 21 * DAY, clock.now())
+      .bookingsTrackableBetween(model.origin - 21 * DAY, clock.now())
       .map((b) => b.request_number);
     expect(followed.length).toBeGreaterThan(40);
     const demo = demoTrackingRequests(SEED)
@@ -63,7 +63,7 @@ describe('embedded service with a living world', () => {
     const requests = await bookingRequests(embedded);
     const numbers = requests.map((r) => r.attributes.request_number as string);
     expect(new Set(numbers)).toEqual(new Set(expected));
-    const newest = model.bookingsConfirmedBetween(clock.now() - DAY, clock.now())[0]!;
+    const newest = model.bookingsTrackableBetween(clock.now() - DAY, clock.now())[0]!;
     const request = requests.find((r) => r.attributes.request_number === newest.request_number);
     expect(request.attributes.ref_numbers).toEqual(newest.references);
   });

@@ -83,15 +83,15 @@ describe('determinism', () => {
     for (let t = ORIGIN; t <= at; t += DAY) long.shipmentsAt(t);
     const restarted = new World(42, ORIGIN);
     expect(restarted.shipmentsAt(at)).toEqual(long.shipmentsAt(at));
-    expect(restarted.bookingsConfirmedBetween(at - 5 * DAY, at)).toEqual(
-      long.bookingsConfirmedBetween(at - 5 * DAY, at),
+    expect(restarted.bookingsTrackableBetween(at - 5 * DAY, at)).toEqual(
+      long.bookingsTrackableBetween(at - 5 * DAY, at),
     );
   });
 
   it('gives another seed other bookings', () => {
     const at = ORIGIN + 40 * DAY;
-    const a = new World(42, ORIGIN).bookingsConfirmedBetween(at - 10 * DAY, at);
-    const b = new World(43, ORIGIN).bookingsConfirmedBetween(at - 10 * DAY, at);
+    const a = new World(42, ORIGIN).bookingsTrackableBetween(at - 10 * DAY, at);
+    const b = new World(43, ORIGIN).bookingsTrackableBetween(at - 10 * DAY, at);
     expect(a.length).toBeGreaterThan(10);
     expect(b.map((x) => x.request_number)).not.toEqual(a.map((x) => x.request_number));
   });
@@ -264,9 +264,9 @@ describe('following new bookings', () => {
     expect(firstBatch).toBeGreaterThan(3);
     expect(got.length).toBeGreaterThan(firstBatch);
     expect(got.map((b) => b.request_number)).toEqual(
-      sim.model.bookingsConfirmedBetween(ORIGIN, ORIGIN + 6 * DAY).map((b) => b.request_number),
+      sim.model.bookingsTrackableBetween(ORIGIN, ORIGIN + 6 * DAY).map((b) => b.request_number),
     );
     expect(new Set(got.map((b) => b.request_number)).size).toBe(got.length);
-    for (const b of got) expect(b.confirmedAt).toBeLessThanOrEqual(ORIGIN + 6 * DAY);
+    for (const b of got) expect(b.trackableFrom).toBeLessThanOrEqual(ORIGIN + 6 * DAY);
   });
 });

@@ -37,8 +37,11 @@ export interface NewBooking {
   request_type: 'booking_number';
   request_number: string;
   scac: string;
-  /** When the line confirmed the booking (from then on it answers for the number). */
-  confirmedAt: number;
+  /**
+   * When the line first has equipment on the booking (its first empty went out): from then on a
+   * tracking request for the number finds containers instead of waiting for a manifest.
+   */
+  trackableFrom: number;
   customer: string;
   references: string[];
 }
@@ -95,19 +98,21 @@ export class World {
   }
 
   /**
-   * Bookings the lines confirmed in `(from, to]`, oldest first: what a customer of the world would
-   * start tracking. Only the stream's bookings; the opening scenarios are in `demoTrackingRequests`.
+   * Bookings that became trackable (see `NewBooking.trackableFrom`) in `(from, to]`, oldest
+   * first: what a customer of the world would start tracking. Only the stream's bookings; the
+   * opening scenarios are in `demoTrackingRequests`.
    */
-  bookingsConfirmedBetween(from: number, to: number): NewBooking[] {
+  bookingsTrackableBetween(from: number, to: number): NewBooking[] {
     return this.stream
       .liveAt(to)
-      .filter((s) => s.bookingConfirmedAt > from && s.bookingConfirmedAt <= to)
-      .sort((a, b) => a.bookingConfirmedAt - b.bookingConfirmedAt || a.index - b.index)
-      .map((s) => ({
+      .map((s) => ({ s, at: trackableFrom(s) }))
+      .filter(({ at }) => at > from && at <= to)
+      .sort((a, b) => a.at - b.at || a.s.index - b.s.index)
+      .map(({ s, at }) => ({
         request_type: 'booking_number',
         request_number: s.booking,
         scac: s.scac,
-        confirmedAt: s.bookingConfirmedAt,
+        trackableFrom: at,
         customer: s.customer,
         references: s.references,
       }));
@@ -222,6 +227,11 @@ export class World {
       };
     });
   }
+}
+
+/** The first empty out, plus the hour a line takes at most to publish it. */
+function trackableFrom(s: ShipmentPlan): number {
+  return Math.min(...s.containers.map((c) => c.emptyOutAt)) + HOUR;
 }
 
 /** Where a container is at instant `at`. */
