@@ -600,6 +600,9 @@ export function buildShipment(
         ? lfdOnce(railPlan.unloadedAt + 2 * HOUR, localMidnight(zone, railPlan.unloadedAt, 4))
         : lfdOnce(dischargedAt + 3 * HOUR, localMidnight(zone, dischargedAt, 5))
       : null;
+    // A box whose last free day is tomorrow has no earlier deadline from the line.
+    if (lineLfd && kind === 'available_lfd_tomorrow')
+      lineLfd.lfd = Math.max(lineLfd.lfd, finalTerminalLfd);
     if (lineLfd && (kind === 'lfd_moved' || crng.chance(0.2))) {
       lineLfd.moves.push({
         at: lineLfd.setAt + crng.range(12, 48) * HOUR,

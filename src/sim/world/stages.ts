@@ -47,10 +47,15 @@ export function demoStageAt(s: ShipmentPlan, c: ContainerPlan, at: number): Demo
       )
         return 'held';
       if (stage === 'discharged') return null;
+      // The earliest deadline in force is the one a dispatcher watches: the ramp's for a box at
+      // the ramp; the terminal's or the line's (both at the port) for a box at the terminal.
       const atRamp = stage === 'available_at_ramp';
-      const lfd = lfdAt(atRamp ? c.rail!.lfd : c.terminalLfd, at);
+      const deadlines = (atRamp ? [c.rail!.lfd] : [c.terminalLfd, c.lineLfd])
+        .map((plan) => (plan ? lfdAt(plan, at) : null))
+        .filter((lfd): lfd is number => lfd !== null);
+      if (deadlines.length === 0) return null;
       const zone = atRamp ? c.rail!.facility.time_zone : podFacilityAt(s, at).time_zone;
-      return lfd !== null && lfd === localMidnight(zone, at, 1) ? 'lfd_tomorrow' : null;
+      return Math.min(...deadlines) === localMidnight(zone, at, 1) ? 'lfd_tomorrow' : null;
     }
     default:
       return null;
