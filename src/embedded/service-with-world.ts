@@ -19,7 +19,14 @@ import {
   writePrivateFile,
 } from '../service/security/private-files';
 import type { FeedConfig } from '../service/feeds';
-import { demoTrackingRequests, startSimWorld, type ErrorRates, type RunningSimWorld } from '../sim';
+import {
+  demoTrackingRequests,
+  FIRST_START_LOOKBACK_MS,
+  followNewBookings,
+  startSimWorld,
+  type ErrorRates,
+  type RunningSimWorld,
+} from '../sim';
 
 export const KEY_FILE = 'embedded-key.json';
 export const SIM_CLOCK_FILE = 'sim-clock.json';
@@ -179,6 +186,24 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
         }
       }
     }
+    // The demo account tracks the bookings the world keeps receiving (a restart looks back a
+    // simulated day; duplicates are skipped).
+    const follower =
+      options.seedDemo === false
+        ? null
+        : followNewBookings(sim.world, {
+            since: saved ? saved.simNow - 86_400_000 : origin - FIRST_START_LOOKBACK_MS,
+            track: async (b) => {
+              if (await tracking.findActiveDuplicate(account.id, b.request_number, b.scac)) return;
+              await tracking.createTrackingRequest(account.id, {
+                requestType: b.request_type,
+                requestNumber: b.request_number,
+                scac: b.scac,
+                refNumbers: b.references,
+                shipmentTags: [b.customer],
+              });
+            },
+          });
     return {
       baseUrl: service.baseUrl,
       apiKey,
@@ -189,6 +214,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       async close() {
         if (saveTimer) clearInterval(saveTimer);
         saveClock();
+        await follower?.stop();
         await service.close();
         await sim.close();
       },

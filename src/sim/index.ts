@@ -11,12 +11,12 @@ import { startCarrierServer } from './carriers/server';
 import type { ErrorRates } from './faults';
 import { terminalStatusAt } from './terminals/status';
 import { startTerminalServer } from './terminals/server';
-import { World, type ContainerStory, type TrackableNumber } from './world/world';
+import { World, type ContainerStory, type NewBooking, type TrackableNumber } from './world/world';
 import type { VesselRecord } from '../shared/reference-data';
 import type { VesselState } from './world/services';
 
 export type { ErrorRates } from './faults';
-export type { TrackableNumber, ContainerStory } from './world/world';
+export type { TrackableNumber, ContainerStory, NewBooking } from './world/world';
 export { World } from './world/world';
 
 /** Fixed origin used when only the numbers of a seed are wanted (they do not depend on it). */
@@ -52,8 +52,9 @@ export class SimWorld {
   }
 
   terminalStatus(number: string): TerminalContainerStatus | null {
-    const hit = this.model.findContainer(number);
-    return hit ? terminalStatusAt(hit.shipment, hit.container, this.clock.now()) : null;
+    const now = this.clock.now();
+    const hit = this.model.findContainer(number, now);
+    return hit ? terminalStatusAt(hit.shipment, hit.container, now) : null;
   }
 
   vessels(): {
@@ -72,6 +73,63 @@ export class SimWorld {
   demoTrackingRequests(): ReturnType<World['demoTrackingRequests']> {
     return this.model.demoTrackingRequests();
   }
+}
+
+/** On a world's first start, bookings trackable this long before its origin are followed too. */
+export const FIRST_START_LOOKBACK_MS = 21 * 24 * 60 * 60 * 1000;
+/** How often (real time) the follower asks the world for new bookings. */
+const FOLLOW_POLL_MS = 1_000;
+
+export interface BookingFollower {
+  /** Simulated time up to which every booking has been handed to `track`. */
+  readonly upTo: number;
+  /** Stops polling and waits for a hand-over in progress. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Hands every booking that becomes trackable after `since` to `track`, oldest first, as the
+ * world's clock reaches it: how the embedded composition keeps tracking the living world through
+ * the service's normal tracking-request path. A failed hand-over is retried on the next poll
+ * (so `track` should ignore a booking it already tracks).
+ */
+export function followNewBookings(
+  world: SimWorld,
+  opts: {
+    since: number;
+    track: (booking: NewBooking) => Promise<void>;
+    onError?: (err: unknown) => void;
+    pollMs?: number;
+  },
+): BookingFollower {
+  let upTo = opts.since;
+  let running: Promise<void> | null = null;
+  const poll = async (): Promise<void> => {
+    const now = world.clock.now();
+    for (const booking of world.model.bookingsTrackableBetween(upTo, now)) {
+      await opts.track(booking);
+      upTo = booking.trackableFrom;
+    }
+    upTo = Math.max(upTo, now);
+  };
+  const timer = setInterval(() => {
+    if (running) return;
+    running = poll()
+      .catch((err: unknown) => opts.onError?.(err))
+      .finally(() => {
+        running = null;
+      });
+  }, opts.pollMs ?? FOLLOW_POLL_MS);
+  timer.unref();
+  return {
+    get upTo() {
+      return upTo;
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 export interface StartSimWorldOptions {

@@ -283,7 +283,7 @@ describe('DCSA Track & Trace 2.2 carriers', () => {
     const box = sim.world.model.shipments
       .flatMap((x) => x.containers)
       .find((c) => c.lineLfd && c.lineLfd.setAt <= now && !c.rail)!;
-    const owner = sim.world.model.findContainer(box.number)!.shipment;
+    const owner = sim.world.model.findContainer(box.number, now)!.shipment;
     const res = await fetch(
       `${sim.carriers[owner.scac]!.dcsaBaseUrl}/x-import-deadlines/${box.number}`,
     );

@@ -217,20 +217,24 @@ export function buildEvents(s: ShipmentPlan, seed: number): DcsaEventRecord[] {
         [{ at: leg.load.depart - 2 * 86_400_000, time: leg.load.depart, facility: null }],
         null,
       );
+      // The line re-estimates the arrival once the vessel sails, with a slip it already knows of
+      // (one that began at or before the load port), so no estimate is already behind the vessel.
+      const sailedAt = leg.load.depart + lag();
+      const slipKnownAtSailing =
+        leg.discharge.slipKnownAt !== null && leg.discharge.slipKnownAt <= sailedAt;
       const arrivalChanges: {
         at: number;
         time: number;
         facility: Facility | null;
         remark?: string;
       }[] = [
-        // The line re-estimates the arrival once the vessel sails.
         {
-          at: leg.load.depart + lag(),
-          time: leg.discharge.plannedArrive,
+          at: sailedAt,
+          time: slipKnownAtSailing ? leg.discharge.arrive : leg.discharge.plannedArrive,
           facility: dischargeFacility,
         },
       ];
-      if (leg.discharge.slipKnownAt !== null) {
+      if (leg.discharge.slipKnownAt !== null && !slipKnownAtSailing) {
         arrivalChanges.push({
           at: leg.discharge.slipKnownAt,
           time: leg.discharge.arrive,
@@ -309,6 +313,9 @@ function equipmentEvents(s: ShipmentPlan, c: ContainerPlan, push: Push, lag: () 
         equipmentReference: c.number,
         ISOEquipmentCode: c.isoCode,
         emptyIndicatorCode: empty ? 'EMPTY' : 'LADEN',
+        ...(!empty && c.sealNumber
+          ? { seals: [{ sealNumber: c.sealNumber, sealSource: 'CAR', sealType: 'BLT' }] }
+          : {}),
         transportCall: call,
         documentReferences: documentReferences(s),
       },
@@ -386,4 +393,48 @@ function equipmentEvents(s: ShipmentPlan, c: ContainerPlan, push: Push, lag: () 
     );
   }
   eq('empty-in', c.emptyReturnedAt, 'GTIN', true, depot(c.emptyReturnLocode, 'in'));
+}
+
+/**
+ * Every line's events over the shipments the world knows at a given instant. Each shipment's
+ * events are built once and kept while the shipment is in the world; a line's merged list is
+ * rebuilt only when its set of shipments changes (a booking arrives or an old one is retired).
+ */
+export class CarrierEventLog {
+  private readonly byShipment = new WeakMap<ShipmentPlan, DcsaEventRecord[]>();
+  private readonly byScac = new Map<
+    string,
+    { shipments: ShipmentPlan[]; events: DcsaEventRecord[] }
+  >();
+
+  constructor(
+    private readonly world: {
+      seed: number;
+      shipmentsOf(scac: string, at: number): ShipmentPlan[];
+    },
+  ) {}
+
+  /** The line's events (created or not yet) of shipments known at `at`, by creation time. */
+  eventsOf(scac: string, at: number): DcsaEventRecord[] {
+    const shipments = this.world.shipmentsOf(scac, at);
+    const cached = this.byScac.get(scac);
+    if (
+      cached &&
+      cached.shipments.length === shipments.length &&
+      cached.shipments.every((s, i) => s === shipments[i])
+    )
+      return cached.events;
+    const events = shipments
+      .flatMap((s) => {
+        let list = this.byShipment.get(s);
+        if (!list) {
+          list = buildEvents(s, this.world.seed);
+          this.byShipment.set(s, list);
+        }
+        return list;
+      })
+      .sort((a, b) => a.createdAt - b.createdAt);
+    this.byScac.set(scac, { shipments, events });
+    return events;
+  }
 }

@@ -16,7 +16,7 @@ import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import { FaultInjector, type ErrorRates } from '../faults';
 import { lfdAt } from '../terminals/status';
 import type { World } from '../world/world';
-import { buildEvents, type DcsaEventRecord } from './events';
+import { CarrierEventLog, type DcsaEventRecord } from './events';
 
 export const DCSA_API_VERSION = '2.2.0';
 const DEFAULT_LIMIT = 100;
@@ -180,13 +180,7 @@ export interface CarrierServer {
 
 export async function startCarrierServer(opts: CarrierServerOptions): Promise<CarrierServer> {
   const { world, clock } = opts;
-  const eventsByScac = new Map<string, DcsaEventRecord[]>();
-  for (const s of world.shipments) {
-    const list = eventsByScac.get(s.scac) ?? [];
-    list.push(...buildEvents(s, world.seed));
-    eventsByScac.set(s.scac, list);
-  }
-  for (const list of eventsByScac.values()) list.sort((a, b) => a.createdAt - b.createdAt);
+  const log = new CarrierEventLog(world);
   const scacs = [...new Set(world.services.map((s) => s.spec.scac))].sort();
   const faults = new Map(
     scacs.map((scac) => [scac, new FaultInjector(world.seed, `dcsa:${scac}`, opts.errorRates)]),
@@ -291,7 +285,8 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
       const limit = Math.min(MAX_LIMIT, q.limit ? Number(q.limit) : DEFAULT_LIMIT);
       const [sortField, sortDir] = (q.sort ?? 'eventCreatedDateTime:ASC').split(':');
       const desc = sortDir === 'DESC';
-      const all = (eventsByScac.get(req.params.scac) ?? [])
+      const all: DcsaEventRecord[] = log
+        .eventsOf(req.params.scac, state.t)
         .filter((e) => e.createdAt <= state.t && matches(e, q, state.t))
         .sort((a, b) => {
           const d =
@@ -323,9 +318,9 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     async (req, reply) => {
       if (gate(req, reply) === 'handled') return reply;
       const now = clock.now();
-      const found = (eventsByScac.get(req.params.scac) ?? []).find(
-        (e) => e.body.eventID === req.params.eventID && e.createdAt <= now,
-      );
+      const found = log
+        .eventsOf(req.params.scac, now)
+        .find((e) => e.body.eventID === req.params.eventID && e.createdAt <= now);
       if (!found) return sendError(req, reply, 404, 'notFound', `No event ${req.params.eventID}`);
       return reply.header('API-Version', DCSA_API_VERSION).send(found.body);
     },
@@ -345,7 +340,7 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
           'equipmentReference must be 4 letters and 7 digits',
         );
       const now = clock.now();
-      const hit = world.findContainer(ref);
+      const hit = world.findContainer(ref, now);
       const plan = hit && hit.shipment.scac === req.params.scac ? hit.container.lineLfd : null;
       const lfd = plan ? lfdAt(plan, now) : null;
       if (!hit || !plan || lfd === null)
@@ -355,7 +350,8 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
       const body: LineImportDeadlines = {
         equipmentReference: ref,
         lastFreeDay: isoString(lfd),
-        locode: hit.container.rail ? hit.container.rail.metro.locode : hit.shipment.pod,
+        // The line's free time runs at the port of discharge, also for boxes moving on by rail.
+        locode: hit.shipment.pod,
         updatedDateTime: isoString(updated),
       };
       return reply.send(body);

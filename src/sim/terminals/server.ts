@@ -37,8 +37,9 @@ export async function startTerminalServer(opts: TerminalServerOptions): Promise<
   const app = Fastify({ logger: false, forceCloseConnections: true });
 
   const statusOf = (number: string): TerminalContainerStatus | null => {
-    const hit = world.findContainer(number);
-    return hit ? terminalStatusAt(hit.shipment, hit.container, clock.now()) : null;
+    const now = clock.now();
+    const hit = world.findContainer(number, now);
+    return hit ? terminalStatusAt(hit.shipment, hit.container, now) : null;
   };
 
   /** Auth, then the injected fate; returns true when the request has been answered. */

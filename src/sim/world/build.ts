@@ -10,15 +10,16 @@ import { Rng } from '../prng';
 import { line, METROS, port, rampsIn, TERMINALS, terminalsAt } from '../reference';
 import { haversineKm } from '../geo/searoutes';
 import { DAY, HOUR, localMidnight, MINUTE } from '../time';
-import type {
-  ContainerPlan,
-  Facility,
-  HoldPlan,
-  LfdPlan,
-  RailPlan,
-  ScenarioKind,
-  ShipmentPlan,
-  VesselLeg,
+import {
+  describeEquipment,
+  type ContainerPlan,
+  type Facility,
+  type HoldPlan,
+  type LfdPlan,
+  type RailPlan,
+  type ScenarioKind,
+  type ShipmentPlan,
+  type VesselLeg,
 } from './plan';
 import type { CallTime, Service } from './services';
 
@@ -182,7 +183,13 @@ function chooseMainline(
   ctx: BuildContext,
   rng: Rng,
   window: [number, number],
-  opts: { rail: boolean; hub?: string; needSlip?: boolean; departBefore?: number },
+  opts: {
+    rail: boolean;
+    hub?: string;
+    needSlip?: boolean;
+    departBefore?: number;
+    podFilter?: (locode: string) => boolean;
+  },
 ): MainlineChoice | null {
   const candidates = ctx.services.filter((s) => {
     if (['SGF', 'JTV', 'AGI'].includes(s.code)) return false;
@@ -196,9 +203,9 @@ function chooseMainline(
   const mid = (window[0] + window[1]) / 2;
   for (const service of candidates) {
     service.spec.rotation.forEach((pod, podIndex) => {
-      const podOk = opts.rail
-        ? [...WEST_COAST, ...EAST_COAST].includes(pod)
-        : terminalsAt(pod).length > 0;
+      const podOk =
+        (opts.rail ? [...WEST_COAST, ...EAST_COAST].includes(pod) : terminalsAt(pod).length > 0) &&
+        (opts.podFilter?.(pod) ?? true);
       // The port of discharge is not the first call: the box must sail from somewhere before it.
       if (!podOk || podIndex === 0 || pod === opts.hub) return;
       // Load port: a call before the port of discharge, in another region (not a coastal hop).
@@ -248,13 +255,15 @@ function chooseFeeder(
   hub: string,
   mainlineDepart: number,
 ): { leg: VesselLeg; origin: string } | null {
-  const options = FEEDERS.filter(
-    (f) => ctx.services.find((s) => s.code === f.service)!.indexOf(hub) >= 0,
-  );
+  const options = FEEDERS.flatMap((f) => {
+    const service = ctx.services.find((s) => s.code === f.service)!;
+    if (service.indexOf(hub) < 0) return [];
+    return f.origins
+      .filter((origin) => sailsDirectly(service, origin, hub))
+      .map((origin) => ({ service, origin }));
+  });
   if (options.length === 0) return null;
-  const feeder = rng.pick(options);
-  const service = ctx.services.find((s) => s.code === feeder.service)!;
-  const origin = rng.pick(feeder.origins);
+  const { service, origin } = rng.pick(options);
   const hubIndex = service.indexOf(hub);
   const originIndex = service.indexOf(origin);
   let best: { load: CallTime; arrive: CallTime } | null = null;
@@ -282,6 +291,23 @@ function chooseFeeder(
       calls,
     },
   };
+}
+
+/**
+ * Whether a box loaded at `from` would reach `to` on this rotation without a detour: a feeder
+ * from Haiphong to Hong Kong must not sail round the whole loop via Singapore and Kaohsiung.
+ */
+function sailsDirectly(service: Service, from: string, to: string): boolean {
+  const rotation = service.spec.rotation;
+  let i = service.indexOf(from);
+  let km = 0;
+  while (rotation[i] !== to) {
+    km += service.legs[i]!.lengthKm;
+    i = (i + 1) % rotation.length;
+  }
+  const a = port(from);
+  const b = port(to);
+  return km <= 1.6 * haversineKm([a.longitude, a.latitude], [b.longitude, b.latitude]) + 500;
 }
 
 function chooseRamp(
@@ -358,12 +384,24 @@ const KIND_TEXT: Record<ScenarioKind, string> = {
   booking_cancelled: 'Booking cancelled',
 };
 
-function buildShipment(
+export interface ShipmentOptions {
+  /** Only ports of discharge this accepts. */
+  podFilter?: (locode: string) => boolean;
+  /** Replaces the scenario's text at the start of the story. */
+  storyPrefix?: string;
+}
+
+/**
+ * One shipment playing scenario `kind` around `ctx.origin`; `unique` hands out numbers no other
+ * shipment of the world uses.
+ */
+export function buildShipment(
   ctx: BuildContext,
   rng: Rng,
   kind: ScenarioKind,
   index: number,
   unique: (make: () => string) => string,
+  options: ShipmentOptions = {},
 ): ShipmentPlan | null {
   const { origin } = ctx;
   const [lo, hi] = ARRIVAL_WINDOW[kind];
@@ -396,6 +434,7 @@ function buildShipment(
         rail,
         needSlip: kind === 'eta_slip',
         departBefore,
+        podFilter: options.podFilter,
       });
       if (main) break;
     }
@@ -444,6 +483,7 @@ function buildShipment(
     const crng = rng.fork(`container:${c}`);
     const number = unique(() => makeContainerNumber(crng.pick(carrier.container_prefixes), crng));
     const isoCode = crng.pick(['45G1', '45G1', '42G1', '22G1', '45R1']);
+    const sealNumber = `${scac.slice(0, 2)}${crng.fork('seal').chars(7)}`;
     const emptyOutAt = firstLoad.depart - crng.range(5, 9) * DAY;
     if (cancelledAt !== null) {
       // The empty went out for stuffing and came back when the booking was cancelled.
@@ -476,7 +516,13 @@ function buildShipment(
     const holds = holdsFor(crng, pod, lastDischarge.arrive, dischargedAt, kind, origin);
     const holdsClearAt = Math.max(dischargedAt, ...holds.map((h) => h.releasedAt));
     let availableAt = Math.max(dischargedAt + crng.range(2, 6) * HOUR, holdsClearAt);
-    if (kind === 'available_lfd_tomorrow' || kind === 'lfd_moved')
+    if (kind === 'available_lfd_tomorrow')
+      // Available before the local day whose next day is the last free day begins.
+      availableAt = Math.max(
+        dischargedAt + HOUR,
+        Math.min(availableAt, localMidnight(zone, origin) - crng.range(1, 6) * HOUR),
+      );
+    if (kind === 'lfd_moved')
       availableAt = Math.min(availableAt, origin - crng.range(4, 20) * HOUR);
     if (kind === 'available_lfd_tomorrow' || kind === 'lfd_moved') {
       for (const h of holds) h.releasedAt = Math.min(h.releasedAt, availableAt);
@@ -496,10 +542,10 @@ function buildShipment(
         lfd: first,
         moves: [{ at: origin - crng.range(2, 12) * HOUR, lfd: localMidnight(zone, origin, 3) }],
       };
-    } else if (crng.chance(0.15)) {
+    } else if (kind !== 'available_lfd_tomorrow' && crng.chance(0.15)) {
       terminalLfd.moves.push({
         at: dischargedAt + crng.range(1, 3) * DAY,
-        lfd: terminalLfd.lfd + crng.pick([1, 2]) * DAY,
+        lfd: localMidnight(zone, terminalLfd.lfd + HOUR * 12, crng.pick([1, 2])),
       });
     }
     const finalTerminalLfd = terminalLfd.moves.length
@@ -524,7 +570,10 @@ function buildShipment(
       const rampZone = railChoice.metro.time_zone;
       const lfd = lfdOnce(unloadedAt + HOUR, localMidnight(rampZone, unloadedAt, 2));
       if (crng.chance(0.2))
-        lfd.moves.push({ at: unloadedAt + crng.range(10, 30) * HOUR, lfd: lfd.lfd + DAY });
+        lfd.moves.push({
+          at: unloadedAt + crng.range(10, 30) * HOUR,
+          lfd: localMidnight(rampZone, lfd.lfd + 12 * HOUR, 1),
+        });
       railPlan = {
         ramp: railChoice.ramp,
         metro: railChoice.metro,
@@ -545,21 +594,26 @@ function buildShipment(
       kind === 'picked_up'
         ? Math.max(fullOutAt + 2 * DAY, origin + crng.range(1, 3) * DAY)
         : fullOutAt + crng.range(2, 6) * DAY;
+    // The line's free time is a calendar day at the port of discharge, also for rail moves.
     const lineLfd: LfdPlan | null = LINES_PUBLISHING_LFD.has(scac)
       ? railPlan
-        ? lfdOnce(
-            railPlan.unloadedAt + 2 * HOUR,
-            localMidnight(railPlan.metro.time_zone, railPlan.unloadedAt, 4),
-          )
+        ? lfdOnce(railPlan.unloadedAt + 2 * HOUR, localMidnight(zone, railPlan.unloadedAt, 4))
         : lfdOnce(dischargedAt + 3 * HOUR, localMidnight(zone, dischargedAt, 5))
       : null;
+    // A box whose last free day is tomorrow has no earlier deadline from the line.
+    if (lineLfd && kind === 'available_lfd_tomorrow')
+      lineLfd.lfd = Math.max(lineLfd.lfd, finalTerminalLfd);
     if (lineLfd && (kind === 'lfd_moved' || crng.chance(0.2))) {
-      lineLfd.moves.push({ at: lineLfd.setAt + crng.range(12, 48) * HOUR, lfd: lineLfd.lfd + DAY });
+      lineLfd.moves.push({
+        at: lineLfd.setAt + crng.range(12, 48) * HOUR,
+        lfd: localMidnight(zone, lineLfd.lfd + 12 * HOUR, 1),
+      });
     }
     const apptAt = fullOutAt - crng.range(0, 50) * MINUTE;
     containers.push({
       number,
       isoCode,
+      sealNumber,
       emptyOutAt,
       fullInAt,
       loadedAt,
@@ -587,7 +641,10 @@ function buildShipment(
     .join(' -> ');
   const railText =
     railChoice && rail ? ` -> rail to ${railChoice.metro.name} (${railChoice.ramp.name})` : '';
-  const story = `${KIND_TEXT[kind]}: ${route}${railText} on ${vesselText}`;
+  const boxes = containers.length === 1 ? '1 box' : `${containers.length} boxes`;
+  const equipment = [...new Set(containers.map((c) => describeEquipment(c.isoCode)))].join(', ');
+  const story = `${options.storyPrefix ?? KIND_TEXT[kind]}: ${route}${railText} on ${vesselText} (${boxes}, ${equipment})`;
+  const customer = customerFor(rng.fork('customer'));
 
   return {
     index,
@@ -608,7 +665,32 @@ function buildShipment(
     podFacility,
     podFacilityChange,
     containers,
+    customer: customer.name,
+    references: customer.references,
   };
+}
+
+/** Invented importers of record, each with the kind of purchase-order numbers it uses. */
+const CUSTOMERS: { name: string; po: (rng: Rng) => string }[] = [
+  { name: 'Harbor Point Home Goods', po: (r) => `HPH-${r.chars(6)}` },
+  { name: 'Cascade Outdoor Supply', po: (r) => `PO${r.chars(7)}` },
+  { name: 'Bluegill Kitchenware', po: (r) => `4500${r.chars(6)}` },
+  { name: 'Northline Auto Parts', po: (r) => `NAP${r.chars(5)}-${r.chars(2)}` },
+  { name: 'Sunmeadow Furniture', po: (r) => `SMF${r.chars(6)}` },
+  { name: 'Redwood Trail Apparel', po: (r) => `RTA-${r.chars(4)}-${r.chars(3)}` },
+  { name: 'Keystone Electronics Distribution', po: (r) => `4700${r.chars(6)}` },
+  { name: 'Pelican Bay Toys', po: (r) => `PB${r.chars(8)}` },
+  { name: 'Granite Ridge Tools', po: (r) => `GRT${r.chars(6)}` },
+  { name: 'Marigold Beauty Co.', po: (r) => `MBC-${r.chars(6)}` },
+  { name: 'Ironbridge Fitness', po: (r) => `IBF${r.chars(7)}` },
+  { name: 'Willow Creek Pet Supply', po: (r) => `WC-${r.chars(7)}` },
+];
+
+function customerFor(rng: Rng): { name: string; references: string[] } {
+  const customer = rng.pick(CUSTOMERS);
+  const count = rng.pick([1, 1, 1, 2, 3]);
+  const references = Array.from({ length: count }, () => customer.po(rng));
+  return { name: customer.name, references: [...new Set(references)] };
 }
 
 function pickupTime(
@@ -650,6 +732,7 @@ function cancelledContainer(
   return {
     number,
     isoCode,
+    sealNumber: null,
     emptyOutAt,
     fullInAt: never,
     loadedAt: never,

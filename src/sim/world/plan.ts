@@ -90,9 +90,33 @@ export interface RailPlan {
   trainId: string;
 }
 
+/** What an ISO 6346 size-type code (e.g. 45G1) says about a box. */
+export interface Equipment {
+  lengthFt: 20 | 40 | 45;
+  height: 'standard' | 'high_cube';
+  type: 'dry' | 'reefer';
+}
+
+export function equipmentOf(isoCode: string): Equipment {
+  const lengthFt = isoCode[0] === '2' ? 20 : isoCode[0] === 'L' ? 45 : 40;
+  return {
+    lengthFt,
+    height: isoCode[1] === '5' ? 'high_cube' : 'standard',
+    type: isoCode[2] === 'R' ? 'reefer' : 'dry',
+  };
+}
+
+export function describeEquipment(isoCode: string): string {
+  const e = equipmentOf(isoCode);
+  return `${e.lengthFt}' ${e.height === 'high_cube' ? 'high cube ' : ''}${e.type}`;
+}
+
 export interface ContainerPlan {
   number: string;
+  /** ISO 6346 size-type code, as DCSA's ISOEquipmentCode. */
   isoCode: string;
+  /** The carrier seal put on the box when it is stuffed (null for a box that never shipped). */
+  sealNumber: string | null;
   emptyOutAt: number;
   fullInAt: number;
   loadedAt: number;
@@ -134,4 +158,8 @@ export interface ShipmentPlan {
   podFacility: Facility;
   podFacilityChange: { at: number; to: Facility } | null;
   containers: ContainerPlan[];
+  /** The importer of record (an invented name). */
+  customer: string;
+  /** The customer's purchase-order numbers for the goods in the boxes. */
+  references: string[];
 }

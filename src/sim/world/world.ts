@@ -7,6 +7,7 @@ import { Rng } from '../prng';
 import { DAY, HOUR } from '../time';
 import { buildShipments } from './build';
 import type { ContainerPlan, ShipmentPlan, Stage } from './plan';
+import { BookingStream, isRetired } from './stream';
 import { Service, SERVICE_SPECS, type VesselState } from './services';
 import type { VesselRecord } from '../../shared/reference-data';
 
@@ -31,13 +32,31 @@ export interface ContainerStory {
 /** Worlds are laid out relative to this many days before their origin. */
 const ANCHOR_DAYS = 400;
 
+/** A booking the world received, as a tracking request for it would name it. */
+export interface NewBooking {
+  request_type: 'booking_number';
+  request_number: string;
+  scac: string;
+  /**
+   * When the line first has equipment on the booking (its first empty went out): from then on a
+   * tracking request for the number finds containers instead of waiting for a manifest.
+   */
+  trackableFrom: number;
+  customer: string;
+  references: string[];
+}
+
 export class World {
   readonly services: Service[];
+  /** The opening scenarios laid out around the origin (what `sim list` prints). */
   readonly shipments: ShipmentPlan[];
+  private readonly stream: BookingStream;
   private readonly byContainer = new Map<
     string,
     { shipment: ShipmentPlan; container: ContainerPlan }
   >();
+  private live: { at: number; shipments: ShipmentPlan[] } | null = null;
+  private liveByContainer = new Map<string, { shipment: ShipmentPlan; container: ContainerPlan }>();
 
   /**
    * @param seed  any integer; the same seed gives the same world
@@ -54,22 +73,75 @@ export class World {
       for (const container of shipment.containers)
         this.byContainer.set(container.number, { shipment, container });
     }
+    const taken = new Set<string>(this.byContainer.keys());
+    for (const s of this.shipments) taken.add(s.billOfLading).add(s.booking);
+    this.stream = new BookingStream({ seed, origin, services: this.services }, taken);
+  }
+
+  /**
+   * Every shipment the lines know of at `at`: the opening scenarios and the bookings received
+   * since, less those finished more than the retention window ago. Ordered by booking.
+   */
+  shipmentsAt(at: number): ShipmentPlan[] {
+    if (this.live?.at === at) return this.live.shipments;
+    const shipments = [
+      ...this.shipments.filter((s) => !isRetired(s, at)),
+      ...this.stream.liveAt(at),
+    ];
+    this.liveByContainer = new Map();
+    for (const shipment of shipments)
+      for (const container of shipment.containers)
+        if (!this.liveByContainer.has(container.number))
+          this.liveByContainer.set(container.number, { shipment, container });
+    this.live = { at, shipments };
+    return shipments;
+  }
+
+  /**
+   * Bookings that became trackable (see `NewBooking.trackableFrom`) in `(from, to]`, oldest
+   * first: what a customer of the world would start tracking. Only the stream's bookings; the
+   * opening scenarios are in `demoTrackingRequests`.
+   */
+  bookingsTrackableBetween(from: number, to: number): NewBooking[] {
+    return this.stream
+      .liveAt(to)
+      .map((s) => ({ s, at: trackableFrom(s) }))
+      .filter(({ at }) => at > from && at <= to)
+      .sort((a, b) => a.at - b.at || a.s.index - b.s.index)
+      .map(({ s, at }) => ({
+        request_type: 'booking_number',
+        request_number: s.booking,
+        scac: s.scac,
+        trackableFrom: at,
+        customer: s.customer,
+        references: s.references,
+      }));
+  }
+
+  /** How many of the stream's daily cohorts are held in memory. */
+  get heldCohorts(): number {
+    return this.stream.heldCohorts;
   }
 
   static originFor(now: number): number {
     return Math.floor(now / HOUR) * HOUR;
   }
 
-  findContainer(number: string): { shipment: ShipmentPlan; container: ContainerPlan } | undefined {
-    return this.byContainer.get(number);
+  /** The box with this number among the shipments known at `at`. */
+  findContainer(
+    number: string,
+    at: number,
+  ): { shipment: ShipmentPlan; container: ContainerPlan } | undefined {
+    this.shipmentsAt(at);
+    return this.liveByContainer.get(number);
   }
 
-  shipmentsOf(scac: string): ShipmentPlan[] {
-    return this.shipments.filter((s) => s.scac === scac);
+  shipmentsOf(scac: string, at: number): ShipmentPlan[] {
+    return this.shipmentsAt(at).filter((s) => s.scac === scac);
   }
 
   containerStory(number: string, at: number): ContainerStory | undefined {
-    const hit = this.byContainer.get(number);
+    const hit = this.findContainer(number, at);
     if (!hit) return undefined;
     return {
       number,
@@ -155,6 +227,11 @@ export class World {
       };
     });
   }
+}
+
+/** The first empty out, plus the hour a line takes at most to publish it. */
+function trackableFrom(s: ShipmentPlan): number {
+  return Math.min(...s.containers.map((c) => c.emptyOutAt)) + HOUR;
 }
 
 /** Where a container is at instant `at`. */
