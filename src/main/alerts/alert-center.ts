@@ -6,37 +6,14 @@
  */
 import type { Clock } from '../../shared/clock';
 import { isoString } from '../../shared/clock';
-import type { AlertDraft, AlertKind, AlertRecord, Cache, ChangeDiffer } from '../cache/cache';
+import type { AlertDraft, AlertRecord, Cache, ChangeDiffer } from '../cache/cache';
+import { DEFAULT_SETTINGS, type AlertSettings } from '../../shared/settings';
 import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
 import type { Notifier } from './notifier';
 import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
 
-export const ALERT_KINDS: readonly AlertKind[] = [
-  'lfd_changed',
-  'lfd_approaching',
-  'ready_for_pickup',
-  'hold_placed',
-  'hold_cleared',
-  'appointment_changed',
-  'eta_changed',
-  'picked_up',
-  'empty_returned',
-];
-
-export interface AlertPreferences {
-  lfdThresholdsHours: readonly number[];
-  etaChangeThresholdHours: number;
-  /** Master switch for notifications; alerts are stored either way. */
-  desktopNotifications: boolean;
-  /** Per-kind notification switches; a kind not listed is on. */
-  kinds?: Partial<Record<AlertKind, boolean>>;
-}
-
-export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
-  lfdThresholdsHours: [48, 24],
-  etaChangeThresholdHours: 12,
-  desktopNotifications: true,
-};
+/** The alert part of the settings: thresholds, the master switch and the per-kind switches. */
+export type AlertPreferences = AlertSettings;
 
 /** Deadline checks run at least this often even when no crossing is due (LFDs change). */
 const MAX_CHECK_INTERVAL = 15 * 60_000;
@@ -48,7 +25,7 @@ export class AlertCenter implements ChangeDiffer {
     private readonly cache: Cache,
     private readonly notifier: Notifier,
     private readonly clock: Clock,
-    private readonly preferences: () => AlertPreferences = () => DEFAULT_ALERT_PREFERENCES,
+    private readonly preferences: () => AlertPreferences = () => DEFAULT_SETTINGS.alerts,
   ) {}
 
   container(before: CachedContainer | null, after: CachedContainer): AlertDraft[] {

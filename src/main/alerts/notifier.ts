@@ -2,7 +2,7 @@
  * Where alerts leave the core: the Electron shell shows OS notifications, browser mode pushes to
  * the tab; tests record them.
  */
-import type { AlertKind } from '../cache/cache';
+import type { AlertKind } from '../../shared/container';
 
 export interface Notification {
   /** The stored alert's id (the alerts centre opens it). */

@@ -9,7 +9,13 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BackgroundCheckpointer } from './checkpointer';
 import { MIGRATIONS } from './migrations';
-import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
+import {
+  containerRow,
+  shipmentRow,
+  STILL_AT_TERMINAL_SQL,
+  type ContainerRow,
+  type ShipmentRow,
+} from './projection';
 import type {
   CachedContainer,
   CachedEvent,
@@ -20,9 +26,10 @@ import { BoardQueries } from './board-query';
 
 export const CACHE_FILE = 'quayside-cache.sqlite';
 
-import type { AlertDraft, AlertKind, AlertRecord } from '../../shared/desktop';
+import type { AlertDraft, AlertRecord } from '../../shared/desktop';
+import type { AlertKind } from '../../shared/container';
 
-export type { AlertDraft, AlertKind, AlertRecord } from '../../shared/desktop';
+export type { AlertDraft, AlertRecord } from '../../shared/desktop';
 
 /** Works out the alerts of one write from the stored record before it and the new one. */
 export interface ChangeDiffer {
@@ -622,8 +629,7 @@ export class Cache {
       `SELECT c.id, c.number, c.lfd, c.lfd_source AS lfdSource, c.pod_timezone AS podTimezone,
          c.first_seen_at AS firstSeenAt, t.name AS terminalName
        FROM containers c LEFT JOIN terminals t ON t.id = c.pod_terminal_id
-       WHERE c.lfd IS NOT NULL AND c.lfd > ? AND c.picked_up_at IS NULL
-         AND c.current_status NOT IN ('picked_up', 'off_dock', 'delivered', 'dropped', 'loaded', 'empty_returned')
+       WHERE c.lfd IS NOT NULL AND c.lfd > ? AND ${STILL_AT_TERMINAL_SQL}
        ORDER BY c.lfd`,
     ).all(fromIso) as ReturnType<Cache['upcomingDeadlines']>;
   }

@@ -23,7 +23,12 @@ beforeEach(() => {
   cache = Cache.open(tmp.dir);
   clock = new ManualClock(START);
   notifier = new RecordingNotifier();
-  prefs = { lfdThresholdsHours: [48, 24], etaChangeThresholdHours: 12, desktopNotifications: true };
+  prefs = {
+    lfdThresholdsHours: [48, 24],
+    etaChangeThresholdHours: 12,
+    desktopNotifications: true,
+    kinds: {},
+  };
   center = new AlertCenter(cache, notifier, clock, () => prefs);
 });
 afterEach(() => {
