@@ -32,6 +32,9 @@ export interface SyncConnection {
   apiKey: string;
 }
 
+/** How one scheduled run ended. */
+export type SyncOutcome = { ok: true; result: SyncResult } | { ok: false; error: unknown };
+
 export interface SyncEngineOptions {
   cache: Cache;
   clock: Clock;
@@ -140,18 +143,38 @@ export class SyncEngine {
     return this.queued;
   }
 
-  /** Syncs now and then every `intervalMs` on the clock until `stop`. */
-  start(intervalMs: number): void {
+  /**
+   * Syncs every `intervalMs` on the clock until `stop`: at once, or after one interval with
+   * `firstRunNow: false`. `onRun` hears each run's result or failure.
+   */
+  start(
+    intervalMs: number,
+    options: { firstRunNow?: boolean; onRun?: (outcome: SyncOutcome) => void } = {},
+  ): void {
     this.stop();
     const loop = () => {
       this.sync()
-        .catch(() => undefined)
+        .then(
+          (result) => options.onRun?.({ ok: true, result }),
+          (error: unknown) => options.onRun?.({ ok: false, error }),
+        )
         .finally(() => {
           if (this.cancelTimer) this.cancelTimer = this.options.clock.setTimer(intervalMs, loop);
         });
     };
+    if (options.firstRunNow === false) {
+      this.cancelTimer = this.options.clock.setTimer(intervalMs, loop);
+      return;
+    }
     this.cancelTimer = () => undefined;
     loop();
+  }
+
+  /** Resolves once no run is in progress or queued (whatever their outcome). */
+  async settled(): Promise<void> {
+    while (this.running || this.queued) {
+      await (this.queued ?? this.running)!.catch(() => undefined);
+    }
   }
 
   stop(): void {
