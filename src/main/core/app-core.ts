@@ -26,7 +26,6 @@ import { containersCsv } from '../cache/csv';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
 import { testConnection } from '../sync/test-connection';
-import { AppClock } from './app-clock';
 import { BridgeEventBus } from './event-bus';
 import { maskSecret, type SecretStore } from './secret-store';
 import {
@@ -102,7 +101,7 @@ export class AppCore {
         getSyncStatus: () => this.syncStatus,
         getClock: () => ({
           now: new Date(this.clock.now()).toISOString(),
-          speed: this.clock instanceof AppClock ? this.clock.speed : 1,
+          speed: this.clock.speed,
         }),
         syncNow: async () => {
           await this.sync.sync().catch(() => undefined);
@@ -209,7 +208,7 @@ export class AppCore {
   restartSync(): void {
     const { connection, syncIntervalMinutes } = this.settings();
     const simulated = connection.mode === 'embedded' && this.options.embedded !== undefined;
-    const speed = this.clock instanceof AppClock ? this.clock.speed : 1;
+    const speed = this.clock.speed;
     this.sync.start(simulated ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000);
   }
 

@@ -23,7 +23,7 @@ import { makeAppInfo } from '../app-info';
 import { parseShellOptions } from '../cli-args';
 import { AppCore } from '../core/app-core';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
-import { AppClock } from '../core/app-clock';
+import { ScaledClock } from '../../shared/clock';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { createSecretStore } from './safe-storage-secret-store';
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
 
   const dataDir = app.getPath('userData');
   let started: AppCore | null = null;
-  const clock = new AppClock();
+  const clock = new ScaledClock();
   const embedded = new EmbeddedServiceProcess({
     dataDir: join(dataDir, 'embedded-service'),
     simSpeed: options.simSpeed,
