@@ -1,14 +1,13 @@
 /**
- * Ties the alert rules to the cache and the notifier: the cache calls `container` / `shipment`
- * inside its write transaction (so an alert is stored exactly when its change is), and the
- * center notifies new alerts once the transaction has committed. Time-based "LFD approaching"
- * alerts are checked on the injected clock.
+ * Ties the alert rules to the cache and the notifier, one way: a page write reports its changes,
+ * `detect` turns them into alerts that the write stores with them (so an alert is stored exactly
+ * when its change is), and `deliver` notifies the new ones once, after the commit. Time-based
+ * "LFD approaching" alerts are checked on the injected clock.
  */
 import type { Clock } from '../../shared/clock';
 import { isoString } from '../../shared/clock';
-import type { AlertDraft, AlertRecord, Cache, ChangeDiffer } from '../cache/cache';
+import type { AlertDraft, AlertRecord, Cache, PageChanges } from '../cache/cache';
 import { DEFAULT_SETTINGS, type AlertSettings } from '../../shared/settings';
-import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
 import type { Notifier } from './notifier';
 import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
 
@@ -18,7 +17,7 @@ export type AlertPreferences = AlertSettings;
 /** Deadline checks run at least this often even when no crossing is due (LFDs change). */
 const MAX_CHECK_INTERVAL = 15 * 60_000;
 
-export class AlertCenter implements ChangeDiffer {
+export class AlertCenter {
   private cancelTimer: (() => void) | null = null;
 
   constructor(
@@ -28,17 +27,18 @@ export class AlertCenter implements ChangeDiffer {
     private readonly preferences: () => AlertPreferences = () => DEFAULT_SETTINGS.alerts,
   ) {}
 
-  container(before: CachedContainer | null, after: CachedContainer): AlertDraft[] {
-    return containerAlerts(before, after, this.preferences());
-  }
-
-  shipment(
-    before: CachedShipment | null,
-    after: CachedShipment,
-    containerIds: readonly string[],
-  ): AlertDraft[] {
-    return shipmentAlerts(before, after, containerIds, this.preferences());
-  }
+  /** The alerts a page write's changes raise; handed to `Cache.applyPage`. */
+  readonly detect = (changes: PageChanges): AlertDraft[] => {
+    const preferences = this.preferences();
+    return [
+      ...changes.shipments.flatMap(({ before, after, containerIds }) =>
+        shipmentAlerts(before, after, containerIds, preferences),
+      ),
+      ...changes.containers.flatMap(({ before, after }) =>
+        containerAlerts(before, after, preferences),
+      ),
+    ];
+  };
 
   /** Hands newly stored alerts to the notifier (respecting the switches) and marks them done. */
   deliver(alerts: readonly AlertRecord[]): void {

@@ -31,15 +31,17 @@ import type { AlertKind } from '../../shared/container';
 
 export type { AlertDraft, AlertRecord } from '../../shared/desktop';
 
-/** Works out the alerts of one write from the stored record before it and the new one. */
-export interface ChangeDiffer {
-  container(before: CachedContainer | null, after: CachedContainer): AlertDraft[];
-  shipment(
-    before: CachedShipment | null,
-    after: CachedShipment,
-    containerIds: readonly string[],
-  ): AlertDraft[];
+/** What one page write changed: each changed record as it was stored before and as it is now. */
+export interface PageChanges {
+  shipments: { before: CachedShipment | null; after: CachedShipment; containerIds: string[] }[];
+  containers: { before: CachedContainer | null; after: CachedContainer }[];
 }
+
+/**
+ * Works out the alerts of a page write from its changes. A pure function of the changes: it
+ * neither reads nor writes the cache, so the flow stays write -> detect -> store -> notify.
+ */
+export type AlertDetector = (changes: PageChanges) => AlertDraft[];
 
 /** One page of a sync walk: the primary records and whatever the server included. */
 export interface CachePage {
@@ -54,6 +56,7 @@ export interface PageOutcome {
   shipmentsChanged: number;
   containersChanged: number;
   changedContainerIds: string[];
+  /** The alerts this write stored (new ones only), for the caller to notify. */
   alerts: AlertRecord[];
 }
 
@@ -209,10 +212,11 @@ export class Cache {
 
   /**
    * Applies one page in one transaction: unchanged records (same content hash) are skipped,
-   * changed ones replaced, their alerts worked out by `differ` and stored (deduplicated).
-   * Returns the alerts that are new, to be notified once the transaction has committed.
+   * changed ones replaced. `detectAlerts` turns the write's changes into alerts, which are stored
+   * (deduplicated) in the same transaction, so a change and its alert are committed together even
+   * if the process dies right after. Returns the new alerts, to be notified after the commit.
    */
-  applyPage(page: CachePage, now: string, differ?: ChangeDiffer): PageOutcome {
+  applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome {
     const run = this.db.transaction((): PageOutcome => {
       const outcome: PageOutcome = {
         shipmentsChanged: 0,
@@ -220,7 +224,7 @@ export class Cache {
         changedContainerIds: [],
         alerts: [],
       };
-      const drafts: AlertDraft[] = [];
+      const changes: PageChanges = { shipments: [], containers: [] };
       for (const t of page.terminals ?? []) {
         this.stmt(
           `INSERT INTO terminals (id, name, json) VALUES (?, ?, ?)
@@ -235,14 +239,14 @@ export class Cache {
         this.upsertShipment(row, now);
         this.refreshSearchForShipment(s.id);
         outcome.shipmentsChanged++;
-        if (differ) {
+        if (detectAlerts) {
           const before = existing ? (JSON.parse(existing.json) as CachedShipment) : null;
           const containerIds = (
             this.stmt('SELECT id FROM containers WHERE shipment_id = ? ORDER BY number').all(
               s.id,
             ) as { id: string }[]
           ).map((r) => r.id);
-          drafts.push(...differ.shipment(before, s, containerIds));
+          changes.shipments.push({ before, after: s, containerIds });
         }
       }
       for (const c of page.containers ?? []) {
@@ -260,9 +264,9 @@ export class Cache {
           this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(seq);
           outcome.containersChanged++;
           outcome.changedContainerIds.push(c.id);
-          if (differ) {
+          if (detectAlerts) {
             const before = existing ? (JSON.parse(existing.json) as CachedContainer) : null;
-            drafts.push(...differ.container(before, c));
+            changes.containers.push({ before, after: c });
           }
         }
         const events = page.events?.get(c.id);
@@ -270,7 +274,7 @@ export class Cache {
           this.writeEvents(seq, events);
         }
       }
-      outcome.alerts = this.insertAlerts(drafts, now);
+      if (detectAlerts) outcome.alerts = this.insertAlerts(detectAlerts(changes), now);
       return outcome;
     });
     const outcome = run.immediate();

@@ -334,7 +334,7 @@ export class SyncEngine {
         ];
         for (const slice of slices) {
           await yieldToEventLoop();
-          const outcome = cache.applyPage(slice, now, alerts);
+          const outcome = cache.applyPage(slice, now, alerts?.detect);
           changedShipments += outcome.shipmentsChanged;
           changedContainers += outcome.containersChanged;
           newAlerts += outcome.alerts.length;
