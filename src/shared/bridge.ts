@@ -230,6 +230,8 @@ export interface AlertPush {
   title: string;
   body: string;
   containerId: string | null;
+  /** The renderer raises the OS notification itself (browser mode: main has no OS surface). */
+  osNotification: boolean;
 }
 
 export const bridgeEvents = {

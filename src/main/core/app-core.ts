@@ -76,6 +76,9 @@ export class AppCore {
             title: notification.title,
             body: notification.body,
             containerId: notification.containerId,
+            // The one decision where the OS notification comes from: the shell's notifier
+            // when it has one, else the renderer's Web Notification.
+            osNotification: !options.notifier,
           });
           options.notifier?.notify(notification);
         },

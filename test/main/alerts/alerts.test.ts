@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter, type AlertPreferences } from '../../../src/main/alerts/alert-center';
 import { formatInZone } from '../../../src/main/alerts/format';
-import { RecordingNotifier } from '../../../src/main/alerts/notifier';
+import { RecordingNotifier } from './support/recording-notifier';
 import { Cache } from '../../../src/main/cache/cache';
 import type { ContainerResource } from '../../../src/shared/api/resources';
 import { ManualClock } from '../../../src/shared/clock';
