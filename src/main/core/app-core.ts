@@ -14,6 +14,7 @@ import type {
 import { systemClock, type Clock } from '../../shared/clock';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
 import shippingLines from '../../../resources/reference/shipping_lines.json';
+import { ServiceBudgets } from './service-connection';
 import { AlertCenter } from '../alerts/alert-center';
 import type { Notifier } from '../alerts/notifier';
 import {
@@ -61,11 +62,14 @@ export class AppCore {
   readonly sync: SyncEngine;
   private syncStatus: SyncStatus;
   private readonly clock: Clock;
+  /** One request budget per configured service, for every call the app makes to it. */
+  private readonly budgets: ServiceBudgets;
 
   constructor(private readonly options: AppCoreOptions) {
     const log = options.log ?? ((message, error) => console.error(message, error));
     this.clock = options.clock ?? systemClock;
     this.cache = Cache.open(options.appInfo.dataDir);
+    this.budgets = new ServiceBudgets(this.clock);
     this.alerts = new AlertCenter(
       this.cache,
       {
@@ -90,6 +94,7 @@ export class AppCore {
       cache: this.cache,
       clock: this.clock,
       alerts: this.alerts,
+      budgets: this.budgets,
       connection: () => this.connection(),
       onStatus: (status) => this.setSyncStatus(status),
       onSkipped: (record) =>
@@ -143,14 +148,19 @@ export class AppCore {
             .map((line) => ({ scac: line.scac, name: line.name, shortName: line.short_name }))
             .sort((a, b) => a.name.localeCompare(b.name)),
         createTrackingRequest: async (draft) => {
-          const outcome = await createTrackingRequest(this.connection(), draft);
+          const outcome = await createTrackingRequest(this.connection(), draft, this.budgets);
           // The new request's shipment appears on the next sync; start one soon.
           if (outcome.ok) void this.sync.sync().catch(() => undefined);
           return outcome;
         },
         listTrackingRequests: async ({ offset, limit }) => {
           try {
-            return await listTrackingRequests(this.connection(), offset ?? 0, limit ?? 100);
+            return await listTrackingRequests(
+              this.connection(),
+              offset ?? 0,
+              limit ?? 100,
+              this.budgets,
+            );
           } catch (error) {
             throw new BridgeHandlerError((error as Error).message);
           }
@@ -170,7 +180,7 @@ export class AppCore {
               incrementalSync: null,
             };
           }
-          return testConnection(baseUrl, key);
+          return testConnection(baseUrl, key, { clock: this.clock, budgets: this.budgets });
         },
         setRemoteApiKey: ({ apiKey }) => {
           this.options.secretStore.set(apiKey);

@@ -26,11 +26,7 @@ import type {
 } from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
 import { checkRecords, typeOf, type SkippedRecord } from './validate';
-
-export interface SyncConnection {
-  baseUrl: string;
-  apiKey: string;
-}
+import { ServiceBudgets, type ServiceConnection } from '../core/service-connection';
 
 /** How one scheduled run ended. */
 export type SyncOutcome = { ok: true; result: SyncResult } | { ok: false; error: unknown };
@@ -39,12 +35,14 @@ export interface SyncEngineOptions {
   cache: Cache;
   clock: Clock;
   /** Where to sync from; null when not configured. */
-  connection: () => SyncConnection | null;
+  connection: () => ServiceConnection | null;
   alerts?: AlertCenter;
   onStatus?: (status: SyncStatus) => void;
   /** Records the service sent that do not fit the schema (skipped, the run goes on). */
   onSkipped?: (record: SkippedRecord) => void;
   client?: Pick<V2ClientOptions, 'timeoutMs' | 'maxAttempts' | 'budget' | 'random'>;
+  /** The per-service request budgets, shared with the app's other calls to the service. */
+  budgets?: ServiceBudgets;
   pageSize?: number;
   mapRefreshMs?: number;
   /** How often a full walk runs in incremental mode, to notice records removed on the server. */
@@ -101,9 +99,11 @@ export class SyncEngine {
   private current: SyncStatus;
   private cancelTimer: (() => void) | null = null;
   private readonly pageSize: number;
+  private readonly budgets: ServiceBudgets;
 
   constructor(private readonly options: SyncEngineOptions) {
     this.pageSize = options.pageSize ?? 100;
+    this.budgets = options.budgets ?? new ServiceBudgets(options.clock);
     this.current = {
       state: 'idle',
       progress: null,
@@ -170,6 +170,17 @@ export class SyncEngine {
     loop();
   }
 
+  /** A client for one run or call, drawing on the service's one budget. */
+  private clientFor(connection: ServiceConnection): V2Client {
+    const budget = this.budgets.for(connection);
+    return new V2Client({
+      ...connection,
+      clock: this.options.clock,
+      ...(budget ? { budget } : {}),
+      ...this.options.client,
+    });
+  }
+
   /** Resolves once no run is in progress or queued (whatever their outcome). */
   async settled(): Promise<void> {
     while (this.running || this.queued) {
@@ -221,9 +232,9 @@ export class SyncEngine {
     }
   }
 
-  private async runWith(connection: SyncConnection): Promise<SyncResult> {
+  private async runWith(connection: ServiceConnection): Promise<SyncResult> {
     const { cache, clock, alerts } = this.options;
-    const client = new V2Client({ ...this.options.client, ...connection, clock });
+    const client = this.clientFor(connection);
     const skipped: SkippedRecord[] = [];
     const report = (s: SkippedRecord) => {
       skipped.push(s);
@@ -488,7 +499,7 @@ export class SyncEngine {
     const connection = this.options.connection();
     if (fresh || !connection || cache.getState<string>(STATE.routingRefused)) return existing;
     const arrived = cache.mapCandidates().find((c) => c.id === containerId)?.arrived ?? false;
-    const client = new V2Client({ ...this.options.client, ...connection, clock });
+    const client = this.clientFor(connection);
     try {
       await this.fetchMap(client, containerId, arrived);
     } catch (error) {
