@@ -40,6 +40,7 @@ export class EmbeddedServiceProcess {
 
   constructor(private readonly options: EmbeddedLauncherOptions) {}
 
+  /** Null until the service is up (or after it stopped). */
   connection(): ServiceConnection | null {
     return this.current;
   }
