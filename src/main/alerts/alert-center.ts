@@ -6,7 +6,8 @@
  */
 import type { Clock } from '../../shared/clock';
 import { isoString } from '../../shared/clock';
-import type { AlertDraft, AlertRecord, Cache, PageChanges } from '../cache/cache';
+import type { AlertDraft, AlertRecord } from '../../shared/desktop';
+import type { CacheStore, PageChanges } from '../cache/interface';
 import { DEFAULT_SETTINGS, type AlertSettings } from '../../shared/settings';
 import type { Notifier } from './notifier';
 import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
@@ -21,7 +22,7 @@ export class AlertCenter {
   private cancelTimer: (() => void) | null = null;
 
   constructor(
-    private readonly cache: Cache,
+    private readonly cache: CacheStore,
     private readonly notifier: Notifier,
     private readonly clock: Clock,
     private readonly preferences: () => AlertPreferences = () => DEFAULT_SETTINGS.alerts,

@@ -16,57 +16,38 @@ import {
   type ContainerRow,
   type ShipmentRow,
 } from './projection';
-import type {
-  CachedContainer,
-  CachedEvent,
-  CachedShipment,
-  CachedTerminal,
-} from '../../shared/cached-resources';
+import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import { BoardQueries } from './board-query';
 
 export const CACHE_FILE = 'quayside-cache.sqlite';
 
-import type { AlertDraft, AlertRecord } from '../../shared/desktop';
+import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
+import type {
+  AlertDetector,
+  AlertListOptions,
+  CachePage,
+  CacheStore,
+  MapCandidate,
+  PageChanges,
+  PageOutcome,
+  RouteMapRecord,
+  UpcomingDeadline,
+} from './interface';
 import type { AlertKind } from '../../shared/container';
 
 export type { AlertDraft, AlertRecord } from '../../shared/desktop';
 
-/** What one page write changed: each changed record as it was stored before and as it is now. */
-export interface PageChanges {
-  shipments: { before: CachedShipment | null; after: CachedShipment; containerIds: string[] }[];
-  containers: { before: CachedContainer | null; after: CachedContainer }[];
-}
-
-/**
- * Works out the alerts of a page write from its changes. A pure function of the changes: it
- * neither reads nor writes the cache, so the flow stays write -> detect -> store -> notify.
- */
-export type AlertDetector = (changes: PageChanges) => AlertDraft[];
-
-/** One page of a sync walk: the primary records and whatever the server included. */
-export interface CachePage {
-  shipments?: readonly CachedShipment[];
-  containers?: readonly CachedContainer[];
-  terminals?: readonly CachedTerminal[];
-  /** Complete event histories by container id (when the server included them). */
-  events?: ReadonlyMap<string, readonly CachedEvent[]>;
-}
-
-export interface PageOutcome {
-  shipmentsChanged: number;
-  containersChanged: number;
-  changedContainerIds: string[];
-  /** The alerts this write stored (new ones only), for the caller to notify. */
-  alerts: AlertRecord[];
-}
-
-export interface RouteMapRecord {
-  containerId: string;
-  geojson: string;
-  fetchedAt: string;
-  etag: string | null;
-  completed: boolean;
-}
+export type {
+  AlertDetector,
+  AlertListOptions,
+  CachePage,
+  CacheStore,
+  MapCandidate,
+  PageChanges,
+  PageOutcome,
+  RouteMapRecord,
+  UpcomingDeadline,
+} from './interface';
 
 interface AlertRow {
   id: number;
@@ -94,7 +75,8 @@ const toAlert = (r: AlertRow): AlertRecord => ({
   notifiedAt: r.notified_at,
 });
 
-export class Cache {
+/** The SQLite implementation of the cache (one in-process connection). */
+export class Cache implements CacheStore {
   readonly board: BoardQueries;
   private readonly statements = new Map<string, Database.Statement>();
   private checkpointer: BackgroundCheckpointer | null = null;
@@ -192,6 +174,10 @@ export class Cache {
       (total, path) => total + (existsSync(path) ? statSync(path).size : 0),
       0,
     );
+  }
+
+  get path(): string {
+    return this.db.name;
   }
 
   integrityCheck(): string {
@@ -450,14 +436,7 @@ export class Cache {
   }
 
   /** Containers that may need map data, with what the route-map rules look at. */
-  mapCandidates(): {
-    id: string;
-    status: string;
-    departed: boolean;
-    arrived: boolean;
-    fetchedAt: string | null;
-    completed: boolean;
-  }[] {
+  mapCandidates(): MapCandidate[] {
     const rows = this.stmt(
       `SELECT c.id, c.current_status AS status,
          (s.pol_atd_at IS NOT NULL) AS departed,
@@ -561,15 +540,7 @@ export class Cache {
     return inserted;
   }
 
-  listAlerts(
-    options: {
-      unreadOnly?: boolean;
-      containerId?: string;
-      kinds?: readonly AlertKind[];
-      offset?: number;
-      limit?: number;
-    } = {},
-  ): { total: number; unread: number; alerts: AlertRecord[] } {
+  listAlerts(options: AlertListOptions = {}): AlertList {
     const where: string[] = [];
     const params: unknown[] = [];
     if (options.unreadOnly) where.push('read_at IS NULL');
@@ -620,22 +591,14 @@ export class Cache {
   }
 
   /** Containers with a binding LFD still ahead, for the time-based "LFD approaching" alerts. */
-  upcomingDeadlines(fromIso: string): {
-    id: string;
-    number: string;
-    lfd: string;
-    lfdSource: string | null;
-    podTimezone: string | null;
-    firstSeenAt: string;
-    terminalName: string | null;
-  }[] {
+  upcomingDeadlines(fromIso: string): UpcomingDeadline[] {
     return this.stmt(
       `SELECT c.id, c.number, c.lfd, c.lfd_source AS lfdSource, c.pod_timezone AS podTimezone,
          c.first_seen_at AS firstSeenAt, t.name AS terminalName
        FROM containers c LEFT JOIN terminals t ON t.id = c.pod_terminal_id
        WHERE c.lfd IS NOT NULL AND c.lfd > ? AND ${STILL_AT_TERMINAL_SQL}
        ORDER BY c.lfd`,
-    ).all(fromIso) as ReturnType<Cache['upcomingDeadlines']>;
+    ).all(fromIso) as UpcomingDeadline[];
   }
 
   // -------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ import { AlertCenter } from '../alerts/alert-center';
 import type { Notifier } from '../alerts/notifier';
 import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher';
 import { Cache } from '../cache/cache';
+import type { CacheStore } from '../cache/interface';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
 import type { EmbeddedServiceProcess } from '../embedded/launcher';
@@ -35,7 +36,7 @@ export interface AppCoreOptions {
 export class AppCore {
   readonly events = new BridgeEventBus();
   readonly dispatch: BridgeDispatcher;
-  readonly cache: Cache;
+  readonly cache: CacheStore;
   readonly alerts: AlertCenter;
   readonly sync: SyncEngine;
   private syncStatus: SyncStatus;
@@ -153,7 +154,7 @@ export class AppCore {
   }
 
   private cacheInfo(): CacheInfo {
-    return { path: this.cache.db.name, sizeBytes: this.cache.sizeBytes(), ...this.cache.counts() };
+    return { path: this.cache.path, sizeBytes: this.cache.sizeBytes(), ...this.cache.counts() };
   }
 
   /** The sync engine reports progress here; every renderer is told. */

@@ -17,7 +17,7 @@
 import type { SyncStatus } from '../../shared/bridge';
 import { isoString, type Clock } from '../../shared/clock';
 import type { AlertCenter } from '../alerts/alert-center';
-import type { Cache, CachePage, RouteMapRecord } from '../cache/cache';
+import type { CachePage, CacheStore, RouteMapRecord } from '../cache/interface';
 import type {
   CachedContainer,
   CachedEvent,
@@ -54,7 +54,7 @@ interface WalkResult {
 export type SyncOutcome = { ok: true; result: SyncResult } | { ok: false; error: unknown };
 
 export interface SyncEngineOptions {
-  cache: Cache;
+  cache: CacheStore;
   clock: Clock;
   /** Where to sync from; null when not configured. */
   connection: () => ServiceConnection | null;

@@ -6,7 +6,7 @@ import type { AppInfo, CacheInfo, SyncStatus } from '../../../shared/bridge';
 import type { Clock } from '../../../shared/clock';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import type { BridgeHandlers } from '../../bridge/dispatcher';
-import type { Cache } from '../../cache/cache';
+import type { CacheStore } from '../../cache/interface';
 import type { SyncEngine } from '../../sync/engine';
 import type { BridgeEventBus } from '../event-bus';
 import type { SecretStore } from '../secret-store';
@@ -14,7 +14,7 @@ import type { ServiceBudgets, ServiceConnection } from '../service-connection';
 
 export interface HandlerContext {
   appInfo: AppInfo;
-  cache: Cache;
+  cache: CacheStore;
   clock: Clock;
   sync: SyncEngine;
   budgets: ServiceBudgets;
