@@ -108,9 +108,14 @@ export interface HoldLike {
   status: string;
 }
 
-/** Holds that block pickup now; a `pending` entry is announced but not (yet) a hold. */
+/** The hold status that blocks pickup; `pending` is announced but not (yet) a hold. */
+export const ACTIVE_HOLD_STATUS = 'hold';
+
+export const isActiveHold = (hold: HoldLike): boolean => hold.status === ACTIVE_HOLD_STATUS;
+
+/** Holds that block pickup now. */
 export const activeHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
-  holds.filter((h) => h.status === 'hold');
+  holds.filter(isActiveHold);
 
 /** Announced holds that do not block pickup yet. */
 export const pendingHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>

@@ -5,6 +5,7 @@
  * ever becomes SQL text.
  */
 import type Database from 'better-sqlite3';
+import { ACTIVE_HOLD_STATUS } from '../../shared/container';
 import { STILL_AT_TERMINAL_SQL } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import {
@@ -66,7 +67,7 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   c.ready, c.holds_count AS holdsCount,
   (SELECT group_concat(json_extract(h.value, '$.name'), char(31))
      FROM json_each(c.json, '$.attributes.holds_at_pod_terminal') AS h
-     WHERE json_extract(h.value, '$.status') = 'hold') AS holdNames,
+     WHERE json_extract(h.value, '$.status') = '${ACTIVE_HOLD_STATUS}') AS holdNames,
   c.fees_amount AS feesAmount,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
   c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
