@@ -4,7 +4,8 @@
  * initial sync of old data). Dedupe keys name the container, the record version and the change,
  * so the same change applied twice is stored once.
  */
-import type { AlertDraft } from '../cache/cache';
+import type { AlertDraft } from '../../shared/desktop';
+import type { UpcomingDeadline } from '../cache/interface';
 import { contentHash, containerReadiness } from '../cache/projection';
 import { activeHolds, hasLeftTerminal } from '../../shared/container';
 import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
@@ -184,16 +185,6 @@ export function shipmentAlerts(
         `${formatInZone(attrs.pod_eta_at, zone)} (${containers}).`,
     },
   ];
-}
-
-export interface UpcomingDeadline {
-  id: string;
-  number: string;
-  lfd: string;
-  lfdSource: string | null;
-  podTimezone: string | null;
-  firstSeenAt: string;
-  terminalName: string | null;
 }
 
 /**

@@ -35,20 +35,6 @@ import type {
 } from './interface';
 import type { AlertKind } from '../../shared/container';
 
-export type { AlertDraft, AlertRecord } from '../../shared/desktop';
-
-export type {
-  AlertDetector,
-  AlertListOptions,
-  CachePage,
-  CacheStore,
-  MapCandidate,
-  PageChanges,
-  PageOutcome,
-  RouteMapRecord,
-  UpcomingDeadline,
-} from './interface';
-
 interface AlertRow {
   id: number;
   dedupe_key: string;
