@@ -72,8 +72,6 @@ export function App() {
   const onDataChanged = useCallback(() => setDataVersion((value) => value + 1), []);
   useBridgeEvent('dataChanged', onDataChanged);
 
-  const desktopNotifications = settings.value?.alerts.desktopNotifications ?? false;
-  const shell = appInfo?.shell;
   const onAlert = useCallback(
     (alert: AlertPush) => {
       refreshUnread();
@@ -85,10 +83,9 @@ export function App() {
         () => setToasts((previous) => previous.filter((toast) => toast.id !== alert.id)),
         TOAST_MS,
       );
-      // Electron's main process raises its own native notification; the browser tab does it here.
+      // Main decides whether the tab is the OS surface (browser mode) or the shell is.
       if (
-        shell === 'browser' &&
-        desktopNotifications &&
+        alert.osNotification &&
         'Notification' in window &&
         Notification.permission === 'granted'
       ) {
@@ -102,7 +99,7 @@ export function App() {
         };
       }
     },
-    [refreshUnread, shell, desktopNotifications],
+    [refreshUnread],
   );
   useBridgeEvent('alertRaised', onAlert);
 

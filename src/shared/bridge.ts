@@ -9,10 +9,9 @@
  */
 import { Type, type Static, type TSchema } from 'typebox';
 import type { RouteFeatureCollection } from './api/resources';
+import { ALERT_KINDS, type AlertKind } from './container';
 import {
-  ALERT_KINDS,
   ContainerQuery,
-  type AlertKind,
   type AlertList,
   type BoardFacets,
   type BoardPage,
@@ -231,6 +230,8 @@ export interface AlertPush {
   title: string;
   body: string;
   containerId: string | null;
+  /** The renderer raises the OS notification itself (browser mode: main has no OS surface). */
+  osNotification: boolean;
 }
 
 export const bridgeEvents = {

@@ -7,9 +7,26 @@ export interface Clock {
   now(): number;
   /** Runs `fn` once when the clock reaches `now() + delayMs`. Returns a function that cancels it. */
   setTimer(delayMs: number, fn: () => void): () => void;
+  /** Clock milliseconds per real millisecond: 1 for real time, more for a sped-up simulation. */
+  readonly speed: number;
 }
 
+/**
+ * A clock reading: the clock showed `at` when the wall clock showed `realAt`, and it runs `speed`
+ * times as fast. Main hands readings to the renderer, which extrapolates with `timeAt`.
+ */
+export interface ClockReading {
+  at: number;
+  realAt: number;
+  speed: number;
+}
+
+/** The one scaled-time formula: the clock's time when the wall clock shows `realNow`. */
+export const timeAt = (reading: ClockReading, realNow: number): number =>
+  reading.at + (realNow - reading.realAt) * reading.speed;
+
 export const systemClock: Clock = {
+  speed: 1,
   now: () => Date.now(),
   setTimer(delayMs, fn) {
     const handle = setTimeout(fn, Math.max(0, delayMs));
@@ -30,6 +47,8 @@ interface PendingTimer {
  * timers that those timers schedule within the advanced window.
  */
 export class ManualClock implements Clock {
+  /** Moves only when told; timers scale like real time. */
+  readonly speed = 1;
   private current: number;
   private seq = 0;
   private timers: PendingTimer[] = [];
@@ -78,25 +97,43 @@ export class ManualClock implements Clock {
 
 /**
  * Simulated time running `speed` times faster than real time from `origin` (e.g. speed 3600:
- * one simulated hour per real second). Shared by the simulated world and the embedded service.
+ * one simulated hour per real second). The simulated world and the embedded service run on one;
+ * the desktop app's clock is one that starts at real time, `follow`s the embedded service's
+ * reports of its simulated time and returns to real time with `useRealTime`.
  */
 export class ScaledClock implements Clock {
-  private readonly realStart = Date.now();
+  private reading: ClockReading;
 
-  constructor(
-    private readonly origin: number,
-    private readonly speed: number,
-  ) {
+  constructor(origin: number = Date.now(), speed = 1) {
+    this.reading = ScaledClock.readingAt(origin, speed);
+  }
+
+  private static readingAt(at: number, speed: number): ClockReading {
     if (!(speed > 0) || !Number.isFinite(speed))
       throw new RangeError('speed must be a positive number');
+    return { at, realAt: Date.now(), speed };
+  }
+
+  get speed(): number {
+    return this.reading.speed;
   }
 
   now(): number {
-    return this.origin + (Date.now() - this.realStart) * this.speed;
+    return timeAt(this.reading, Date.now());
+  }
+
+  /** From now on shows `at`, moving `speed` times real time. */
+  follow(at: number, speed: number): void {
+    this.reading = ScaledClock.readingAt(at, speed);
+  }
+
+  /** Back to real time (e.g. after switching to a remote service). */
+  useRealTime(): void {
+    this.reading = ScaledClock.readingAt(Date.now(), 1);
   }
 
   setTimer(delayMs: number, fn: () => void): () => void {
-    return systemClock.setTimer(delayMs / this.speed, fn);
+    return systemClock.setTimer(delayMs / this.reading.speed, fn);
   }
 }
 

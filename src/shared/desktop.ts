@@ -6,6 +6,7 @@
  */
 import { Type, type Static } from 'typebox';
 import type { CachedContainer, CachedEvent, CachedShipment } from './cached-resources';
+import type { AlertKind, LfdSource } from './container';
 
 export const BOARD_VIEWS = [
   'needs_action_today',
@@ -101,7 +102,7 @@ export interface BoardRow {
   feesAmount: number | null;
   feesCurrency: string | null;
   lfd: string | null;
-  lfdSource: 'line' | 'terminal' | 'rail' | null;
+  lfdSource: LfdSource | null;
   pickupAppointmentAt: string | null;
   terminalCheckedAt: string | null;
   updatedAt: string | null;
@@ -153,7 +154,7 @@ export interface ContainerDetail {
     terminal: string | null;
     rail: string | null;
     binding: string | null;
-    bindingSource: 'line' | 'terminal' | 'rail' | null;
+    bindingSource: LfdSource | null;
   };
   /** Newest first. */
   events: CachedEvent[];
@@ -164,19 +165,6 @@ export interface ShipmentDetail {
   shipment: CachedShipment;
   containers: BoardRow[];
 }
-
-export const ALERT_KINDS = [
-  'lfd_changed',
-  'lfd_approaching',
-  'ready_for_pickup',
-  'hold_placed',
-  'hold_cleared',
-  'appointment_changed',
-  'eta_changed',
-  'picked_up',
-  'empty_returned',
-] as const;
-export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** An alert worked out from a change, before it is stored. */
 export interface AlertDraft {

@@ -3,7 +3,13 @@
  * in browser mode). Secrets such as the remote API key are NOT settings: they live in the OS
  * keychain (Electron safeStorage) or a 0600 file, never in this document.
  */
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TBoolean } from 'typebox';
+import {
+  ALERT_KINDS,
+  ALERT_THRESHOLD_LIMITS,
+  DEFAULT_ALERT_THRESHOLDS,
+  type AlertKind,
+} from './container';
 
 export const Theme = Type.Union([
   Type.Literal('system'),
@@ -18,12 +24,32 @@ export const ConnectionSettings = Type.Object({
   remoteBaseUrl: Type.Union([Type.String({ format: 'uri', maxLength: 2048 }), Type.Null()]),
 });
 
+const ThresholdHours = Type.Integer({
+  minimum: ALERT_THRESHOLD_LIMITS.minHours,
+  maximum: ALERT_THRESHOLD_LIMITS.maxHours,
+});
+
+/** Per-kind notification switches; a kind not listed is on. Alerts are stored either way. */
+export const AlertKindSwitches = Type.Partial(
+  Type.Object(
+    Object.fromEntries(ALERT_KINDS.map((kind) => [kind, Type.Boolean()])) as Record<
+      AlertKind,
+      TBoolean
+    >,
+  ),
+  { additionalProperties: false },
+);
+
 export const AlertSettings = Type.Object({
   /** Hours before the LFD at which "LFD approaching" alerts fire. */
-  lfdThresholdsHours: Type.Array(Type.Integer({ minimum: 1, maximum: 720 }), { maxItems: 5 }),
+  lfdThresholdsHours: Type.Array(ThresholdHours, {
+    maxItems: ALERT_THRESHOLD_LIMITS.maxLfdThresholds,
+  }),
   /** An ETA moving by more than this many hours raises an alert. */
-  etaChangeThresholdHours: Type.Integer({ minimum: 1, maximum: 720 }),
+  etaChangeThresholdHours: ThresholdHours,
+  /** Master switch for notifications; alerts are stored either way. */
   desktopNotifications: Type.Boolean(),
+  kinds: AlertKindSwitches,
 });
 
 export const Settings = Type.Object({
@@ -45,6 +71,7 @@ export const SettingsPatch = Type.Object(
 );
 
 export type Theme = Static<typeof Theme>;
+export type AlertSettings = Static<typeof AlertSettings>;
 export type Settings = Static<typeof Settings>;
 export type SettingsPatch = Static<typeof SettingsPatch>;
 
@@ -52,7 +79,12 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   syncIntervalMinutes: 5,
   connection: { mode: 'embedded', remoteBaseUrl: null },
-  alerts: { lfdThresholdsHours: [48, 24], etaChangeThresholdHours: 12, desktopNotifications: true },
+  alerts: {
+    lfdThresholdsHours: [...DEFAULT_ALERT_THRESHOLDS.lfdThresholdsHours],
+    etaChangeThresholdHours: DEFAULT_ALERT_THRESHOLDS.etaChangeThresholdHours,
+    desktopNotifications: true,
+    kinds: {},
+  },
 };
 
 export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
@@ -63,6 +95,11 @@ export function applySettingsPatch(current: Settings, patch: SettingsPatch): Set
       ? { syncIntervalMinutes: patch.syncIntervalMinutes }
       : {}),
     connection: { ...current.connection, ...patch.connection },
-    alerts: { ...current.alerts, ...patch.alerts },
+    alerts: {
+      ...current.alerts,
+      ...patch.alerts,
+      // Switches merge kind by kind, so turning one off leaves the others as they were.
+      kinds: { ...current.alerts.kinds, ...patch.alerts?.kinds },
+    },
   };
 }

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppClock } from '../../src/main/core/app-clock';
+import { ScaledClock } from '../../src/shared/clock';
 import { AppCore } from '../../src/main/core/app-core';
 import { FileSecretStore, REMOTE_KEY_FILE } from '../../src/main/core/secret-store';
 import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
@@ -17,7 +17,7 @@ describe('desktop bridge handlers against a real service', () => {
   let dir: string;
   let service: RunningService;
   let core: AppCore;
-  let clock: AppClock;
+  let clock: ScaledClock;
   const call = async <T>(method: string, argument: unknown = null): Promise<T> => {
     const reply: BridgeReply = await core.dispatch(method, argument);
     if (!reply.ok) throw new Error(`${method}: ${reply.error.message}`);
@@ -43,7 +43,7 @@ describe('desktop bridge handlers against a real service', () => {
       ],
     });
     await tracking.createContainer(account.id, shipment.id, { number: 'MSKU7654321' });
-    clock = new AppClock();
+    clock = new ScaledClock();
     core = new AppCore({
       appInfo: {
         name: 'Quayside',

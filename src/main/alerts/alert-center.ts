@@ -1,67 +1,45 @@
 /**
- * Ties the alert rules to the cache and the notifier: the cache calls `container` / `shipment`
- * inside its write transaction (so an alert is stored exactly when its change is), and the
- * center notifies new alerts once the transaction has committed. Time-based "LFD approaching"
- * alerts are checked on the injected clock.
+ * Ties the alert rules to the cache and the notifier, one way: a page write reports its changes,
+ * `detect` turns them into alerts that the write stores with them (so an alert is stored exactly
+ * when its change is), and `deliver` notifies the new ones once, after the commit. Time-based
+ * "LFD approaching" alerts are checked on the injected clock.
  */
 import type { Clock } from '../../shared/clock';
 import { isoString } from '../../shared/clock';
-import type { AlertDraft, AlertKind, AlertRecord, Cache, ChangeDiffer } from '../cache/cache';
-import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
+import type { AlertDraft, AlertRecord } from '../../shared/desktop';
+import type { CacheStore, PageChanges } from '../cache/interface';
+import { DEFAULT_SETTINGS, type AlertSettings } from '../../shared/settings';
 import type { Notifier } from './notifier';
 import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
 
-export const ALERT_KINDS: readonly AlertKind[] = [
-  'lfd_changed',
-  'lfd_approaching',
-  'ready_for_pickup',
-  'hold_placed',
-  'hold_cleared',
-  'appointment_changed',
-  'eta_changed',
-  'picked_up',
-  'empty_returned',
-];
-
-export interface AlertPreferences {
-  lfdThresholdsHours: readonly number[];
-  etaChangeThresholdHours: number;
-  /** Master switch for notifications; alerts are stored either way. */
-  desktopNotifications: boolean;
-  /** Per-kind notification switches; a kind not listed is on. */
-  kinds?: Partial<Record<AlertKind, boolean>>;
-}
-
-export const DEFAULT_ALERT_PREFERENCES: AlertPreferences = {
-  lfdThresholdsHours: [48, 24],
-  etaChangeThresholdHours: 12,
-  desktopNotifications: true,
-};
+/** The alert part of the settings: thresholds, the master switch and the per-kind switches. */
+export type AlertPreferences = AlertSettings;
 
 /** Deadline checks run at least this often even when no crossing is due (LFDs change). */
 const MAX_CHECK_INTERVAL = 15 * 60_000;
 
-export class AlertCenter implements ChangeDiffer {
+export class AlertCenter {
   private cancelTimer: (() => void) | null = null;
 
   constructor(
-    private readonly cache: Cache,
+    private readonly cache: CacheStore,
     private readonly notifier: Notifier,
     private readonly clock: Clock,
-    private readonly preferences: () => AlertPreferences = () => DEFAULT_ALERT_PREFERENCES,
+    private readonly preferences: () => AlertPreferences = () => DEFAULT_SETTINGS.alerts,
   ) {}
 
-  container(before: CachedContainer | null, after: CachedContainer): AlertDraft[] {
-    return containerAlerts(before, after, this.preferences());
-  }
-
-  shipment(
-    before: CachedShipment | null,
-    after: CachedShipment,
-    containerIds: readonly string[],
-  ): AlertDraft[] {
-    return shipmentAlerts(before, after, containerIds, this.preferences());
-  }
+  /** The alerts a page write's changes raise; handed to `Cache.applyPage`. */
+  readonly detect = (changes: PageChanges): AlertDraft[] => {
+    const preferences = this.preferences();
+    return [
+      ...changes.shipments.flatMap(({ before, after, containerIds }) =>
+        shipmentAlerts(before, after, containerIds, preferences),
+      ),
+      ...changes.containers.flatMap(({ before, after }) =>
+        containerAlerts(before, after, preferences),
+      ),
+    ];
+  };
 
   /** Hands newly stored alerts to the notifier (respecting the switches) and marks them done. */
   deliver(alerts: readonly AlertRecord[]): void {

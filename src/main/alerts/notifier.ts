@@ -1,10 +1,12 @@
 /**
- * Where alerts leave the core: the Electron shell shows OS notifications, browser mode pushes to
- * the tab; tests record them.
+ * Where alerts leave the core. AppCore is the one notifier path: it pushes every alert to the
+ * renderer (`alertRaised`, shown as a toast) and hands it to the shell's OS notifier when the
+ * shell has one (Electron); without one (browser mode) the push asks the tab to raise a Web
+ * Notification instead. Tests record them.
  */
-import type { AlertKind } from '../cache/cache';
+import type { AlertKind } from '../../shared/container';
 
-export interface Notification {
+export interface AlertNotification {
   /** The stored alert's id (the alerts centre opens it). */
   alertId: number;
   kind: AlertKind;
@@ -15,14 +17,5 @@ export interface Notification {
 }
 
 export interface Notifier {
-  notify(notification: Notification): void;
-}
-
-/** Keeps every notification in memory, in order. */
-export class RecordingNotifier implements Notifier {
-  readonly notifications: Notification[] = [];
-
-  notify(notification: Notification): void {
-    this.notifications.push(notification);
-  }
+  notify(notification: AlertNotification): void;
 }

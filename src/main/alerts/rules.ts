@@ -4,8 +4,10 @@
  * initial sync of old data). Dedupe keys name the container, the record version and the change,
  * so the same change applied twice is stored once.
  */
-import type { AlertDraft } from '../cache/cache';
-import { activeHolds, contentHash, isReady, PICKED_UP_STATUSES } from '../cache/projection';
+import type { AlertDraft } from '../../shared/desktop';
+import type { UpcomingDeadline } from '../cache/interface';
+import { contentHash, containerReadiness } from '../cache/projection';
+import { activeHolds, hasLeftTerminal } from '../../shared/container';
 import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
 import { formatDuration, formatInZone } from './format';
 
@@ -29,8 +31,7 @@ const versionOf = (r: CachedContainer | CachedShipment) =>
   r.attributes.updated_at ?? contentHash(r);
 
 const isPickedUp = (a: CachedContainer['attributes']) =>
-  Boolean(a.pod_full_out_at) ||
-  (PICKED_UP_STATUSES as readonly string[]).includes(a.current_status);
+  Boolean(a.pod_full_out_at) || hasLeftTerminal(a.current_status);
 const isEmptyReturned = (a: CachedContainer['attributes']) =>
   Boolean(a.empty_terminated_at) || a.current_status === 'empty_returned';
 
@@ -80,7 +81,7 @@ export function containerAlerts(
     add('lfd_changed', detail, `LFD changed for ${number}`, lines.join('\n'));
   }
 
-  if (!isReady(b) && isReady(a)) {
+  if (!containerReadiness(b).ready && containerReadiness(a).ready) {
     add('ready_for_pickup', 'ready', `${number} is ready for pickup`, 'Available, no holds.');
   }
 
@@ -184,16 +185,6 @@ export function shipmentAlerts(
         `${formatInZone(attrs.pod_eta_at, zone)} (${containers}).`,
     },
   ];
-}
-
-export interface UpcomingDeadline {
-  id: string;
-  number: string;
-  lfd: string;
-  lfdSource: string | null;
-  podTimezone: string | null;
-  firstSeenAt: string;
-  terminalName: string | null;
 }
 
 /**

@@ -14,7 +14,7 @@ import { defaultDataDir } from '../paths';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
 import { FileSecretStore } from '../core/secret-store';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
-import { AppClock } from '../core/app-clock';
+import { ScaledClock } from '../../shared/clock';
 import { forkNodeProcess } from '../embedded/node-fork';
 import { startBrowserServer } from './browser-server';
 
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
   const dataDir = resolve(options.dataDir ?? defaultDataDir());
   mkdirSync(dataDir, { recursive: true });
   let core: AppCore | null = null;
-  const clock = new AppClock();
+  const clock = new ScaledClock();
   const embedded = new EmbeddedServiceProcess({
     dataDir: join(dataDir, 'embedded-service'),
     simSpeed: options.simSpeed,

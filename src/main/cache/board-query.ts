@@ -5,7 +5,8 @@
  * ever becomes SQL text.
  */
 import type Database from 'better-sqlite3';
-import { PICKED_UP_STATUSES } from './projection';
+import { ACTIVE_HOLD_STATUS } from '../../shared/container';
+import { STILL_AT_TERMINAL_SQL } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import {
   BOARD_VIEWS,
@@ -66,7 +67,7 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   c.ready, c.holds_count AS holdsCount,
   (SELECT group_concat(json_extract(h.value, '$.name'), char(31))
      FROM json_each(c.json, '$.attributes.holds_at_pod_terminal') AS h
-     WHERE json_extract(h.value, '$.status') = 'hold') AS holdNames,
+     WHERE json_extract(h.value, '$.status') = '${ACTIVE_HOLD_STATUS}') AS holdNames,
   c.fees_amount AS feesAmount,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
   c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
@@ -76,8 +77,6 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
 const FROM = `FROM containers c
   LEFT JOIN shipments s ON s.id = c.shipment_id
   LEFT JOIN terminals t ON t.id = c.pod_terminal_id`;
-
-const NOT_PICKED_UP = `(c.picked_up_at IS NULL AND c.current_status NOT IN (${PICKED_UP_STATUSES.map((s) => `'${s}'`).join(', ')}))`;
 
 type RawRow = Omit<BoardRow, 'availabilityKnown' | 'availableForPickup' | 'ready' | 'holdNames'> & {
   holdNames: string | null;
@@ -169,18 +168,18 @@ export class BoardQueries {
       case 'needs_action_today':
         // Overdue or due within a day, or an appointment within a day, and still at the terminal.
         return {
-          clause: `(${NOT_PICKED_UP} AND (c.lfd <= ? OR (c.pickup_appointment_at >= ? AND c.pickup_appointment_at <= ?)))`,
+          clause: `(${STILL_AT_TERMINAL_SQL} AND (c.lfd <= ? OR (c.pickup_appointment_at >= ? AND c.pickup_appointment_at <= ?)))`,
           params: [iso(now + 24 * HOUR), iso(now), iso(now + 24 * HOUR)],
         };
       case 'lfd_next_3_days':
         return {
-          clause: `(${NOT_PICKED_UP} AND c.lfd >= ? AND c.lfd <= ?)`,
+          clause: `(${STILL_AT_TERMINAL_SQL} AND c.lfd >= ? AND c.lfd <= ?)`,
           params: [iso(now), iso(now + 72 * HOUR)],
         };
       case 'on_hold':
-        return { clause: `(${NOT_PICKED_UP} AND c.holds_count > 0)`, params: [] };
+        return { clause: `(${STILL_AT_TERMINAL_SQL} AND c.holds_count > 0)`, params: [] };
       case 'ready_for_pickup':
-        return { clause: `(${NOT_PICKED_UP} AND c.ready = 1)`, params: [] };
+        return { clause: `(${STILL_AT_TERMINAL_SQL} AND c.ready = 1)`, params: [] };
       case 'arriving_this_week':
         return {
           clause: `(c.pod_arrived_at IS NULL AND s.pod_ata_at IS NULL AND s.pod_eta_at >= ? AND s.pod_eta_at <= ?)`,

@@ -9,54 +9,31 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BackgroundCheckpointer } from './checkpointer';
 import { MIGRATIONS } from './migrations';
-import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
-import type {
-  CachedContainer,
-  CachedEvent,
-  CachedShipment,
-  CachedTerminal,
-} from '../../shared/cached-resources';
+import {
+  containerRow,
+  shipmentRow,
+  STILL_AT_TERMINAL_SQL,
+  type ContainerRow,
+  type ShipmentRow,
+} from './projection';
+import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import { BoardQueries } from './board-query';
 
 export const CACHE_FILE = 'quayside-cache.sqlite';
 
-import type { AlertDraft, AlertKind, AlertRecord } from '../../shared/desktop';
-
-export type { AlertDraft, AlertKind, AlertRecord } from '../../shared/desktop';
-
-/** Works out the alerts of one write from the stored record before it and the new one. */
-export interface ChangeDiffer {
-  container(before: CachedContainer | null, after: CachedContainer): AlertDraft[];
-  shipment(
-    before: CachedShipment | null,
-    after: CachedShipment,
-    containerIds: readonly string[],
-  ): AlertDraft[];
-}
-
-/** One page of a sync walk: the primary records and whatever the server included. */
-export interface CachePage {
-  shipments?: readonly CachedShipment[];
-  containers?: readonly CachedContainer[];
-  terminals?: readonly CachedTerminal[];
-  /** Complete event histories by container id (when the server included them). */
-  events?: ReadonlyMap<string, readonly CachedEvent[]>;
-}
-
-export interface PageOutcome {
-  shipmentsChanged: number;
-  containersChanged: number;
-  changedContainerIds: string[];
-  alerts: AlertRecord[];
-}
-
-export interface RouteMapRecord {
-  containerId: string;
-  geojson: string;
-  fetchedAt: string;
-  etag: string | null;
-  completed: boolean;
-}
+import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
+import type {
+  AlertDetector,
+  AlertListOptions,
+  CachePage,
+  CacheStore,
+  MapCandidate,
+  PageChanges,
+  PageOutcome,
+  RouteMapRecord,
+  UpcomingDeadline,
+} from './interface';
+import type { AlertKind } from '../../shared/container';
 
 interface AlertRow {
   id: number;
@@ -84,7 +61,8 @@ const toAlert = (r: AlertRow): AlertRecord => ({
   notifiedAt: r.notified_at,
 });
 
-export class Cache {
+/** The SQLite implementation of the cache (one in-process connection). */
+export class Cache implements CacheStore {
   readonly board: BoardQueries;
   private readonly statements = new Map<string, Database.Statement>();
   private checkpointer: BackgroundCheckpointer | null = null;
@@ -184,6 +162,10 @@ export class Cache {
     );
   }
 
+  get path(): string {
+    return this.db.name;
+  }
+
   integrityCheck(): string {
     return this.db.pragma('integrity_check', { simple: true }) as string;
   }
@@ -202,10 +184,11 @@ export class Cache {
 
   /**
    * Applies one page in one transaction: unchanged records (same content hash) are skipped,
-   * changed ones replaced, their alerts worked out by `differ` and stored (deduplicated).
-   * Returns the alerts that are new, to be notified once the transaction has committed.
+   * changed ones replaced. `detectAlerts` turns the write's changes into alerts, which are stored
+   * (deduplicated) in the same transaction, so a change and its alert are committed together even
+   * if the process dies right after. Returns the new alerts, to be notified after the commit.
    */
-  applyPage(page: CachePage, now: string, differ?: ChangeDiffer): PageOutcome {
+  applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome {
     const run = this.db.transaction((): PageOutcome => {
       const outcome: PageOutcome = {
         shipmentsChanged: 0,
@@ -213,7 +196,7 @@ export class Cache {
         changedContainerIds: [],
         alerts: [],
       };
-      const drafts: AlertDraft[] = [];
+      const changes: PageChanges = { shipments: [], containers: [] };
       for (const t of page.terminals ?? []) {
         this.stmt(
           `INSERT INTO terminals (id, name, json) VALUES (?, ?, ?)
@@ -228,14 +211,14 @@ export class Cache {
         this.upsertShipment(row, now);
         this.refreshSearchForShipment(s.id);
         outcome.shipmentsChanged++;
-        if (differ) {
+        if (detectAlerts) {
           const before = existing ? (JSON.parse(existing.json) as CachedShipment) : null;
           const containerIds = (
             this.stmt('SELECT id FROM containers WHERE shipment_id = ? ORDER BY number').all(
               s.id,
             ) as { id: string }[]
           ).map((r) => r.id);
-          drafts.push(...differ.shipment(before, s, containerIds));
+          changes.shipments.push({ before, after: s, containerIds });
         }
       }
       for (const c of page.containers ?? []) {
@@ -253,9 +236,9 @@ export class Cache {
           this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(seq);
           outcome.containersChanged++;
           outcome.changedContainerIds.push(c.id);
-          if (differ) {
+          if (detectAlerts) {
             const before = existing ? (JSON.parse(existing.json) as CachedContainer) : null;
-            drafts.push(...differ.container(before, c));
+            changes.containers.push({ before, after: c });
           }
         }
         const events = page.events?.get(c.id);
@@ -263,7 +246,7 @@ export class Cache {
           this.writeEvents(seq, events);
         }
       }
-      outcome.alerts = this.insertAlerts(drafts, now);
+      if (detectAlerts) outcome.alerts = this.insertAlerts(detectAlerts(changes), now);
       return outcome;
     });
     const outcome = run.immediate();
@@ -439,14 +422,7 @@ export class Cache {
   }
 
   /** Containers that may need map data, with what the route-map rules look at. */
-  mapCandidates(): {
-    id: string;
-    status: string;
-    departed: boolean;
-    arrived: boolean;
-    fetchedAt: string | null;
-    completed: boolean;
-  }[] {
+  mapCandidates(): MapCandidate[] {
     const rows = this.stmt(
       `SELECT c.id, c.current_status AS status,
          (s.pol_atd_at IS NOT NULL) AS departed,
@@ -550,15 +526,7 @@ export class Cache {
     return inserted;
   }
 
-  listAlerts(
-    options: {
-      unreadOnly?: boolean;
-      containerId?: string;
-      kinds?: readonly AlertKind[];
-      offset?: number;
-      limit?: number;
-    } = {},
-  ): { total: number; unread: number; alerts: AlertRecord[] } {
+  listAlerts(options: AlertListOptions = {}): AlertList {
     const where: string[] = [];
     const params: unknown[] = [];
     if (options.unreadOnly) where.push('read_at IS NULL');
@@ -609,23 +577,14 @@ export class Cache {
   }
 
   /** Containers with a binding LFD still ahead, for the time-based "LFD approaching" alerts. */
-  upcomingDeadlines(fromIso: string): {
-    id: string;
-    number: string;
-    lfd: string;
-    lfdSource: string | null;
-    podTimezone: string | null;
-    firstSeenAt: string;
-    terminalName: string | null;
-  }[] {
+  upcomingDeadlines(fromIso: string): UpcomingDeadline[] {
     return this.stmt(
       `SELECT c.id, c.number, c.lfd, c.lfd_source AS lfdSource, c.pod_timezone AS podTimezone,
          c.first_seen_at AS firstSeenAt, t.name AS terminalName
        FROM containers c LEFT JOIN terminals t ON t.id = c.pod_terminal_id
-       WHERE c.lfd IS NOT NULL AND c.lfd > ? AND c.picked_up_at IS NULL
-         AND c.current_status NOT IN ('picked_up', 'off_dock', 'delivered', 'dropped', 'loaded', 'empty_returned')
+       WHERE c.lfd IS NOT NULL AND c.lfd > ? AND ${STILL_AT_TERMINAL_SQL}
        ORDER BY c.lfd`,
-    ).all(fromIso) as ReturnType<Cache['upcomingDeadlines']>;
+    ).all(fromIso) as UpcomingDeadline[];
   }
 
   // -------------------------------------------------------------------------------------------

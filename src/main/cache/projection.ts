@@ -3,23 +3,25 @@
  * stored alongside as JSON; these columns exist only so the board can filter and sort in SQL.
  */
 import { createHash } from 'node:crypto';
-import type { TerminalHold } from '../../shared/api/resources';
+import {
+  activeHolds,
+  bindingLfd,
+  feesSum,
+  LEFT_TERMINAL_STATUSES,
+  readiness,
+  type BindingLfd,
+  type LfdSource,
+} from '../../shared/container';
 import type {
   CachedContainer as ContainerResource,
   CachedShipment as ShipmentResource,
 } from '../../shared/cached-resources';
 
-export type LfdSource = 'line' | 'terminal' | 'rail';
-
-/** Statuses after which the container has left the port terminal: no more pickup to plan. */
-export const PICKED_UP_STATUSES = [
-  'picked_up',
-  'off_dock',
-  'delivered',
-  'dropped',
-  'loaded',
-  'empty_returned',
-] as const;
+/**
+ * SQL condition: the container (alias `c`) is still at the terminal. Built from the shared status
+ * set so the board, the deadline alerts and the renderer agree on what "gone" means.
+ */
+export const STILL_AT_TERMINAL_SQL = `(c.picked_up_at IS NULL AND c.current_status NOT IN (${LEFT_TERMINAL_STATUSES.map((s) => `'${s}'`).join(', ')}))`;
 
 /** JSON with object keys sorted, so that equal resources hash equally whatever the key order. */
 export function canonicalJson(value: unknown): string {
@@ -44,56 +46,31 @@ export function normIso(value: string | null | undefined): string | null {
   return Number.isNaN(t) ? null : new Date(t).toISOString();
 }
 
-const ms = (iso: string | null | undefined): number | null => {
-  if (!iso) return null;
-  const t = Date.parse(iso);
-  return Number.isNaN(t) ? null : t;
-};
-
-/** The binding last free day and where it comes from; the line's deadline wins. */
-export function bindingLfd(c: ContainerResource['attributes']): {
-  lfd: string | null;
-  source: LfdSource | null;
-} {
+/**
+ * A container's binding LFD from its three deadlines. A service that reports only the coalesced
+ * `pickup_lfd` (no `import_deadlines`) gives the date without saying whose it is.
+ */
+export function containerLfd(c: ContainerResource['attributes']): BindingLfd {
   const d = c.import_deadlines;
-  const candidates: [LfdSource, string | null | undefined][] = [
-    ['line', d?.pickup_lfd_line],
-    ['terminal', d?.pickup_lfd_terminal],
-    ['rail', d?.pickup_lfd_rail],
-  ];
-  if (c.pickup_lfd) {
-    const at = ms(c.pickup_lfd);
-    const match = candidates.find(([, value]) => value && ms(value) === at);
-    return { lfd: c.pickup_lfd, source: match ? match[0] : null };
-  }
-  const first = candidates.find(([, value]) => value);
-  return first ? { lfd: first[1]!, source: first[0] } : { lfd: null, source: null };
+  const binding = bindingLfd({
+    line: d?.pickup_lfd_line,
+    terminal: d?.pickup_lfd_terminal,
+    rail: d?.pickup_lfd_rail,
+  });
+  return binding.date ? binding : { date: c.pickup_lfd ?? null, source: null };
 }
 
-/** Holds that block pickup; `pending` entries are not (yet) holds. */
-export const activeHolds = (holds: readonly TerminalHold[]): TerminalHold[] =>
-  holds.filter((h) => h.status === 'hold');
-
-export function isReady(c: ContainerResource['attributes']): boolean {
-  return (
-    c.availability_known &&
-    c.available_for_pickup === true &&
-    activeHolds(c.holds_at_pod_terminal).length === 0 &&
-    !c.pod_full_out_at
-  );
-}
-
-/** Sum of the itemised fees; `total` would double count. Mixed currencies leave the sum unset. */
-export function feesSum(c: ContainerResource['attributes']): {
-  amount: number | null;
-  currency: string | null;
-} {
-  const items = c.fees_at_pod_terminal.filter((f) => f.type !== 'total');
-  if (items.length === 0) return { amount: null, currency: null };
-  const currencies = new Set(items.map((f) => f.currency_code));
-  if (currencies.size > 1) return { amount: null, currency: null };
-  const amount = items.reduce((sum, f) => sum + f.amount, 0);
-  return { amount: Math.round(amount * 100) / 100, currency: items[0]!.currency_code };
+/** Whether the container can be picked up, judged from the resource alone. */
+export function containerReadiness(c: ContainerResource['attributes']) {
+  return readiness({
+    status: c.current_status,
+    activeHoldCount: activeHolds(c.holds_at_pod_terminal).length,
+    arrivedAt: c.pod_arrived_at,
+    dischargedAt: c.pod_discharged_at,
+    fullOutAt: c.pod_full_out_at,
+    availabilityKnown: c.availability_known,
+    availableForPickup: c.available_for_pickup,
+  });
 }
 
 export interface ContainerRow {
@@ -125,8 +102,8 @@ export interface ContainerRow {
 
 export function containerRow(resource: ContainerResource): ContainerRow {
   const a = resource.attributes;
-  const { lfd, source } = bindingLfd(a);
-  const fees = feesSum(a);
+  const { date: lfd, source } = containerLfd(a);
+  const fees = feesSum(a.fees_at_pod_terminal);
   return {
     id: resource.id,
     shipment_id: resource.relationships?.shipment?.data?.id ?? null,
@@ -138,7 +115,7 @@ export function containerRow(resource: ContainerResource): ContainerRow {
     pod_discharged_at: normIso(a.pod_discharged_at),
     availability_known: a.availability_known ? 1 : 0,
     available_for_pickup: a.available_for_pickup === null ? null : a.available_for_pickup ? 1 : 0,
-    ready: isReady(a) ? 1 : 0,
+    ready: containerReadiness(a).ready ? 1 : 0,
     holds_count: activeHolds(a.holds_at_pod_terminal).length,
     fees_amount: fees.amount,
     fees_currency: fees.currency,

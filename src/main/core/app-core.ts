@@ -1,45 +1,23 @@
 /**
- * The transport-independent heart of the main process: settings, the local cache, alerts, the
- * sync engine and every bridge handler. The Electron shell and the browser-mode shell each build
+ * The transport-independent heart of the main process: settings, the local cache, alerts and
+ * the sync engine; the bridge handlers live per domain in ./handlers and are registered here. The Electron shell and the browser-mode shell each build
  * one AppCore and expose its dispatcher over their own transport.
  */
-import type {
-  AppInfo,
-  CacheInfo,
-  ConnectionCheck,
-  RouteMapResult,
-  ShippingLineOption,
-  SyncStatus,
-} from '../../shared/bridge';
+import type { AppInfo, CacheInfo, SyncStatus } from '../../shared/bridge';
 import { systemClock, type Clock } from '../../shared/clock';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
-import shippingLines from '../../../resources/reference/shipping_lines.json';
 import { AlertCenter } from '../alerts/alert-center';
 import type { Notifier } from '../alerts/notifier';
-import {
-  BridgeHandlerError,
-  createBridgeDispatcher,
-  type BridgeDispatcher,
-} from '../bridge/dispatcher';
+import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher';
 import { Cache } from '../cache/cache';
-import { containersCsv } from '../cache/csv';
+import type { CacheStore } from '../cache/interface';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
-import { testConnection } from '../sync/test-connection';
-import { AppClock } from './app-clock';
+import type { EmbeddedServiceProcess } from '../embedded/launcher';
 import { BridgeEventBus } from './event-bus';
-import { maskSecret, type SecretStore } from './secret-store';
-import {
-  createTrackingRequest,
-  listTrackingRequests,
-  type ServiceConnection,
-} from './service-requests';
-
-/** The embedded service (with the simulated world), run out of the UI process by the shell. */
-export interface EmbeddedService {
-  /** Null until it is up (or after it stopped). */
-  connection(): ServiceConnection | null;
-}
+import { bridgeHandlers } from './handlers';
+import type { SecretStore } from './secret-store';
+import { ServiceBudgets, type ServiceConnection } from './service-connection';
 
 const EMBEDDED_SYNC_REAL_MS = 15_000;
 
@@ -49,7 +27,8 @@ export interface AppCoreOptions {
   secretStore: SecretStore;
   /** Where desktop notifications go besides the renderer's `alertRaised` push. */
   notifier?: Notifier;
-  embedded?: EmbeddedService;
+  /** The embedded service process (with the simulated world) the shell runs, if any. */
+  embedded?: Pick<EmbeddedServiceProcess, 'connection'>;
   clock?: Clock;
   log?: (message: string, error?: unknown) => void;
 }
@@ -57,16 +36,19 @@ export interface AppCoreOptions {
 export class AppCore {
   readonly events = new BridgeEventBus();
   readonly dispatch: BridgeDispatcher;
-  readonly cache: Cache;
+  readonly cache: CacheStore;
   readonly alerts: AlertCenter;
   readonly sync: SyncEngine;
   private syncStatus: SyncStatus;
   private readonly clock: Clock;
+  /** One request budget per configured service, for every call the app makes to it. */
+  private readonly budgets: ServiceBudgets;
 
   constructor(private readonly options: AppCoreOptions) {
     const log = options.log ?? ((message, error) => console.error(message, error));
     this.clock = options.clock ?? systemClock;
     this.cache = Cache.open(options.appInfo.dataDir);
+    this.budgets = new ServiceBudgets(this.clock);
     this.alerts = new AlertCenter(
       this.cache,
       {
@@ -77,6 +59,9 @@ export class AppCore {
             title: notification.title,
             body: notification.body,
             containerId: notification.containerId,
+            // The one decision where the OS notification comes from: the shell's notifier
+            // when it has one, else the renderer's Web Notification.
+            osNotification: !options.notifier,
           });
           options.notifier?.notify(notification);
         },
@@ -88,6 +73,7 @@ export class AppCore {
       cache: this.cache,
       clock: this.clock,
       alerts: this.alerts,
+      budgets: this.budgets,
       connection: () => this.connection(),
       onStatus: (status) => this.setSyncStatus(status),
       onSkipped: (record) =>
@@ -95,102 +81,20 @@ export class AppCore {
     });
     this.syncStatus = this.sync.status();
     this.dispatch = createBridgeDispatcher(
-      {
-        getAppInfo: () => this.options.appInfo,
-        getSettings: () => this.settings(),
+      bridgeHandlers({
+        appInfo: options.appInfo,
+        cache: this.cache,
+        clock: this.clock,
+        sync: this.sync,
+        budgets: this.budgets,
+        events: this.events,
+        secretStore: options.secretStore,
+        settings: () => this.settings(),
         updateSettings: (patch) => this.updateSettings(patch),
-        getSyncStatus: () => this.syncStatus,
-        getClock: () => ({
-          now: new Date(this.clock.now()).toISOString(),
-          speed: this.clock instanceof AppClock ? this.clock.speed : 1,
-        }),
-        syncNow: async () => {
-          await this.sync.sync().catch(() => undefined);
-          return this.syncStatus;
-        },
-
-        listContainers: (query) => this.cache.board.containers(query, this.clock.now()),
-        getBoardFacets: () => this.cache.board.facets(),
-        getViewCounts: () => this.cache.board.viewCounts(this.clock.now()),
-        getContainerDetail: ({ id }) => this.cache.board.containerDetail(id),
-        exportContainersCsv: (query) => {
-          let csv = '';
-          let rows = -1; // the header line
-          for (const line of containersCsv(this.cache.board, query, this.clock.now())) {
-            csv += line;
-            rows++;
-          }
-          return { csv, rows };
-        },
-        getRouteMap: async ({ containerId }): Promise<RouteMapResult | null> => {
-          const map = await this.sync.routeMap(containerId);
-          return map
-            ? {
-                geojson: JSON.parse(map.geojson) as RouteMapResult['geojson'],
-                fetchedAt: map.fetchedAt,
-                completed: map.completed,
-              }
-            : null;
-        },
-
-        listShipments: (query) => this.cache.board.shipments(query),
-        getShipmentDetail: ({ id }) => this.cache.board.shipmentDetail(id),
-
-        listShippingLines: (): ShippingLineOption[] =>
-          shippingLines
-            .map((line) => ({ scac: line.scac, name: line.name, shortName: line.short_name }))
-            .sort((a, b) => a.name.localeCompare(b.name)),
-        createTrackingRequest: async (draft) => {
-          const outcome = await createTrackingRequest(this.connection(), draft);
-          // The new request's shipment appears on the next sync; start one soon.
-          if (outcome.ok) void this.sync.sync().catch(() => undefined);
-          return outcome;
-        },
-        listTrackingRequests: async ({ offset, limit }) => {
-          try {
-            return await listTrackingRequests(this.connection(), offset ?? 0, limit ?? 100);
-          } catch (error) {
-            throw new BridgeHandlerError((error as Error).message);
-          }
-        },
-
-        listAlerts: (query) => this.cache.listAlerts(query),
-        markAlertsRead: ({ ids }) => ({
-          changed: this.cache.markAlertsRead(new Date(this.clock.now()).toISOString(), ids),
-        }),
-
-        testConnection: async ({ baseUrl, apiKey }): Promise<ConnectionCheck> => {
-          const key = apiKey ?? this.options.secretStore.get();
-          if (!key) {
-            return {
-              ok: false,
-              message: 'Enter the API key for this service.',
-              incrementalSync: null,
-            };
-          }
-          return testConnection(baseUrl, key);
-        },
-        setRemoteApiKey: ({ apiKey }) => {
-          this.options.secretStore.set(apiKey);
-          // A new key may carry other entitlements: ask for map data again.
-          this.sync.resetRoutingEntitlement();
-          return {
-            stored: apiKey !== null,
-            masked: maskSecret(apiKey),
-            storedIn: this.options.secretStore.description,
-          };
-        },
-        getRemoteApiKeyStatus: () => ({
-          masked: maskSecret(this.options.secretStore.get()),
-          storedIn: this.options.secretStore.description,
-        }),
-        getCacheInfo: () => this.cacheInfo(),
-        clearCache: () => {
-          this.cache.clear();
-          this.events.emit('dataChanged', { at: new Date(this.clock.now()).toISOString() });
-          return this.cacheInfo();
-        },
-      },
+        syncStatus: () => this.syncStatus,
+        connection: () => this.connection(),
+        cacheInfo: () => this.cacheInfo(),
+      }),
       (method, error) => log(`bridge method ${method} failed`, error),
     );
   }
@@ -209,7 +113,7 @@ export class AppCore {
   restartSync(): void {
     const { connection, syncIntervalMinutes } = this.settings();
     const simulated = connection.mode === 'embedded' && this.options.embedded !== undefined;
-    const speed = this.clock instanceof AppClock ? this.clock.speed : 1;
+    const speed = this.clock.speed;
     this.sync.start(simulated ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000);
   }
 
@@ -250,7 +154,7 @@ export class AppCore {
   }
 
   private cacheInfo(): CacheInfo {
-    return { path: this.cache.db.name, sizeBytes: this.cache.sizeBytes(), ...this.cache.counts() };
+    return { path: this.cache.path, sizeBytes: this.cache.sizeBytes(), ...this.cache.counts() };
   }
 
   /** The sync engine reports progress here; every renderer is told. */

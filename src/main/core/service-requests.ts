@@ -7,11 +7,9 @@ import type {
   TrackingRequestDraft,
   TrackingRequestRow,
 } from '../../shared/bridge';
+import type { ServiceBudgets, ServiceConnection } from './service-connection';
 
-export interface ServiceConnection {
-  baseUrl: string;
-  apiKey: string;
-}
+export type { ServiceConnection } from './service-connection';
 
 const FAILED_REASONS: Record<string, string> = {
   not_found: 'The shipping line does not know this number. Check it, and the line, then try again.',
@@ -73,11 +71,13 @@ const FIELD_BY_POINTER: Record<string, 'number' | 'scac' | 'requestType'> = {
 
 async function call(
   connection: ServiceConnection,
+  budgets: ServiceBudgets | undefined,
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
 ): Promise<{ status: number; json: unknown } | { status: 0; json: null }> {
   try {
+    await budgets?.for(connection)?.take();
     const response = await fetch(`${connection.baseUrl.replace(/\/$/, '')}/${path}`, {
       method,
       headers: {
@@ -114,9 +114,10 @@ const statusMessage = (status: number): string =>
 export async function createTrackingRequest(
   connection: ServiceConnection | null,
   draft: TrackingRequestDraft,
+  budgets?: ServiceBudgets,
 ): Promise<CreateTrackingRequestResult> {
   if (!connection) return { ok: false, message: 'No tracking service is connected.', field: null };
-  const { status, json } = await call(connection, 'POST', 'tracking_requests', {
+  const { status, json } = await call(connection, budgets, 'POST', 'tracking_requests', {
     data: {
       type: 'tracking_request',
       attributes: {
@@ -149,12 +150,14 @@ export async function listTrackingRequests(
   connection: ServiceConnection | null,
   offset: number,
   limit: number,
+  budgets?: ServiceBudgets,
 ): Promise<{ total: number; rows: TrackingRequestRow[] }> {
   if (!connection) throw new Error('No tracking service is connected.');
   const size = Math.min(limit, 100);
   const page = Math.floor(offset / size) + 1;
   const { status, json } = await call(
     connection,
+    budgets,
     'GET',
     `tracking_requests?page[size]=${size}&page[number]=${page}`,
   );

@@ -23,7 +23,7 @@ import { makeAppInfo } from '../app-info';
 import { parseShellOptions } from '../cli-args';
 import { AppCore } from '../core/app-core';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
-import { AppClock } from '../core/app-clock';
+import { ScaledClock } from '../../shared/clock';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { SECRET_KEY_ENV } from '../../service/security/secret-box';
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
 
   const dataDir = app.getPath('userData');
   let started: AppCore | null = null;
-  const clock = new AppClock();
+  const clock = new ScaledClock();
   const serviceDataDir = join(dataDir, 'embedded-service');
   const serviceSecretKey = embeddedServiceSecretKey(dataDir, serviceDataDir);
   const embedded = new EmbeddedServiceProcess({

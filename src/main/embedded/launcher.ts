@@ -3,8 +3,7 @@
  * child_process in browser mode, Electron's utilityProcess in the app); everything else — the
  * ready handshake, the timeout, restarts after a crash — is the same for both.
  */
-import type { EmbeddedService } from '../core/app-core';
-import type { ServiceConnection } from '../core/service-requests';
+import type { ServiceConnection } from '../core/service-connection';
 import {
   OPTIONS_ENV,
   type EmbeddedControlMessage,
@@ -33,7 +32,7 @@ export interface EmbeddedLauncherOptions extends EmbeddedProcessOptions {
   maxRestarts?: number;
 }
 
-export class EmbeddedServiceProcess implements EmbeddedService {
+export class EmbeddedServiceProcess {
   private current: ServiceConnection | null = null;
   private child: ForkedProcess | null = null;
   private stopping = false;
@@ -41,6 +40,7 @@ export class EmbeddedServiceProcess implements EmbeddedService {
 
   constructor(private readonly options: EmbeddedLauncherOptions) {}
 
+  /** Null until the service is up (or after it stopped). */
   connection(): ServiceConnection | null {
     return this.current;
   }

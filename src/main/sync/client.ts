@@ -5,6 +5,7 @@
  * injected clock; the timeout is wall-clock time (it guards a real socket).
  */
 import type { Clock } from '../../shared/clock';
+import { isLoopback } from '../core/service-connection';
 import { RequestBudget } from './request-budget';
 import { collectionEnvelope } from './validate';
 
@@ -37,7 +38,10 @@ export interface V2ClientOptions {
   timeoutMs?: number;
   /** Attempts per request, the first included. */
   maxAttempts?: number;
-  /** null: no budget. Default: none for loopback services, a 10 + 85/min bucket otherwise. */
+  /**
+   * The service's shared budget (see ServiceBudgets); null: none. Default: none for loopback
+   * services, a fresh 10 + 85/min bucket otherwise.
+   */
   budget?: RequestBudget | null;
   random?: () => number;
 }
@@ -47,10 +51,6 @@ export interface V2Response {
   body: unknown;
   headers: Headers;
 }
-
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-
-export const isLoopback = (url: URL): boolean => LOOPBACK.has(url.hostname);
 
 /** Parses a Retry-After header (seconds or an HTTP date) into milliseconds. */
 export function retryAfterMs(header: string | null, now: number): number | null {

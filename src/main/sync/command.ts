@@ -51,33 +51,45 @@ export async function runSyncCommand(options: SyncCommandOptions): Promise<SyncR
     let result = await engine.sync();
     out.write(`${summaryLine(result)}\n`);
     if (!options.watch) return result;
-    const intervalMs = (options.intervalMinutes ?? 5) * 60_000;
     const stop =
       options.until ??
       new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());
         process.once('SIGTERM', () => resolve());
       });
-    let stopped = false;
-    void stop.then(() => {
-      stopped = true;
-    });
-    while (!stopped) {
-      const wake = new Promise<void>((resolve) => clock.setTimer(intervalMs, resolve));
-      await Promise.race([wake, stop]);
-      if (stopped) break;
-      try {
-        result = await engine.sync();
-        out.write(`${summaryLine(result)}\n`);
-      } catch (error) {
-        out.write(`sync failed: ${error instanceof Error ? error.message : String(error)}\n`);
-      }
+    // The scheduler's timers never keep a process alive on their own (the app quits when its
+    // windows close); watching is the one job of this process, so it holds itself open.
+    const release = holdProcessOpen();
+    try {
+      engine.start((options.intervalMinutes ?? 5) * 60_000, {
+        firstRunNow: false,
+        onRun: (outcome) => {
+          if (outcome.ok) {
+            result = outcome.result;
+            out.write(`${summaryLine(result)}\n`);
+          } else out.write(`sync failed: ${describe(outcome.error)}\n`);
+        },
+      });
+      await stop;
+      engine.stop();
+      await engine.settled();
+    } finally {
+      release();
     }
     return result;
   } finally {
     engine.stop();
     cache.close();
   }
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? error.message : String(error);
+
+/** Keeps the event loop alive until the returned function is called. */
+function holdProcessOpen(): () => void {
+  const handle = setInterval(() => undefined, 2 ** 30);
+  return () => clearInterval(handle);
 }
 
 /** Writes the container board (optionally filtered) as CSV to `out`. Returns the row count. */

@@ -17,7 +17,7 @@
 import type { SyncStatus } from '../../shared/bridge';
 import { isoString, type Clock } from '../../shared/clock';
 import type { AlertCenter } from '../alerts/alert-center';
-import type { Cache, CachePage, RouteMapRecord } from '../cache/cache';
+import type { CachePage, CacheStore, RouteMapRecord } from '../cache/interface';
 import type {
   CachedContainer,
   CachedEvent,
@@ -26,22 +26,45 @@ import type {
 } from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
 import { checkRecords, typeOf, type SkippedRecord } from './validate';
+import { ServiceBudgets, type ServiceConnection } from '../core/service-connection';
 
-export interface SyncConnection {
-  baseUrl: string;
-  apiKey: string;
+/** What one run carries from step to step. */
+interface RunState {
+  client: V2Client;
+  startedAt: number;
+  incremental: boolean;
+  /** Every record skipped so far this run (for the result). */
+  skipped: SkippedRecord[];
+  /** Skipped records not yet reported to `onSkipped`. */
+  pending: SkippedRecord[];
+  changedShipments: number;
+  changedContainers: number;
+  newAlerts: number;
+  /** Whether every record so far carried `updated_at` (null: none seen yet). */
+  sawUpdatedAt: boolean | null;
 }
 
+/** Where one collection's walk got to: its cursor and the newest `updated_at` seen. */
+interface WalkResult {
+  cursorKey: string;
+  maxUpdated: number | null;
+}
+
+/** How one scheduled run ended. */
+export type SyncOutcome = { ok: true; result: SyncResult } | { ok: false; error: unknown };
+
 export interface SyncEngineOptions {
-  cache: Cache;
+  cache: CacheStore;
   clock: Clock;
   /** Where to sync from; null when not configured. */
-  connection: () => SyncConnection | null;
+  connection: () => ServiceConnection | null;
   alerts?: AlertCenter;
   onStatus?: (status: SyncStatus) => void;
   /** Records the service sent that do not fit the schema (skipped, the run goes on). */
   onSkipped?: (record: SkippedRecord) => void;
   client?: Pick<V2ClientOptions, 'timeoutMs' | 'maxAttempts' | 'budget' | 'random'>;
+  /** The per-service request budgets, shared with the app's other calls to the service. */
+  budgets?: ServiceBudgets;
   pageSize?: number;
   mapRefreshMs?: number;
   /** How often a full walk runs in incremental mode, to notice records removed on the server. */
@@ -98,9 +121,11 @@ export class SyncEngine {
   private current: SyncStatus;
   private cancelTimer: (() => void) | null = null;
   private readonly pageSize: number;
+  private readonly budgets: ServiceBudgets;
 
   constructor(private readonly options: SyncEngineOptions) {
     this.pageSize = options.pageSize ?? 100;
+    this.budgets = options.budgets ?? new ServiceBudgets(options.clock);
     this.current = {
       state: 'idle',
       progress: null,
@@ -140,18 +165,49 @@ export class SyncEngine {
     return this.queued;
   }
 
-  /** Syncs now and then every `intervalMs` on the clock until `stop`. */
-  start(intervalMs: number): void {
+  /**
+   * Syncs every `intervalMs` on the clock until `stop`: at once, or after one interval with
+   * `firstRunNow: false`. `onRun` hears each run's result or failure.
+   */
+  start(
+    intervalMs: number,
+    options: { firstRunNow?: boolean; onRun?: (outcome: SyncOutcome) => void } = {},
+  ): void {
     this.stop();
     const loop = () => {
       this.sync()
-        .catch(() => undefined)
+        .then(
+          (result) => options.onRun?.({ ok: true, result }),
+          (error: unknown) => options.onRun?.({ ok: false, error }),
+        )
         .finally(() => {
           if (this.cancelTimer) this.cancelTimer = this.options.clock.setTimer(intervalMs, loop);
         });
     };
+    if (options.firstRunNow === false) {
+      this.cancelTimer = this.options.clock.setTimer(intervalMs, loop);
+      return;
+    }
     this.cancelTimer = () => undefined;
     loop();
+  }
+
+  /** A client for one run or call, drawing on the service's one budget. */
+  private clientFor(connection: ServiceConnection): V2Client {
+    const budget = this.budgets.for(connection);
+    return new V2Client({
+      ...connection,
+      clock: this.options.clock,
+      ...(budget ? { budget } : {}),
+      ...this.options.client,
+    });
+  }
+
+  /** Resolves once no run is in progress or queued (whatever their outcome). */
+  async settled(): Promise<void> {
+    while (this.running || this.queued) {
+      await (this.queued ?? this.running)!.catch(() => undefined);
+    }
   }
 
   stop(): void {
@@ -198,152 +254,198 @@ export class SyncEngine {
     }
   }
 
-  private async runWith(connection: SyncConnection): Promise<SyncResult> {
-    const { cache, clock, alerts } = this.options;
-    const client = new V2Client({ ...this.options.client, ...connection, clock });
-    const skipped: SkippedRecord[] = [];
-    const report = (s: SkippedRecord) => {
-      skipped.push(s);
-      this.options.onSkipped?.(s);
+  /** One run, in named steps: prepare, walk shipments, walk containers, events, maps, commit. */
+  private async runWith(connection: ServiceConnection): Promise<SyncResult> {
+    const run = this.prepareRun(this.clientFor(connection));
+    const { cache } = this.options;
+    cache.beginBulkWrites();
+    let walks: WalkResult[];
+    try {
+      walks = [
+        await this.walkCollection(run, 'shipments', PHASES.shipments),
+        await this.walkCollection(run, 'containers', PHASES.containers),
+      ];
+    } finally {
+      cache.endBulkWrites();
+    }
+    await this.refreshStaleEvents(run);
+    await this.refreshMaps(run.client);
+    this.commitRun(run, walks);
+    return {
+      ...cache.counts(),
+      requests: run.client.requests,
+      changedShipments: run.changedShipments,
+      changedContainers: run.changedContainers,
+      newAlerts: run.newAlerts,
+      skipped: [...run.skipped],
+      mode: run.incremental ? 'incremental' : 'full',
     };
-    const startedAt = clock.now();
+  }
 
+  /** Starts over for another service, delivers alerts a stopped run left, picks the mode. */
+  private prepareRun(client: V2Client): RunState {
+    const { cache, clock, alerts } = this.options;
+    const startedAt = clock.now();
     // Another service means other data: start over.
     if (cache.getState<string>(STATE.baseUrl) !== client.base.toString()) {
       for (const key of Object.values(STATE)) cache.deleteState(key);
       cache.setState(STATE.baseUrl, client.base.toString());
     }
     alerts?.deliverPending();
-
     const filterSupported = cache.getState<boolean>(STATE.updatedAtFilter);
     const lastFull = cache.getState<string>(STATE.lastFullWalkAt);
     const fullWalkDue =
       !lastFull || startedAt - Date.parse(lastFull) >= (this.options.fullWalkEveryMs ?? 6 * HOUR);
-    const incremental = filterSupported === true && !fullWalkDue;
-    let changedShipments = 0;
-    let changedContainers = 0;
-    let newAlerts = 0;
-    let sawUpdatedAt: boolean | null = null;
-
-    const collection = async (
-      kind: 'shipments' | 'containers',
-      phase: readonly [number, number],
-    ) => {
-      const cursorKey = kind === 'shipments' ? STATE.shipmentsCursor : STATE.containersCursor;
-      const cursor = incremental ? cache.getState<string>(cursorKey) : null;
-      const include =
-        kind === 'containers' ? '&include=shipment,pod_terminal,transport_events' : '';
-      const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
-      const path = `${kind}?page[size]=${this.pageSize}${include}${filter}`;
-      const seen = new Set<string>();
-      let maxUpdated: number | null = null;
-      let done = 0;
-      for await (const page of client.pages(path)) {
-        const now = isoString(clock.now());
-        for (const raw of page.data) {
-          const id = (raw as { id?: unknown })?.id;
-          // A malformed record is skipped, but its cached copy is kept rather than deleted.
-          if (typeof id === 'string') seen.add(id);
-        }
-        const shipments: CachedShipment[] = [];
-        const terminals: CachedTerminal[] = [];
-        const eventsByContainer = new Map<string, CachedEvent[]>();
-        const includedEvents = new Map<string, CachedEvent>();
-        for (const [i, inc] of page.included.entries()) {
-          if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
-          const type = typeOf(inc);
-          if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], []));
-          else if (type === 'terminal' || type === 'rail_terminal') {
-            terminals.push(...checkRecords(type, [inc], []));
-          } else if (type === 'transport_event') {
-            for (const e of checkRecords('transport_event', [inc], [])) includedEvents.set(e.id, e);
-          }
-        }
-        const checked: (CachedShipment | CachedContainer)[] = [];
-        for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
-          await yieldToEventLoop();
-          const slice = page.data.slice(i, i + CHECK_SLICE);
-          checked.push(
-            ...(kind === 'shipments'
-              ? checkRecords('shipment', slice, skipped)
-              : checkRecords('container', slice, skipped)),
-          );
-        }
-        const primary =
-          kind === 'shipments'
-            ? { shipments: [...shipments, ...(checked as CachedShipment[])] }
-            : { shipments, containers: checked as CachedContainer[] };
-        for (const s of skipped.splice(0)) report(s);
-        const records = kind === 'shipments' ? primary.shipments : (primary.containers ?? []);
-        for (const r of records) {
-          if (kind === 'shipments' && !seen.has(r.id)) continue;
-          const updated = r.attributes.updated_at ? Date.parse(r.attributes.updated_at) : NaN;
-          if (sawUpdatedAt === null) sawUpdatedAt = !Number.isNaN(updated);
-          else if (Number.isNaN(updated)) sawUpdatedAt = false;
-          if (!Number.isNaN(updated) && (maxUpdated === null || updated > maxUpdated)) {
-            maxUpdated = updated;
-          }
-        }
-        for (const c of primary.containers ?? []) {
-          // Included events are used only when the page holds the container's whole history.
-          const ids = c.relationships?.transport_events?.data?.map((d) => d.id);
-          if (!ids) continue;
-          const events = ids.map((id) => includedEvents.get(id));
-          if (events.every((e): e is CachedEvent => e !== undefined)) {
-            eventsByContainer.set(c.id, events);
-          }
-        }
-        // Written in short transactions (shipments and terminals first, then a few containers
-        // each) with the event loop free in between, so the UI stays responsive during a full
-        // sync. Each slice is atomic; cursors move only after the whole walk, so a run stopped
-        // between slices converges on the next one.
-        const slices: CachePage[] = [
-          { shipments: primary.shipments, terminals },
-          ...sliced(primary.containers ?? [], WRITE_SLICE).map((containers) => ({
-            containers,
-            events: new Map(
-              containers.flatMap((c) => {
-                const events = eventsByContainer.get(c.id);
-                return events ? [[c.id, events] as const] : [];
-              }),
-            ),
-          })),
-        ];
-        for (const slice of slices) {
-          await yieldToEventLoop();
-          const outcome = cache.applyPage(slice, now, alerts);
-          changedShipments += outcome.shipmentsChanged;
-          changedContainers += outcome.containersChanged;
-          newAlerts += outcome.alerts.length;
-          alerts?.deliver(outcome.alerts);
-        }
-        done += page.data.length;
-        const fraction = page.total ? Math.min(1, done / page.total) : 0.5;
-        this.setStatus({ progress: phase[0] + (phase[1] - phase[0]) * fraction });
-      }
-      if (!cursor) cache.deleteMissing(kind, seen);
-      return { cursorKey, maxUpdated };
+    return {
+      client,
+      startedAt,
+      incremental: filterSupported === true && !fullWalkDue,
+      skipped: [],
+      pending: [],
+      changedShipments: 0,
+      changedContainers: 0,
+      newAlerts: 0,
+      sawUpdatedAt: null,
     };
+  }
 
-    cache.beginBulkWrites();
-    let shipments: Awaited<ReturnType<typeof collection>>;
-    let containers: Awaited<ReturnType<typeof collection>>;
-    try {
-      shipments = await collection('shipments', PHASES.shipments);
-      containers = await collection('containers', PHASES.containers);
-    } finally {
-      cache.endBulkWrites();
+  /** Hands the records skipped since the last call to the caller, keeping them for the result. */
+  private reportSkipped(run: RunState): void {
+    for (const s of run.pending.splice(0)) {
+      run.skipped.push(s);
+      this.options.onSkipped?.(s);
     }
+  }
 
-    // Events of changed containers that the container pages did not carry in full.
+  /** Walks every page of one collection (from its cursor when incremental) into the cache. */
+  private async walkCollection(
+    run: RunState,
+    kind: 'shipments' | 'containers',
+    phase: readonly [number, number],
+  ): Promise<WalkResult> {
+    const { cache } = this.options;
+    const cursorKey = kind === 'shipments' ? STATE.shipmentsCursor : STATE.containersCursor;
+    const cursor = run.incremental ? cache.getState<string>(cursorKey) : null;
+    const include = kind === 'containers' ? '&include=shipment,pod_terminal,transport_events' : '';
+    const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
+    const path = `${kind}?page[size]=${this.pageSize}${include}${filter}`;
+    const seen = new Set<string>();
+    let maxUpdated: number | null = null;
+    let done = 0;
+    for await (const page of run.client.pages(path)) {
+      const now = isoString(this.options.clock.now());
+      for (const raw of page.data) {
+        const id = (raw as { id?: unknown })?.id;
+        // A malformed record is skipped, but its cached copy is kept rather than deleted.
+        if (typeof id === 'string') seen.add(id);
+      }
+      const { primary, slices } = await this.readPage(run, kind, page);
+      const records = kind === 'shipments' ? primary.shipments : (primary.containers ?? []);
+      for (const r of records) {
+        if (kind === 'shipments' && !seen.has(r.id)) continue;
+        const updated = r.attributes.updated_at ? Date.parse(r.attributes.updated_at) : NaN;
+        if (run.sawUpdatedAt === null) run.sawUpdatedAt = !Number.isNaN(updated);
+        else if (Number.isNaN(updated)) run.sawUpdatedAt = false;
+        if (!Number.isNaN(updated) && (maxUpdated === null || updated > maxUpdated)) {
+          maxUpdated = updated;
+        }
+      }
+      await this.writeSlices(run, slices, now);
+      done += page.data.length;
+      const fraction = page.total ? Math.min(1, done / page.total) : 0.5;
+      this.setStatus({ progress: phase[0] + (phase[1] - phase[0]) * fraction });
+    }
+    if (!cursor) cache.deleteMissing(kind, seen);
+    return { cursorKey, maxUpdated };
+  }
+
+  /** Checks one page's records and included resources and cuts them into write slices. */
+  private async readPage(
+    run: RunState,
+    kind: 'shipments' | 'containers',
+    page: { data: unknown[]; included: unknown[] },
+  ): Promise<{ primary: CachePage & { shipments: CachedShipment[] }; slices: CachePage[] }> {
+    const shipments: CachedShipment[] = [];
+    const terminals: CachedTerminal[] = [];
+    const eventsByContainer = new Map<string, CachedEvent[]>();
+    const includedEvents = new Map<string, CachedEvent>();
+    for (const [i, inc] of page.included.entries()) {
+      if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
+      const type = typeOf(inc);
+      if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], []));
+      else if (type === 'terminal' || type === 'rail_terminal') {
+        terminals.push(...checkRecords(type, [inc], []));
+      } else if (type === 'transport_event') {
+        for (const e of checkRecords('transport_event', [inc], [])) includedEvents.set(e.id, e);
+      }
+    }
+    const checked: (CachedShipment | CachedContainer)[] = [];
+    for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
+      await yieldToEventLoop();
+      const slice = page.data.slice(i, i + CHECK_SLICE);
+      checked.push(
+        ...(kind === 'shipments'
+          ? checkRecords('shipment', slice, run.pending)
+          : checkRecords('container', slice, run.pending)),
+      );
+    }
+    const primary =
+      kind === 'shipments'
+        ? { shipments: [...shipments, ...(checked as CachedShipment[])] }
+        : { shipments, containers: checked as CachedContainer[] };
+    this.reportSkipped(run);
+    for (const c of primary.containers ?? []) {
+      // Included events are used only when the page holds the container's whole history.
+      const ids = c.relationships?.transport_events?.data?.map((d) => d.id);
+      if (!ids) continue;
+      const events = ids.map((id) => includedEvents.get(id));
+      if (events.every((e): e is CachedEvent => e !== undefined)) {
+        eventsByContainer.set(c.id, events);
+      }
+    }
+    // Written in short transactions (shipments and terminals first, then a few containers
+    // each) with the event loop free in between, so the UI stays responsive during a full
+    // sync. Each slice is atomic; cursors move only after the whole walk, so a run stopped
+    // between slices converges on the next one.
+    const slices: CachePage[] = [
+      { shipments: primary.shipments, terminals },
+      ...sliced(primary.containers ?? [], WRITE_SLICE).map((containers) => ({
+        containers,
+        events: new Map(
+          containers.flatMap((c) => {
+            const events = eventsByContainer.get(c.id);
+            return events ? [[c.id, events] as const] : [];
+          }),
+        ),
+      })),
+    ];
+    return { primary, slices };
+  }
+
+  /** Writes the slices; each write stores its alerts, which are then notified once. */
+  private async writeSlices(run: RunState, slices: CachePage[], now: string): Promise<void> {
+    const { cache, alerts } = this.options;
+    for (const slice of slices) {
+      await yieldToEventLoop();
+      const outcome = cache.applyPage(slice, now, alerts?.detect);
+      run.changedShipments += outcome.shipmentsChanged;
+      run.changedContainers += outcome.containersChanged;
+      run.newAlerts += outcome.alerts.length;
+      alerts?.deliver(outcome.alerts);
+    }
+  }
+
+  /** Events of changed containers that the container pages did not carry in full. */
+  private async refreshStaleEvents(run: RunState): Promise<void> {
+    const { cache } = this.options;
     const stale = cache.staleEventContainers();
     for (const [i, id] of stale.entries()) {
       const events: CachedEvent[] = [];
       try {
-        for await (const page of client.pages(
+        for await (const page of run.client.pages(
           `containers/${encodeURIComponent(id)}/transport_events?page[size]=${this.pageSize}`,
         )) {
-          events.push(...checkRecords('transport_event', page.data, skipped));
+          events.push(...checkRecords('transport_event', page.data, run.pending));
         }
       } catch (error) {
         if (error instanceof V2Error && error.kind === 'not_found') {
@@ -353,41 +455,31 @@ export class SyncEngine {
         }
         throw error;
       }
-      for (const s of skipped.splice(0)) report(s);
+      this.reportSkipped(run);
       cache.replaceEvents(id, events);
       this.setStatus({
         progress:
           PHASES.events[0] + ((PHASES.events[1] - PHASES.events[0]) * (i + 1)) / stale.length,
       });
     }
+  }
 
-    await this.refreshMaps(client);
-
-    // Cursors move only now that both walks are complete.
+  /** Moves the cursors (only now that both walks are complete) and checks deadlines. */
+  private commitRun(run: RunState, walks: readonly WalkResult[]): void {
+    const { cache, clock, alerts } = this.options;
     const finishedAt = isoString(clock.now());
-    if (sawUpdatedAt !== null) cache.setState(STATE.updatedAtFilter, sawUpdatedAt);
-    for (const { cursorKey, maxUpdated } of [shipments, containers]) {
-      if (maxUpdated !== null && sawUpdatedAt) {
+    if (run.sawUpdatedAt !== null) cache.setState(STATE.updatedAtFilter, run.sawUpdatedAt);
+    for (const { cursorKey, maxUpdated } of walks) {
+      if (maxUpdated !== null && run.sawUpdatedAt) {
         // Just past the newest stamp seen: the filter is inclusive, and a batch written in one
         // instant would otherwise be read again on every run. A write committed late with a
         // stamp at or before one already seen is caught by the periodic full walk.
         cache.setState(cursorKey, isoString(maxUpdated + 1));
       }
     }
-    if (!incremental) cache.setState(STATE.lastFullWalkAt, isoString(startedAt));
+    if (!run.incremental) cache.setState(STATE.lastFullWalkAt, isoString(run.startedAt));
     cache.setState(STATE.lastSuccessAt, finishedAt);
-    newAlerts += alerts?.checkDeadlines().length ?? 0;
-
-    const counts = cache.counts();
-    return {
-      ...counts,
-      requests: client.requests,
-      changedShipments,
-      changedContainers,
-      newAlerts,
-      skipped: [...skipped],
-      mode: incremental ? 'incremental' : 'full',
-    };
+    run.newAlerts += alerts?.checkDeadlines().length ?? 0;
   }
 
   private async refreshMaps(client: V2Client): Promise<void> {
@@ -465,7 +557,7 @@ export class SyncEngine {
     const connection = this.options.connection();
     if (fresh || !connection || cache.getState<string>(STATE.routingRefused)) return existing;
     const arrived = cache.mapCandidates().find((c) => c.id === containerId)?.arrived ?? false;
-    const client = new V2Client({ ...this.options.client, ...connection, clock });
+    const client = this.clientFor(connection);
     try {
       await this.fetchMap(client, containerId, arrived);
     } catch (error) {

@@ -1,6 +1,7 @@
 /** Checks a service address and key before they are saved, and says what is wrong in plain words. */
 import { systemClock, type Clock } from '../../shared/clock';
 import { V2Client, V2Error } from './client';
+import type { ServiceBudgets } from '../core/service-connection';
 import { collectionEnvelope } from './validate';
 
 export interface ConnectionCheck {
@@ -13,7 +14,7 @@ export interface ConnectionCheck {
 export async function testConnection(
   baseUrl: string,
   apiKey: string,
-  options: { clock?: Clock; timeoutMs?: number } = {},
+  options: { clock?: Clock; timeoutMs?: number; budgets?: ServiceBudgets } = {},
 ): Promise<ConnectionCheck> {
   const fail = (message: string): ConnectionCheck => ({
     ok: false,
@@ -38,7 +39,7 @@ export async function testConnection(
     clock: options.clock ?? systemClock,
     timeoutMs: options.timeoutMs ?? 10_000,
     maxAttempts: 1,
-    budget: null,
+    budget: options.budgets?.for({ baseUrl: url.toString(), apiKey: apiKey.trim() }) ?? null,
   });
   const hint = url.pathname.replace(/\/$/, '').endsWith('/v2')
     ? ''

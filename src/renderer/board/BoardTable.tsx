@@ -9,7 +9,8 @@ import {
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
-import { BOARD_COLUMN_DEFS, PICKED_UP, type BoardLine } from './columns';
+import { BOARD_COLUMN_DEFS, type BoardLine } from './columns';
+import { hasLeftTerminal } from '../../shared/container';
 
 const ROW_HEIGHT = 36;
 
@@ -195,7 +196,7 @@ export function BoardTable(props: Props) {
               data-index={item.index}
               aria-rowindex={item.index + 2}
               aria-busy={line.row ? undefined : true}
-              className={`board__row${line.row ? '' : ' board__row--loading'}${line.row && PICKED_UP.has(line.row.status) ? ' board__row--done' : ''}`}
+              className={`board__row${line.row ? '' : ' board__row--loading'}${line.row && hasLeftTerminal(line.row.status) ? ' board__row--done' : ''}`}
               style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, width }}
               onKeyDown={(event) => onRowKeyDown(event, item.index, line.row)}
               onDoubleClick={() => line.row && props.onOpen(line.row)}

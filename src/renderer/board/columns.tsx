@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
+import { describeNotReady, hasLeftTerminal, readiness } from '../../shared/container';
 import {
   STALE_AFTER_MS,
   countdown,
@@ -36,24 +37,20 @@ declare module '@tanstack/react-table' {
   }
 }
 
-/** Statuses after the container left the terminal: its LFD no longer matters. */
-export const PICKED_UP = new Set([
-  'picked_up',
-  'off_dock',
-  'delivered',
-  'dropped',
-  'empty_returned',
-]);
-
 /** Why a container cannot be picked up yet, in a few words. */
 export function notReadyReason(row: BoardRow): string {
-  if (PICKED_UP.has(row.status)) return statusLabel(row.status).toLowerCase();
-  if (row.holdsCount > 0) return row.holdsCount === 1 ? 'on hold' : `${row.holdsCount} holds`;
-  if (!row.ataAt) return 'not arrived';
-  if (!row.dischargedAt) return 'not discharged';
-  if (!row.availabilityKnown) return 'availability unknown';
-  if (row.availableForPickup === false) return 'not available';
-  return 'not released';
+  const facts = {
+    status: row.status,
+    activeHoldCount: row.holdsCount,
+    arrivedAt: row.ataAt,
+    dischargedAt: row.dischargedAt,
+    fullOutAt: null,
+    availabilityKnown: row.availabilityKnown,
+    availableForPickup: row.availableForPickup,
+  };
+  const state = readiness(facts);
+  // The cache's verdict stands; a row it holds back for a reason the row does not show is unreleased.
+  return state.ready ? 'not released' : describeNotReady(state.reason, facts);
 }
 
 const helper = createColumnHelper<BoardLine>();
@@ -69,7 +66,7 @@ const text = (value: string | null) => value ?? '—';
 
 export function LfdCell({ row, now }: { row: BoardRow; now: number }) {
   if (!row.lfd) return <span className="muted">—</span>;
-  const urgency = PICKED_UP.has(row.status) ? 'done' : lfdUrgency(row.lfd, now);
+  const urgency = hasLeftTerminal(row.status) ? 'done' : lfdUrgency(row.lfd, now);
   return (
     <span
       className={`lfd lfd--${urgency}`}

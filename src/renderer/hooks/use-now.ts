@@ -1,21 +1,22 @@
 import { useEffect, useState } from 'react';
+import { timeAt, type ClockReading } from '../../shared/clock';
 import { quayside } from '../bridge';
 
 /**
  * The app's time, which runs faster than the wall clock while the built-in simulated world is
  * shown: main reports its time and speed, and the renderer extrapolates between reports.
  */
-let reference = { appTime: Date.now(), wallTime: Date.now(), speed: 1 };
+let reference: ClockReading = { at: Date.now(), realAt: Date.now(), speed: 1 };
 
 export function appNow(): number {
-  return reference.appTime + (Date.now() - reference.wallTime) * reference.speed;
+  return timeAt(reference, Date.now());
 }
 
 /** Asks main for its clock again (on start, and after each sync run). */
 export async function refreshAppClock(): Promise<void> {
   try {
     const clock = await quayside.getClock();
-    reference = { appTime: Date.parse(clock.now), wallTime: Date.now(), speed: clock.speed };
+    reference = { at: Date.parse(clock.now), realAt: Date.now(), speed: clock.speed };
   } catch {
     // Keep the last known reference: countdowns stay roughly right.
   }

@@ -4,25 +4,7 @@
  */
 import { DateTime } from 'luxon';
 
-const STATUS_LABELS: Record<string, string> = {
-  new: 'Booked',
-  on_ship: 'On vessel',
-  available: 'Available',
-  not_available: 'Not available',
-  grounded: 'Grounded',
-  on_rail: 'On rail',
-  picked_up: 'Picked up',
-  off_dock: 'Off dock',
-  delivered: 'Delivered',
-  dropped: 'Dropped',
-  loaded: 'Loaded',
-  empty_returned: 'Empty returned',
-  awaiting_inland_transfer: 'Awaiting inland transfer',
-};
-
-export function statusLabel(status: string): string {
-  return STATUS_LABELS[status] ?? humanize(status);
-}
+export { statusLabel } from '../../shared/container';
 
 /** `snake_case` or dotted names as a sentence-case phrase. */
 export function humanize(value: string): string {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ALERT_KINDS, type AlertKind } from '../../shared/desktop';
+import { ALERT_KINDS, ALERT_KIND_LABELS, type AlertKind } from '../../shared/container';
 import { quayside } from '../bridge';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
@@ -7,18 +7,6 @@ import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
 import { formatRelative, formatShortDateTime } from '../lib/format';
 import { navigate } from '../lib/navigation';
-
-export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
-  lfd_changed: 'LFD changed',
-  lfd_approaching: 'LFD approaching',
-  ready_for_pickup: 'Ready for pickup',
-  hold_placed: 'Hold placed',
-  hold_cleared: 'Hold cleared',
-  appointment_changed: 'Appointment changed',
-  eta_changed: 'ETA changed',
-  picked_up: 'Picked up',
-  empty_returned: 'Empty returned',
-};
 
 const PAGE = 500;
 

@@ -1,3 +1,4 @@
+import { isActiveHold } from '../../shared/container';
 import type { ContainerDetail } from '../../shared/desktop';
 import { quayside } from '../bridge';
 import { LfdCell, notReadyReason } from '../board/columns';
@@ -201,7 +202,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
               {holds.map((hold) => (
                 <li
                   key={hold.name}
-                  className={`chip ${hold.status === 'hold' ? 'chip--danger' : 'chip--warn'}`}
+                  className={`chip ${isActiveHold(hold) ? 'chip--danger' : 'chip--warn'}`}
                   title={hold.description ?? undefined}
                 >
                   {hold.name}: {hold.status}

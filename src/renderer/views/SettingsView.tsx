@@ -1,6 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { AppInfo, CacheInfo, ConnectionCheck } from '../../shared/bridge';
 import type { Settings, SettingsPatch, Theme } from '../../shared/settings';
+import { ALERT_KINDS, ALERT_KIND_LABELS, type AlertKind } from '../../shared/container';
 import { quayside } from '../bridge';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
@@ -12,6 +13,7 @@ interface Draft {
   lfdThresholdsHours: string;
   etaChangeThresholdHours: string;
   desktopNotifications: boolean;
+  alertKinds: Record<AlertKind, boolean>;
   connectionMode: Settings['connection']['mode'];
   remoteBaseUrl: string;
 }
@@ -22,6 +24,9 @@ const toDraft = (settings: Settings): Draft => ({
   lfdThresholdsHours: settings.alerts.lfdThresholdsHours.join(', '),
   etaChangeThresholdHours: String(settings.alerts.etaChangeThresholdHours),
   desktopNotifications: settings.alerts.desktopNotifications,
+  alertKinds: Object.fromEntries(
+    ALERT_KINDS.map((kind) => [kind, settings.alerts.kinds[kind] !== false]),
+  ) as Record<AlertKind, boolean>,
   connectionMode: settings.connection.mode,
   remoteBaseUrl: settings.connection.remoteBaseUrl ?? '',
 });
@@ -38,6 +43,7 @@ const toPatch = (draft: Draft): SettingsPatch => ({
       .map(Number),
     etaChangeThresholdHours: Number(draft.etaChangeThresholdHours),
     desktopNotifications: draft.desktopNotifications,
+    kinds: draft.alertKinds,
   },
   connection: {
     mode: draft.connectionMode,
@@ -168,6 +174,21 @@ export function SettingsView({
           />
           Desktop notifications
         </label>
+        <fieldset className="alert-kinds" disabled={!draft.desktopNotifications}>
+          <legend>Notify me about</legend>
+          {ALERT_KINDS.map((kind) => (
+            <label className="inline" key={kind}>
+              <input
+                type="checkbox"
+                checked={draft.alertKinds[kind]}
+                onChange={(e) =>
+                  update({ alertKinds: { ...draft.alertKinds, [kind]: e.target.checked } })
+                }
+              />
+              {ALERT_KIND_LABELS[kind]}
+            </label>
+          ))}
+        </fieldset>
         {appInfo?.shell === 'browser' ? <NotificationPermission /> : null}
       </fieldset>
 

@@ -4,6 +4,7 @@
  * `container`). Quayside extensions are marked `x-quayside-extension`.
  */
 import { Type, type Static } from 'typebox';
+import { CONTAINER_STATUSES } from '../container';
 import {
   DateTime,
   Nullable,
@@ -93,22 +94,8 @@ export const RAW_EVENT_NAMES = [
 ] as const;
 export type RawEventName = (typeof RAW_EVENT_NAMES)[number];
 
-export const CONTAINER_STATUSES = [
-  'new',
-  'on_ship',
-  'available',
-  'not_available',
-  'grounded',
-  'on_rail',
-  'picked_up',
-  'off_dock',
-  'delivered',
-  'dropped',
-  'loaded',
-  'empty_returned',
-  'awaiting_inland_transfer',
-] as const;
-export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
+// The status values are container rules; they live with the others.
+export { CONTAINER_STATUSES, type ContainerStatus } from '../container';
 
 export const LINE_TRACKING_STOPPED_REASONS = [
   'all_containers_terminated',

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter, type AlertPreferences } from '../../../src/main/alerts/alert-center';
 import { formatInZone } from '../../../src/main/alerts/format';
-import { RecordingNotifier } from '../../../src/main/alerts/notifier';
+import { RecordingNotifier } from './support/recording-notifier';
 import { Cache } from '../../../src/main/cache/cache';
 import type { ContainerResource } from '../../../src/shared/api/resources';
 import { ManualClock } from '../../../src/shared/clock';
@@ -23,7 +23,12 @@ beforeEach(() => {
   cache = Cache.open(tmp.dir);
   clock = new ManualClock(START);
   notifier = new RecordingNotifier();
-  prefs = { lfdThresholdsHours: [48, 24], etaChangeThresholdHours: 12, desktopNotifications: true };
+  prefs = {
+    lfdThresholdsHours: [48, 24],
+    etaChangeThresholdHours: 12,
+    desktopNotifications: true,
+    kinds: {},
+  };
   center = new AlertCenter(cache, notifier, clock, () => prefs);
 });
 afterEach(() => {
@@ -40,7 +45,7 @@ function write(c: ContainerResource) {
   const outcome = cache.applyPage(
     { shipments: [s], containers: [c] },
     new Date(clock.now()).toISOString(),
-    center,
+    center.detect,
   );
   center.deliver(outcome.alerts);
   return outcome.alerts;
@@ -100,7 +105,12 @@ describe('alerts from changes', () => {
     expect(n!.body).not.toContain('Terminal LFD');
     // The same write again (a re-sync, a retried page) stores and notifies nothing more.
     expect(write(moved)).toEqual([]);
-    expect(cache.insertAlerts(center.container(base, moved), at(1))).toEqual([]);
+    expect(
+      cache.insertAlerts(
+        center.detect({ shipments: [], containers: [{ before: base, after: moved }] }),
+        at(1),
+      ),
+    ).toEqual([]);
     expect(cache.listAlerts().total).toBe(1);
     expect(notifier.notifications).toHaveLength(1);
   });
@@ -145,12 +155,12 @@ describe('alerts from changes', () => {
   it('raises a shipment ETA move beyond the threshold', () => {
     write(base);
     const later = shipment({ ...s.attributes, pod_eta_at: at(130), updated_at: at(2) }, s.id);
-    const outcome = cache.applyPage({ shipments: [later] }, at(0), center);
+    const outcome = cache.applyPage({ shipments: [later] }, at(0), center.detect);
     expect(outcome.alerts.map((a) => a.kind)).toEqual(['eta_changed']);
     expect(outcome.alerts[0]!.title).toBe('ETA moved later for MAEU900000001');
     expect(outcome.alerts[0]!.containerId).toBe(base.id);
     const small = shipment({ ...later.attributes, pod_eta_at: at(135), updated_at: at(3) }, s.id);
-    expect(cache.applyPage({ shipments: [small] }, at(0), center).alerts).toEqual([]);
+    expect(cache.applyPage({ shipments: [small] }, at(0), center.detect).alerts).toEqual([]);
   });
 
   it('stores alerts with read state and respects the notification switches', () => {
@@ -176,7 +186,7 @@ describe('alerts from changes', () => {
     write(base);
     const c = next(base, { pickup_appointment_at: '2026-03-05T16:00:00.000Z' });
     // Stored in the transaction, then the process "dies" before delivering.
-    cache.applyPage({ containers: [c] }, at(0), center);
+    cache.applyPage({ containers: [c] }, at(0), center.detect);
     expect(notifier.notifications).toHaveLength(0);
     center.deliverPending();
     center.deliverPending();

@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter } from '../../../src/main/alerts/alert-center';
-import { RecordingNotifier } from '../../../src/main/alerts/notifier';
+import { RecordingNotifier } from '../alerts/support/recording-notifier';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { testConnection } from '../../../src/main/sync/test-connection';

@@ -1,0 +1,119 @@
+/**
+ * The cache as the rest of the app sees it: a typed interface, with the SQLite implementation
+ * (`Cache`) behind it. Everything here is plain data in and out, so the implementation could move
+ * to a worker thread later without the callers changing shape (they would await the same calls).
+ */
+import type {
+  CachedContainer,
+  CachedEvent,
+  CachedShipment,
+  CachedTerminal,
+} from '../../shared/cached-resources';
+import type { AlertKind } from '../../shared/container';
+import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
+import type { BoardQueries } from './board-query';
+
+/** What one page write changed: each changed record as it was stored before and as it is now. */
+export interface PageChanges {
+  shipments: { before: CachedShipment | null; after: CachedShipment; containerIds: string[] }[];
+  containers: { before: CachedContainer | null; after: CachedContainer }[];
+}
+
+/**
+ * Works out the alerts of a page write from its changes. A pure function of the changes: it
+ * neither reads nor writes the cache, so the flow stays write -> detect -> store -> notify.
+ */
+export type AlertDetector = (changes: PageChanges) => AlertDraft[];
+
+/** One page of a sync walk: the primary records and whatever the server included. */
+export interface CachePage {
+  shipments?: readonly CachedShipment[];
+  containers?: readonly CachedContainer[];
+  terminals?: readonly CachedTerminal[];
+  /** Complete event histories by container id (when the server included them). */
+  events?: ReadonlyMap<string, readonly CachedEvent[]>;
+}
+
+export interface PageOutcome {
+  shipmentsChanged: number;
+  containersChanged: number;
+  changedContainerIds: string[];
+  /** The alerts this write stored (new ones only), for the caller to notify. */
+  alerts: AlertRecord[];
+}
+
+export interface RouteMapRecord {
+  containerId: string;
+  geojson: string;
+  fetchedAt: string;
+  etag: string | null;
+  completed: boolean;
+}
+
+/** A container the route maps may be fetched for. */
+export interface MapCandidate {
+  id: string;
+  status: string;
+  departed: boolean;
+  arrived: boolean;
+  fetchedAt: string | null;
+  completed: boolean;
+}
+
+/** A container with a binding LFD still ahead (for the "LFD approaching" alerts). */
+export interface UpcomingDeadline {
+  id: string;
+  number: string;
+  lfd: string;
+  lfdSource: string | null;
+  podTimezone: string | null;
+  firstSeenAt: string;
+  terminalName: string | null;
+}
+
+export interface AlertListOptions {
+  unreadOnly?: boolean;
+  containerId?: string;
+  kinds?: readonly AlertKind[];
+  offset?: number;
+  limit?: number;
+}
+
+export interface CacheStore {
+  /** Where the cache lives (its file). */
+  readonly path: string;
+  /** Board, detail, facet and CSV reads. */
+  readonly board: BoardQueries;
+  close(): void;
+  clear(): void;
+  sizeBytes(): number;
+  counts(): { shipments: number; containers: number; events: number };
+
+  // Sync writes
+  beginBulkWrites(): void;
+  endBulkWrites(): void;
+  applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome;
+  replaceEvents(containerId: string, events: readonly CachedEvent[]): void;
+  staleEventContainers(): string[];
+  deleteMissing(kind: 'shipments' | 'containers', seenIds: ReadonlySet<string>): number;
+  deleteContainer(id: string): void;
+
+  // Route maps
+  mapCandidates(): MapCandidate[];
+  getRouteMap(containerId: string): RouteMapRecord | null;
+  putRouteMap(map: RouteMapRecord): void;
+  touchRouteMap(containerId: string, fetchedAt: string, completed: boolean): void;
+
+  // Alerts
+  insertAlerts(drafts: readonly AlertDraft[], now: string): AlertRecord[];
+  listAlerts(options?: AlertListOptions): AlertList;
+  markAlertsRead(now: string, ids?: readonly number[]): number;
+  unnotifiedAlerts(): AlertRecord[];
+  markNotified(ids: readonly number[], now: string): void;
+  upcomingDeadlines(fromIso: string): UpcomingDeadline[];
+
+  // Sync state
+  getState<T>(key: string): T | null;
+  setState(key: string, value: unknown): void;
+  deleteState(key: string): void;
+}

@@ -1,0 +1,39 @@
+/** The container board and a container's detail, read from the cache; its route map. */
+import type { RouteMapResult } from '../../../shared/bridge';
+import { containersCsv } from '../../cache/csv';
+import type { DomainHandlers, HandlerContext } from './context';
+
+export const boardHandlers = (
+  ctx: HandlerContext,
+): DomainHandlers<
+  | 'listContainers'
+  | 'getBoardFacets'
+  | 'getViewCounts'
+  | 'getContainerDetail'
+  | 'exportContainersCsv'
+  | 'getRouteMap'
+> => ({
+  listContainers: (query) => ctx.cache.board.containers(query, ctx.clock.now()),
+  getBoardFacets: () => ctx.cache.board.facets(),
+  getViewCounts: () => ctx.cache.board.viewCounts(ctx.clock.now()),
+  getContainerDetail: ({ id }) => ctx.cache.board.containerDetail(id),
+  exportContainersCsv: (query) => {
+    let csv = '';
+    let rows = -1; // the header line
+    for (const line of containersCsv(ctx.cache.board, query, ctx.clock.now())) {
+      csv += line;
+      rows++;
+    }
+    return { csv, rows };
+  },
+  getRouteMap: async ({ containerId }): Promise<RouteMapResult | null> => {
+    const map = await ctx.sync.routeMap(containerId);
+    return map
+      ? {
+          geojson: JSON.parse(map.geojson) as RouteMapResult['geojson'],
+          fetchedAt: map.fetchedAt,
+          completed: map.completed,
+        }
+      : null;
+  },
+});

@@ -1,0 +1,33 @@
+/**
+ * What the bridge handlers work with. AppCore builds one; each domain's handler file takes it and
+ * returns its slice of the bridge, and AppCore registers the union through the one dispatcher.
+ */
+import type { AppInfo, CacheInfo, SyncStatus } from '../../../shared/bridge';
+import type { Clock } from '../../../shared/clock';
+import type { Settings, SettingsPatch } from '../../../shared/settings';
+import type { BridgeHandlers } from '../../bridge/dispatcher';
+import type { CacheStore } from '../../cache/interface';
+import type { SyncEngine } from '../../sync/engine';
+import type { BridgeEventBus } from '../event-bus';
+import type { SecretStore } from '../secret-store';
+import type { ServiceBudgets, ServiceConnection } from '../service-connection';
+
+export interface HandlerContext {
+  appInfo: AppInfo;
+  cache: CacheStore;
+  clock: Clock;
+  sync: SyncEngine;
+  budgets: ServiceBudgets;
+  events: BridgeEventBus;
+  secretStore: SecretStore;
+  settings(): Settings;
+  updateSettings(patch: SettingsPatch): Settings;
+  syncStatus(): SyncStatus;
+  connection(): ServiceConnection | null;
+  cacheInfo(): CacheInfo;
+}
+
+/** A domain's handlers: a slice of the bridge. */
+export type DomainHandlers<M extends keyof BridgeHandlers> = Pick<BridgeHandlers, M>;
+
+export const nowIso = (ctx: HandlerContext): string => new Date(ctx.clock.now()).toISOString();

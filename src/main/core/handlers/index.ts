@@ -1,0 +1,22 @@
+/** Every bridge handler, grouped per domain; the type checks that none is missing. */
+import type { BridgeHandlers } from '../../bridge/dispatcher';
+import { alertHandlers } from './alerts';
+import { appHandlers } from './app';
+import { boardHandlers } from './board';
+import { cacheHandlers } from './cache';
+import { connectionHandlers } from './connection';
+import type { HandlerContext } from './context';
+import { shipmentHandlers } from './shipments';
+import { trackingRequestHandlers } from './tracking-requests';
+
+export type { HandlerContext } from './context';
+
+export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
+  ...appHandlers(ctx),
+  ...boardHandlers(ctx),
+  ...shipmentHandlers(ctx),
+  ...trackingRequestHandlers(ctx),
+  ...alertHandlers(ctx),
+  ...connectionHandlers(ctx),
+  ...cacheHandlers(ctx),
+});

@@ -1,0 +1,265 @@
+/**
+ * The container rules, in one place: which statuses exist and which mean the box has left the
+ * terminal, which last free day binds, which holds block pickup, whether a box is ready (and why
+ * not), what its fees add up to, and the alert kinds with their thresholds. The service, the
+ * desktop cache, the alert rules and the renderer all read these; none keeps its own copy.
+ * No Node imports: the renderer bundles this file.
+ */
+
+// ---------------------------------------------------------------------------------------------
+// Statuses
+
+/** Every `current_status` the /v2 API can report (the service derives a subset of them). */
+export const CONTAINER_STATUSES = [
+  'new',
+  'on_ship',
+  'available',
+  'not_available',
+  'grounded',
+  'on_rail',
+  'picked_up',
+  'off_dock',
+  'delivered',
+  'dropped',
+  'loaded',
+  'empty_returned',
+  'awaiting_inland_transfer',
+] as const;
+export type ContainerStatus = (typeof CONTAINER_STATUSES)[number];
+
+/** Readable name of each status. */
+export const CONTAINER_STATUS_LABELS: Record<ContainerStatus, string> = {
+  new: 'Booked',
+  on_ship: 'On vessel',
+  available: 'Available',
+  not_available: 'Not available',
+  grounded: 'Grounded',
+  on_rail: 'On rail',
+  picked_up: 'Picked up',
+  off_dock: 'Off dock',
+  delivered: 'Delivered',
+  dropped: 'Dropped',
+  loaded: 'Loaded',
+  empty_returned: 'Empty returned',
+  awaiting_inland_transfer: 'Awaiting inland transfer',
+};
+
+/**
+ * Statuses after which the container has left the port terminal: no pickup left to plan, its
+ * last free day no longer matters. `loaded` counts: a Terminal49-style service reports it for a
+ * box loaded onto the trucker's chassis or the outbound rail.
+ */
+export const LEFT_TERMINAL_STATUSES = [
+  'picked_up',
+  'off_dock',
+  'delivered',
+  'dropped',
+  'loaded',
+  'empty_returned',
+] as const satisfies readonly ContainerStatus[];
+
+const LEFT_TERMINAL = new Set<string>(LEFT_TERMINAL_STATUSES);
+
+/** Whether a status (any string, as a remote service may report new ones) means "left the terminal". */
+export const hasLeftTerminal = (status: string): boolean => LEFT_TERMINAL.has(status);
+
+/** The readable name of a status; an unknown one is spelled out from its code. */
+export function statusLabel(status: string): string {
+  return (CONTAINER_STATUS_LABELS as Record<string, string>)[status] ?? spellOut(status);
+}
+
+const spellOut = (code: string): string => {
+  const words = code.replace(/[._]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Last free day
+
+export const LFD_SOURCES = ['line', 'terminal', 'rail'] as const;
+export type LfdSource = (typeof LFD_SOURCES)[number];
+
+/** The three pickup deadlines a container can have; absent and null both mean "none". */
+export type LfdDeadlines = Partial<Record<LfdSource, string | null | undefined>>;
+
+export interface BindingLfd {
+  date: string | null;
+  source: LfdSource | null;
+}
+
+/**
+ * The last free day that binds, and whose it is: the line's deadline wins, then the terminal's,
+ * then the rail carrier's (the reference API's precedence for `pickup_lfd`).
+ */
+export function bindingLfd(deadlines: LfdDeadlines | null | undefined): BindingLfd {
+  for (const source of LFD_SOURCES) {
+    const date = deadlines?.[source];
+    if (date) return { date, source };
+  }
+  return { date: null, source: null };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Holds
+
+export interface HoldLike {
+  name: string;
+  /** `hold` blocks pickup; `pending` is announced; a remote service may send others. */
+  status: string;
+}
+
+/** The hold status that blocks pickup; `pending` is announced but not (yet) a hold. */
+export const ACTIVE_HOLD_STATUS = 'hold';
+
+export const isActiveHold = (hold: HoldLike): boolean => hold.status === ACTIVE_HOLD_STATUS;
+
+/** Holds that block pickup now. */
+export const activeHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
+  holds.filter(isActiveHold);
+
+/** Announced holds that do not block pickup yet. */
+export const pendingHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
+  holds.filter((h) => h.status === 'pending');
+
+/** Readable names of the hold codes terminals report. */
+export const HOLD_LABELS: Readonly<Record<string, string>> = {
+  customs: 'Customs',
+  freight: 'Freight',
+  usda: 'USDA',
+  vacis: 'VACIS exam',
+  tmf: 'Traffic mitigation fee',
+  ctf: 'Clean truck fee',
+  other: 'Other',
+};
+
+export function holdLabel(code: string): string {
+  return HOLD_LABELS[code.toLowerCase()] ?? spellOut(code);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Readiness
+
+/** What decides whether a container can be picked up. */
+export interface ReadinessFacts {
+  status: string;
+  activeHoldCount: number;
+  /** When the box (or its vessel) arrived at the port of discharge. */
+  arrivedAt: string | null;
+  dischargedAt: string | null;
+  /** Set once the full box went out of the terminal gate. */
+  fullOutAt: string | null;
+  availabilityKnown: boolean;
+  availableForPickup: boolean | null;
+}
+
+export const NOT_READY_REASONS = [
+  'left_terminal',
+  'on_hold',
+  'not_arrived',
+  'not_discharged',
+  'availability_unknown',
+  'not_available',
+] as const;
+export type NotReadyReason = (typeof NOT_READY_REASONS)[number];
+
+export type Readiness = { ready: true } | { ready: false; reason: NotReadyReason };
+
+/**
+ * Ready for pickup means: still at the terminal, no active hold, and the terminal says available.
+ * Otherwise the first reason that applies, in the order a planner would clear them.
+ */
+export function readiness(f: ReadinessFacts): Readiness {
+  if (hasLeftTerminal(f.status) || f.fullOutAt) return { ready: false, reason: 'left_terminal' };
+  if (f.activeHoldCount > 0) return { ready: false, reason: 'on_hold' };
+  if (f.availabilityKnown && f.availableForPickup === true) return { ready: true };
+  if (!f.arrivedAt) return { ready: false, reason: 'not_arrived' };
+  if (!f.dischargedAt) return { ready: false, reason: 'not_discharged' };
+  if (!f.availabilityKnown) return { ready: false, reason: 'availability_unknown' };
+  return { ready: false, reason: 'not_available' };
+}
+
+/** A not-ready reason in a few words, e.g. "on hold", "2 holds", "picked up". */
+export function describeNotReady(
+  reason: NotReadyReason,
+  f: Pick<ReadinessFacts, 'status' | 'activeHoldCount'>,
+): string {
+  switch (reason) {
+    case 'left_terminal':
+      return hasLeftTerminal(f.status) ? statusLabel(f.status).toLowerCase() : 'picked up';
+    case 'on_hold':
+      return f.activeHoldCount === 1 ? 'on hold' : `${f.activeHoldCount} holds`;
+    case 'not_arrived':
+      return 'not arrived';
+    case 'not_discharged':
+      return 'not discharged';
+    case 'availability_unknown':
+      return 'availability unknown';
+    case 'not_available':
+      return 'not available';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fees
+
+export interface FeeLike {
+  type: string;
+  amount: number;
+  currency_code: string;
+}
+
+/** Sum of the itemised fees; `total` would double count. Mixed currencies leave the sum unset. */
+export function feesSum(fees: readonly FeeLike[]): {
+  amount: number | null;
+  currency: string | null;
+} {
+  const items = fees.filter((f) => f.type !== 'total');
+  if (items.length === 0) return { amount: null, currency: null };
+  const currencies = new Set(items.map((f) => f.currency_code));
+  if (currencies.size > 1) return { amount: null, currency: null };
+  const amount = items.reduce((sum, f) => sum + f.amount, 0);
+  return { amount: Math.round(amount * 100) / 100, currency: items[0]!.currency_code };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Alerts
+
+export const ALERT_KINDS = [
+  'lfd_changed',
+  'lfd_approaching',
+  'ready_for_pickup',
+  'hold_placed',
+  'hold_cleared',
+  'appointment_changed',
+  'eta_changed',
+  'picked_up',
+  'empty_returned',
+] as const;
+export type AlertKind = (typeof ALERT_KINDS)[number];
+
+export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
+  lfd_changed: 'LFD changed',
+  lfd_approaching: 'LFD approaching',
+  ready_for_pickup: 'Ready for pickup',
+  hold_placed: 'Hold placed',
+  hold_cleared: 'Hold cleared',
+  appointment_changed: 'Appointment changed',
+  eta_changed: 'ETA changed',
+  picked_up: 'Picked up',
+  empty_returned: 'Empty returned',
+};
+
+/** Bounds of the alert thresholds a user can set, in hours. */
+export const ALERT_THRESHOLD_LIMITS = { minHours: 1, maxHours: 720, maxLfdThresholds: 5 } as const;
+
+export interface AlertThresholds {
+  /** Hours before the LFD at which "LFD approaching" alerts fire. */
+  lfdThresholdsHours: readonly number[];
+  /** An ETA moving by more than this many hours raises an alert. */
+  etaChangeThresholdHours: number;
+}
+
+export const DEFAULT_ALERT_THRESHOLDS = {
+  lfdThresholdsHours: [48, 24],
+  etaChangeThresholdHours: 12,
+} as const satisfies AlertThresholds;

@@ -1,0 +1,66 @@
+/**
+ * `quayside sync --watch` must keep syncing until it is told to stop (it once exited after the
+ * first run with code 13: nothing held the process open while it waited for the next one).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/shared/clock';
+import { tempDir } from '../cache/support/fixtures';
+import { startSeededService, type Harness } from './support/harness';
+
+const CLI = fileURLToPath(new URL('../../../bin/quayside.mjs', import.meta.url));
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startSeededService({
+    clock: new ManualClock(Date.UTC(2026, 2, 1, 12)),
+    shipments: 2,
+    containersPerShipment: 2,
+  });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+it('sync --watch syncs again and again until it is stopped', async () => {
+  const tmp = tempDir('quayside-watch-');
+  try {
+    const child = spawn(
+      process.execPath,
+      [
+        CLI,
+        'sync',
+        '--watch',
+        '--interval',
+        '0.005',
+        '--base-url',
+        h.baseUrl,
+        '--data-dir',
+        tmp.dir,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, QUAYSIDE_API_KEY: h.apiKey } },
+    );
+    let output = '';
+    const runs = () => output.match(/^synced \d+ shipments/gm)?.length ?? 0;
+    const exit = new Promise<{ code: number | null; signal: string | null }>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('exit', (code, signal) => resolve({ code, signal }));
+    });
+    const sawTwoRuns = new Promise<boolean>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        if (runs() >= 2) resolve(true);
+      });
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      void exit.then(() => resolve(false));
+    });
+
+    expect(await sawTwoRuns, output).toBe(true);
+    child.kill('SIGTERM');
+    expect(await exit).toEqual({ code: 0, signal: null });
+    expect(output).not.toMatch(/sync failed/);
+  } finally {
+    tmp.remove();
+  }
+}, 30_000);
