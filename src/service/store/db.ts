@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sqliteOptions } from '../../native/sqlite-binding';
 import { Kysely, Migrator, SelectQueryNode, SqliteDialect } from 'kysely';
 import type {
   KyselyPlugin,
@@ -115,7 +116,7 @@ export function renderedTableWrites(db: Kysely<Database>): RenderedTableWrites |
 export async function openDatabase(dataDir: string): Promise<OpenedDatabase> {
   fs.mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, DATABASE_FILE);
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLite(file, sqliteOptions());
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
