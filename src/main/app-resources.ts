@@ -1,0 +1,17 @@
+/**
+ * Files the desktop shells read at run time from the app folder: the repository root in a
+ * checkout, `app.asar` inside an installed app. This module and the bundles built from it
+ * (out/main/*.js) both sit two levels below that folder.
+ */
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const APP_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+
+/** The icons rendered from build/icon.svg by `npm run icons`. */
+export const APP_ICON_ICO = join(APP_ROOT, 'build', 'icon.ico');
+
+/** A square PNG of the app icon; sizes: 16, 24, 32, 48, 64, 128, 256, 512, 1024. */
+export function appIconPng(size: 16 | 24 | 32 | 48 | 64 | 128 | 256 | 512 | 1024): string {
+  return join(APP_ROOT, 'build', 'icons', `${size}x${size}.png`);
+}
