@@ -26,11 +26,22 @@ export const AlertSettings = Type.Object({
   desktopNotifications: Type.Boolean(),
 });
 
+export const DesktopSettings = Type.Object({
+  /** Start Quayside when the user logs in to the workstation (off until they opt in). */
+  startAtLogin: Type.Boolean(),
+  /** Base url of the update server (electron-updater generic provider); empty: no update checks. */
+  updateUrl: Type.Union([
+    Type.Literal(''),
+    Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
+  ]),
+});
+
 export const Settings = Type.Object({
   theme: Theme,
   syncIntervalMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
   connection: ConnectionSettings,
   alerts: AlertSettings,
+  desktop: DesktopSettings,
 });
 
 /** What `updateSettings` accepts: any subset, nested objects merged member by member. */
@@ -40,6 +51,7 @@ export const SettingsPatch = Type.Object(
     syncIntervalMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
     connection: Type.Optional(Type.Partial(ConnectionSettings, { additionalProperties: false })),
     alerts: Type.Optional(Type.Partial(AlertSettings, { additionalProperties: false })),
+    desktop: Type.Optional(Type.Partial(DesktopSettings, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -53,6 +65,7 @@ export const DEFAULT_SETTINGS: Settings = {
   syncIntervalMinutes: 5,
   connection: { mode: 'embedded', remoteBaseUrl: null },
   alerts: { lfdThresholdsHours: [48, 24], etaChangeThresholdHours: 12, desktopNotifications: true },
+  desktop: { startAtLogin: false, updateUrl: '' },
 };
 
 export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
@@ -64,5 +77,6 @@ export function applySettingsPatch(current: Settings, patch: SettingsPatch): Set
       : {}),
     connection: { ...current.connection, ...patch.connection },
     alerts: { ...current.alerts, ...patch.alerts },
+    desktop: { ...current.desktop, ...patch.desktop },
   };
 }
