@@ -100,12 +100,12 @@ describe('electron-builder.yml', () => {
     );
   });
 
-  it('builds AppImage and deb on Linux, NSIS on Windows and dmg on macOS, with no file associations', async () => {
+  it('builds AppImage and deb on Linux, NSIS on Windows and dmg (+ the zip updates need) on macOS, with no file associations', async () => {
     const config = await loadConfig();
     expect(config).toMatchObject({
       linux: { target: ['AppImage', 'deb'] },
       win: { target: ['nsis'], icon: 'build/icon.ico' },
-      mac: { target: ['dmg'], icon: 'build/icon.icns' },
+      mac: { target: ['dmg', 'zip'], icon: 'build/icon.icns' },
       fileAssociations: [],
     });
     for (const icon of ['build/icon.ico', 'build/icon.icns', 'build/icons/512x512.png']) {
