@@ -9,7 +9,7 @@ import { root } from './lib/setup.mjs';
 import { electronAbi, electronAddonFile, electronVersion } from './lib/electron-runtime.mjs';
 
 const require = createRequire(join(root, 'package.json'));
-const { rebuild } = require('@electron/rebuild');
+const { rebuild } = await import('@electron/rebuild');
 
 const abi = electronAbi();
 const target = electronAddonFile(abi);

@@ -10,7 +10,7 @@ export const electronVersion = require('electron/package.json').version;
 
 /** Electron's NODE_MODULE_VERSION, from @electron/rebuild's own node-abi table. */
 export function electronAbi() {
-  const rebuildRequire = createRequire(require.resolve('@electron/rebuild/package.json'));
+  const rebuildRequire = createRequire(import.meta.resolve('@electron/rebuild'));
   return String(rebuildRequire('node-abi').getAbi(electronVersion, 'electron'));
 }
 
