@@ -1,12 +1,9 @@
 /**
  * Files the desktop shells read at run time from the app folder: the repository root in a
- * checkout, `app.asar` inside an installed app. This module and the bundles built from it
- * (out/main/*.js) both sit two levels below that folder.
+ * checkout, `app.asar` inside an installed app.
  */
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-export const APP_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
+import { join } from 'node:path';
+import { APP_ROOT } from '../native/app-root';
 
 /** The icons rendered from build/icon.svg by `npm run icons`. */
 export const APP_ICON_ICO = join(APP_ROOT, 'build', 'icon.ico');

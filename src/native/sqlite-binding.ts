@@ -8,14 +8,11 @@
  * the installers. Every place that opens a better-sqlite3 Database passes `sqliteOptions()`.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { APP_ROOT } from './app-root';
 
 export const REBUILD_COMMAND = 'npm run rebuild:electron';
 export const ADDON_FILE = 'better_sqlite3.node';
-
-/** The repository root (or the app root inside a package): this file and its bundles sit two levels down. */
-const APP_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../..');
 
 export interface RuntimeVersions {
   /** Set only inside Electron. */

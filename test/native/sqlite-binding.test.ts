@@ -11,6 +11,7 @@ import {
   sqliteBindingPath,
   sqliteOptions,
 } from '../../src/native/sqlite-binding';
+import { findAppRoot } from '../../src/native/app-root';
 
 const roots: string[] = [];
 function tempRoot(): string {
@@ -64,5 +65,16 @@ describe('the SQLite binding for the current runtime', () => {
     mkdirSync(unpackedDir, { recursive: true });
     writeFileSync(join(unpackedDir, ADDON_FILE), '');
     expect(sqliteBindingPath(electron, join(root, 'app.asar'))).toBe(join(unpackedDir, ADDON_FILE));
+  });
+});
+
+describe('the app folder', () => {
+  it('is the nearest folder above with a package.json, however deep the bundle sits', () => {
+    const root = tempRoot();
+    writeFileSync(join(root, 'package.json'), '{}');
+    const chunkDir = join(root, 'out', 'main', 'chunks');
+    mkdirSync(chunkDir, { recursive: true });
+    expect(findAppRoot(chunkDir)).toBe(root);
+    expect(findAppRoot(join(root, 'out', 'main'))).toBe(root);
   });
 });
