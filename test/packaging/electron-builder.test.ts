@@ -131,6 +131,7 @@ describe('electron-builder.yml', () => {
         'resources/reference/shipping_lines.json',
         'build/icon.ico',
         'build/icons/32x32.png',
+        'build/badges/9plus.png',
       ]) {
         expect(files, file).toContain(file);
       }

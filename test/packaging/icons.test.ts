@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { APP_ICON_ICO, appIconPng } from '../../src/main/app-resources';
+import { APP_ICON_ICO, appIconPng, badgeOverlayPng } from '../../src/main/app-resources';
 
 const BUILD = join(resolve(fileURLToPath(new URL('.', import.meta.url)), '../..'), 'build');
 const SIZES = [16, 24, 32, 48, 64, 128, 256, 512, 1024] as const;
@@ -24,6 +24,12 @@ describe('app icons', () => {
       expect(pngSize(appIconPng(size)), `${size}x${size}`).toEqual({ width: size, height: size });
     }
     expect(pngSize(join(BUILD, 'icon.png'))).toEqual({ width: 1024, height: 1024 });
+  });
+
+  it('has a Windows taskbar overlay for every count label', () => {
+    for (const label of ['1', '2', '3', '4', '5', '6', '7', '8', '9', '9+'] as const) {
+      expect(pngSize(badgeOverlayPng(label)), label).toEqual({ width: 32, height: 32 });
+    }
   });
 
   it('has a Windows .ico with the small sizes and 256', () => {

@@ -65,16 +65,19 @@ export function trayModel(attention: Attention): TrayModel {
   };
 }
 
-/** The dock (macOS) / launcher (Linux) badge count, and the Windows taskbar overlay's label. */
+/** Labels of the Windows taskbar overlay icons (build/badges/): one digit, or "9+". */
+export type OverlayLabel = '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '9+';
+
+/** The dock (macOS) / launcher (Linux) badge count, and the Windows taskbar overlay. */
 export function badgeModel(attention: Attention): {
   count: number;
-  overlayLabel: string;
+  overlayLabel: OverlayLabel | null;
   overlayDescription: string;
 } {
   const count = Math.max(0, attention.actionToday);
   return {
     count,
-    overlayLabel: countLabel(count),
+    overlayLabel: count === 0 ? null : count > 9 ? '9+' : (String(count) as OverlayLabel),
     overlayDescription:
       count === 0 ? '' : plural(count, 'container needs', 'containers need') + ' action today',
   };

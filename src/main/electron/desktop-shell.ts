@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { app, Menu, nativeImage, screen, Tray, type BrowserWindow } from 'electron';
 import electronUpdater from 'electron-updater';
 import type { Settings } from '../../shared/settings';
-import { appIconPng } from '../app-resources';
+import { appIconPng, badgeOverlayPng } from '../app-resources';
 import type { AppCore } from '../core/app-core';
 import { AttentionTracker, type TrayCommand } from '../desktop/attention';
 import { APP_USER_MODEL_ID } from '../desktop/app-user-model';
@@ -53,9 +53,16 @@ export interface DesktopShellOptions {
   now: () => number;
   /** Shows the main window at a renderer route (`/containers/<id>`, `/alerts`), or just shows it. */
   showWindow: (route?: string) => void;
+  /** The main window, for the Windows taskbar overlay. */
+  getWindow: () => BrowserWindow | null;
 }
 
-export function startDesktopShell({ core, now, showWindow }: DesktopShellOptions): () => void {
+export function startDesktopShell({
+  core,
+  now,
+  showWindow,
+  getWindow,
+}: DesktopShellOptions): () => void {
   const { autoUpdater } = electronUpdater;
   autoUpdater.autoDownload = true;
   // Installs on the next quit the dispatcher chooses; never quits for it.
@@ -113,8 +120,15 @@ export function startDesktopShell({ core, now, showWindow }: DesktopShellOptions
           })),
         ),
       );
-      // Dock (macOS) and Unity launcher (Linux); Windows has no numeric taskbar badge.
-      app.setBadgeCount(badge.count);
+      if (process.platform === 'win32') {
+        const overlay = badge.overlayLabel
+          ? nativeImage.createFromPath(badgeOverlayPng(badge.overlayLabel))
+          : null;
+        getWindow()?.setOverlayIcon(overlay, badge.overlayDescription);
+      } else {
+        // Dock (macOS) and Unity launcher (Linux).
+        app.setBadgeCount(badge.count);
+      }
     },
   );
 

@@ -200,7 +200,12 @@ async function main(): Promise<void> {
   });
 
   mainWindow = createWindow(dataDir);
-  const stopDesktopShell = startDesktopShell({ core, now: () => clock.now(), showWindow });
+  const stopDesktopShell = startDesktopShell({
+    core,
+    now: () => clock.now(),
+    showWindow,
+    getWindow: () => mainWindow,
+  });
   app.on('before-quit', stopDesktopShell);
   mainWindow.on('closed', () => {
     mainWindow = null;

@@ -34,7 +34,7 @@ describe('tray and badge', () => {
   it('badges the count of containers needing action today, empty at zero, 99+ above 99', () => {
     expect(badgeModel({ ...calm, actionToday: 0 })).toEqual({
       count: 0,
-      overlayLabel: '',
+      overlayLabel: null,
       overlayDescription: '',
     });
     expect(badgeModel({ ...calm, unreadAlerts: 9, actionToday: 4 })).toMatchObject({
@@ -42,6 +42,7 @@ describe('tray and badge', () => {
       overlayLabel: '4',
       overlayDescription: '4 containers need action today',
     });
+    expect(badgeModel({ ...calm, actionToday: 12 }).overlayLabel).toBe('9+');
     expect(countLabel(250)).toBe('99+');
     expect(trayModel({ ...calm, unreadAlerts: 0 }).title).toBe('');
   });
