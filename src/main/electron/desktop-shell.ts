@@ -157,8 +157,12 @@ export function startDesktopShell({
   });
   // Reading alerts and the day rolling over change the counts without an event.
   const timer = setInterval(() => tracker.refresh(), 30_000);
+  // Workstations stay up for days: look for updates again every few hours.
+  const updateTimer = setInterval(() => void updates.check(), 4 * 60 * 60 * 1000);
+  updateTimer.unref();
   return () => {
     clearInterval(timer);
+    clearInterval(updateTimer);
     unsubscribe();
     tray.destroy();
   };
