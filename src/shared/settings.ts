@@ -52,11 +52,22 @@ export const AlertSettings = Type.Object({
   kinds: AlertKindSwitches,
 });
 
+export const DesktopSettings = Type.Object({
+  /** Start Quayside when the user logs in to the workstation (off until they opt in). */
+  startAtLogin: Type.Boolean(),
+  /** Base url of the update server (electron-updater generic provider); empty: no update checks. */
+  updateUrl: Type.Union([
+    Type.Literal(''),
+    Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2048 }),
+  ]),
+});
+
 export const Settings = Type.Object({
   theme: Theme,
   syncIntervalMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
   connection: ConnectionSettings,
   alerts: AlertSettings,
+  desktop: DesktopSettings,
 });
 
 /** What `updateSettings` accepts: any subset, nested objects merged member by member. */
@@ -66,6 +77,7 @@ export const SettingsPatch = Type.Object(
     syncIntervalMinutes: Type.Optional(Type.Integer({ minimum: 1, maximum: 1440 })),
     connection: Type.Optional(Type.Partial(ConnectionSettings, { additionalProperties: false })),
     alerts: Type.Optional(Type.Partial(AlertSettings, { additionalProperties: false })),
+    desktop: Type.Optional(Type.Partial(DesktopSettings, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -85,6 +97,7 @@ export const DEFAULT_SETTINGS: Settings = {
     desktopNotifications: true,
     kinds: {},
   },
+  desktop: { startAtLogin: false, updateUrl: '' },
 };
 
 export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
@@ -101,5 +114,6 @@ export function applySettingsPatch(current: Settings, patch: SettingsPatch): Set
       // Switches merge kind by kind, so turning one off leaves the others as they were.
       kinds: { ...current.alerts.kinds, ...patch.alerts?.kinds },
     },
+    desktop: { ...current.desktop, ...patch.desktop },
   };
 }

@@ -1,10 +1,19 @@
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { _electron as electron, expect, test } from '@playwright/test';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+/** `npm run rebuild:electron` leaves native/electron-abi<N>/better_sqlite3.node. */
+function hasElectronSqliteBuild(): boolean {
+  const nativeDir = join(repoRoot, 'native');
+  return (
+    existsSync(nativeDir) &&
+    readdirSync(nativeDir).some((dir) => existsSync(join(nativeDir, dir, 'better_sqlite3.node')))
+  );
+}
 
 /** The Electron runtime, or why it cannot run here (e.g. installed with ELECTRON_SKIP_BINARY_DOWNLOAD). */
 function electronRuntime(): { path: string } | { path: null; reason: string } {
@@ -13,6 +22,12 @@ function electronRuntime(): { path: string } | { path: null; reason: string } {
     if (typeof path === 'string' && existsSync(path)) {
       if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
         return { path: null, reason: 'no display (run under xvfb-run to include this test)' };
+      }
+      if (!hasElectronSqliteBuild()) {
+        return {
+          path: null,
+          reason: 'SQLite not built for Electron (run npm run rebuild:electron)',
+        };
       }
       return { path };
     }

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { APP_ICON_ICO } from '../../src/main/app-resources';
 import { startBrowserServer, type BrowserServer } from '../../src/main/browser/browser-server';
 import { AppCore } from '../../src/main/core/app-core';
 import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
@@ -59,6 +60,18 @@ describe('browser-mode server', () => {
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("object-src 'none'");
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('answers the favicon request every page load makes with the app icon, without the token', async () => {
+    const page = await fetch(server.url);
+    expect(page.status).toBe(200);
+    const icon = await fetch(`${server.origin}/favicon.ico`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/x-icon');
+    const bytes = Buffer.from(await icon.arrayBuffer());
+    // ICONDIR: reserved 0, type 1 (icon).
+    expect([...bytes.subarray(0, 4)]).toEqual([0, 0, 1, 0]);
+    expect(bytes.equals(readFileSync(APP_ICON_ICO))).toBe(true);
   });
 
   it('answers bridge calls that carry the token', async () => {

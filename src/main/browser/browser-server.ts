@@ -7,11 +7,12 @@
  * so a web page cannot reach the bridge through DNS rebinding.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { BridgeReply } from '../../shared/bridge';
 import type { AppCore } from '../core/app-core';
+import { APP_ICON_ICO } from '../app-resources';
 
 export const TOKEN_HEADER = 'x-quayside-token';
 
@@ -37,6 +38,8 @@ export interface BrowserServerOptions {
   host?: string;
   port?: number;
   token?: string;
+  /** The favicon (default: the app icon rendered by `npm run icons`). */
+  faviconFile?: string;
 }
 
 export interface BrowserServer {
@@ -141,6 +144,12 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
     for (const stream of eventStreams) stream.raw.write(frame);
   });
+
+  // Browsers ask for /favicon.ico on every page load: answer with the app icon, not a 404.
+  const favicon = readFileSync(options.faviconFile ?? APP_ICON_ICO);
+  app.get('/favicon.ico', async (_request, reply) =>
+    reply.type('image/x-icon').header('Cache-Control', 'public, max-age=86400').send(favicon),
+  );
 
   if (existsSync(options.rendererDir)) {
     await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'] });

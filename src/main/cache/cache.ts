@@ -5,6 +5,7 @@
  * prepared statements.
  */
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../../native/sqlite-binding';
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { BackgroundCheckpointer } from './checkpointer';
@@ -79,7 +80,7 @@ export class Cache implements CacheStore {
 
   static openFile(file: string): Cache {
     mkdirSync(dirname(file), { recursive: true });
-    const db = new Database(file);
+    const db = new Database(file, sqliteOptions());
     db.pragma('journal_mode = WAL');
     // NORMAL under WAL is still crash-safe for the database; a power cut may drop the last
     // transactions, which the next sync fetches again.

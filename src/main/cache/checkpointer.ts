@@ -10,11 +10,12 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sqliteOptions } from '../../native/sqlite-binding';
 
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.driver);
-const db = new Database(workerData.file);
+const db = new Database(workerData.file, workerData.options);
 db.pragma('busy_timeout = 1000');
 parentPort.on('message', (message) => {
   if (message === 'close') {
@@ -57,7 +58,7 @@ export class BackgroundCheckpointer {
       try {
         this.worker = new Worker(WORKER_SOURCE, {
           eval: true,
-          workerData: { file: this.file, driver: driverPath },
+          workerData: { file: this.file, driver: driverPath, options: sqliteOptions() },
         });
       } catch {
         this.fail();

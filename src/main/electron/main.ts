@@ -28,6 +28,14 @@ import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { SECRET_KEY_ENV } from '../../service/security/secret-box';
 import { createSecretStore, embeddedServiceSecretKey } from './safe-storage-secret-store';
+import { notificationRoute } from '../desktop/notification-route';
+import {
+  appWindowIcon,
+  rememberWindowState,
+  restoredWindowState,
+  setAppUserModelId,
+  startDesktopShell,
+} from './desktop-shell';
 
 const options = parseShellOptions(process.argv.slice(1));
 app.setName(PRODUCT_NAME);
@@ -67,10 +75,11 @@ function hardenWebContents(contents: WebContents): void {
   });
 }
 
-function createWindow(): BrowserWindow {
+function createWindow(dataDir: string): BrowserWindow {
+  const { file: windowStateFile, state: windowState } = restoredWindowState(dataDir);
   const window = new BrowserWindow({
-    width: 1360,
-    height: 860,
+    ...windowState.bounds,
+    icon: appWindowIcon(),
     minWidth: 1024,
     minHeight: 640,
     title: PRODUCT_NAME,
@@ -90,9 +99,23 @@ function createWindow(): BrowserWindow {
       spellcheck: false,
     },
   });
-  window.once('ready-to-show', () => window.show());
+  window.once('ready-to-show', () => {
+    if (windowState.maximized) window.maximize();
+    window.show();
+  });
+  rememberWindowState(window, windowStateFile);
   void window.loadFile(rendererIndex);
   return window;
+}
+
+/** Brings the main window forward, at a renderer route (`/containers/<id>`) when given. */
+function showWindow(route?: string): void {
+  if (!mainWindow) return;
+  if (mainWindow.isMinimized()) mainWindow.restore();
+  mainWindow.show();
+  mainWindow.focus();
+  // A fragment-only change: the renderer follows it like its own hash navigation.
+  if (route) void mainWindow.loadFile(rendererIndex, { hash: route });
 }
 
 async function main(): Promise<void> {
@@ -100,6 +123,7 @@ async function main(): Promise<void> {
     app.quit();
     return;
   }
+  setAppUserModelId();
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
   await app.whenReady();
 
@@ -148,13 +172,10 @@ async function main(): Promise<void> {
     settingsStore: new ElectronSettingsStore(),
     secretStore: createSecretStore(dataDir),
     notifier: {
-      notify: ({ title, body }) => {
+      notify: ({ title, body, containerId }) => {
         if (!Notification.isSupported()) return;
         const notification = new Notification({ title, body });
-        notification.on('click', () => {
-          if (mainWindow?.isMinimized()) mainWindow.restore();
-          mainWindow?.focus();
-        });
+        notification.on('click', () => showWindow(notificationRoute(containerId)));
         notification.show();
       },
     },
@@ -185,7 +206,14 @@ async function main(): Promise<void> {
     mainWindow?.webContents.send(IPC_EVENT_CHANNEL, name, payload);
   });
 
-  mainWindow = createWindow();
+  mainWindow = createWindow(dataDir);
+  const stopDesktopShell = startDesktopShell({
+    core,
+    now: () => clock.now(),
+    showWindow,
+    getWindow: () => mainWindow,
+  });
+  app.on('before-quit', stopDesktopShell);
   mainWindow.on('closed', () => {
     mainWindow = null;
   });

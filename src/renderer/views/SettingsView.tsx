@@ -16,6 +16,8 @@ interface Draft {
   alertKinds: Record<AlertKind, boolean>;
   connectionMode: Settings['connection']['mode'];
   remoteBaseUrl: string;
+  startAtLogin: boolean;
+  updateUrl: string;
 }
 
 const toDraft = (settings: Settings): Draft => ({
@@ -29,6 +31,8 @@ const toDraft = (settings: Settings): Draft => ({
   ) as Record<AlertKind, boolean>,
   connectionMode: settings.connection.mode,
   remoteBaseUrl: settings.connection.remoteBaseUrl ?? '',
+  startAtLogin: settings.desktop.startAtLogin,
+  updateUrl: settings.desktop.updateUrl,
 });
 
 /** Turns the form into a patch; number fields are checked by main against the schema. */
@@ -49,6 +53,7 @@ const toPatch = (draft: Draft): SettingsPatch => ({
     mode: draft.connectionMode,
     remoteBaseUrl: draft.remoteBaseUrl.trim() === '' ? null : draft.remoteBaseUrl.trim(),
   },
+  desktop: { startAtLogin: draft.startAtLogin, updateUrl: draft.updateUrl.trim() },
 });
 
 type SaveState =
@@ -191,6 +196,29 @@ export function SettingsView({
         </fieldset>
         {appInfo?.shell === 'browser' ? <NotificationPermission /> : null}
       </fieldset>
+
+      {appInfo?.shell === 'electron' ? (
+        <fieldset>
+          <legend>Desktop</legend>
+          <label className="inline">
+            <input
+              type="checkbox"
+              checked={draft.startAtLogin}
+              onChange={(e) => update({ startAtLogin: e.target.checked })}
+            />
+            Start Quayside when I log in
+          </label>
+          <label>
+            Update server URL (empty: no update checks)
+            <input
+              type="url"
+              value={draft.updateUrl}
+              placeholder="https://updates.example.com/quayside/"
+              onChange={(e) => update({ updateUrl: e.target.value })}
+            />
+          </label>
+        </fieldset>
+      ) : null}
 
       <div className="settings__actions">
         <button type="submit" disabled={save.kind === 'saving'}>

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import { sqliteOptions } from '../../native/sqlite-binding';
 import { Kysely, Migrator, SelectQueryNode, SqliteDialect } from 'kysely';
 import type {
   KyselyPlugin,
@@ -122,7 +123,7 @@ export async function openDatabase(
   const file = path.join(dataDir, DATABASE_FILE);
   // Created owner-only before SQLite opens it; SQLite gives -wal/-shm the database's mode.
   touchPrivateFile(file);
-  const sqlite = new SQLite(file);
+  const sqlite = new SQLite(file, sqliteOptions());
   sqlite.pragma('journal_mode = WAL');
   restrictFiles(`${file}-wal`, `${file}-shm`);
   sqlite.pragma('busy_timeout = 5000');

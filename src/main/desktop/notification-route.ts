@@ -1,0 +1,13 @@
+/**
+ * Where clicking an OS notification takes the dispatcher: the container the alert is about, or
+ * the alerts list for alerts without one. Returns the renderer's hash route (see
+ * src/renderer/lib/navigation.ts), validated so an id can never change the route's shape.
+ */
+const CONTAINER_ID = /^[A-Za-z0-9_-]{1,128}$/;
+
+export function notificationRoute(containerId: string | null | undefined): string {
+  if (typeof containerId === 'string' && CONTAINER_ID.test(containerId)) {
+    return `/containers/${encodeURIComponent(containerId)}`;
+  }
+  return '/alerts';
+}
