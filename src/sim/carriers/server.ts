@@ -16,6 +16,7 @@ import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import { FaultInjector, type ErrorRates } from '../faults';
 import { lfdAt } from '../terminals/status';
 import type { World } from '../world/world';
+import { feedsAuthBlock, simCarrierAuth, SimTokenIssuer, type SimCarrierAuth } from './auth';
 import { buildEvents, type DcsaEventRecord } from './events';
 
 export const DCSA_API_VERSION = '2.2.0';
@@ -169,12 +170,24 @@ export interface CarrierServerOptions {
   errorRates?: ErrorRates;
   /** When set, requests must carry `Authorization: Bearer <token>`. */
   authToken?: string;
+  /**
+   * Each carrier requires its own credentials (see auth.ts): OAuth2 client credentials with a
+   * token endpoint at {base}/oauth2/token, an API-key header, or a bearer token.
+   */
+  carrierAuth?: boolean;
+  /** Real seconds an issued OAuth2 token stays valid. */
+  tokenLifetimeSeconds?: number;
 }
 
 export interface CarrierServer {
   app: FastifyInstance;
   baseUrl: string;
   carriers: Record<string, { dcsaBaseUrl: string }>;
+  /** Per SCAC the credentials required, when `carrierAuth` is on. */
+  credentials: Map<string, SimCarrierAuth>;
+  tokens: SimTokenIssuer;
+  /** The feeds document (as a user's YAML would parse) pointing at these carriers. */
+  feedsDocument(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -192,7 +205,51 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     scacs.map((scac) => [scac, new FaultInjector(world.seed, `dcsa:${scac}`, opts.errorRates)]),
   );
 
+  const credentials: Map<string, SimCarrierAuth> = opts.carrierAuth
+    ? simCarrierAuth(scacs, world.seed)
+    : new Map();
+  const tokens = new SimTokenIssuer(opts.tokenLifetimeSeconds);
+
   const app = Fastify({ logger: false, forceCloseConnections: true });
+
+  const authorized = (scac: string, req: FastifyRequest): boolean => {
+    const required = credentials.get(scac);
+    if (!required) return true;
+    const header = req.headers.authorization ?? '';
+    switch (required.type) {
+      case 'oauth2_client_credentials':
+        return header.startsWith('Bearer ') && tokens.valid(scac, header.slice('Bearer '.length));
+      case 'header':
+        return req.headers[required.header.toLowerCase()] === required.key;
+      case 'bearer':
+        return header === `Bearer ${required.token}`;
+    }
+  };
+
+  app.post<{ Params: { scac: string }; Body: Record<string, string> }>(
+    '/carriers/:scac/oauth2/token',
+    (req, reply) => {
+      const required = credentials.get(req.params.scac);
+      const form = req.body ?? {};
+      if (required?.type !== 'oauth2_client_credentials') {
+        return reply.status(404).send({ error: 'invalid_request' });
+      }
+      if (form.grant_type !== 'client_credentials') {
+        return reply.status(400).send({ error: 'unsupported_grant_type' });
+      }
+      if (form.client_id !== required.clientId || form.client_secret !== required.clientSecret) {
+        return reply.status(401).send({ error: 'invalid_client' });
+      }
+      return reply.header('Cache-Control', 'no-store').send(tokens.issue(req.params.scac));
+    },
+  );
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   const sendError = (
     req: FastifyRequest,
@@ -226,6 +283,10 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     }
     if (opts.authToken && req.headers.authorization !== `Bearer ${opts.authToken}`) {
       sendError(req, reply, 401, 'unauthorized', 'Missing or wrong bearer token');
+      return 'handled';
+    }
+    if (!authorized(scac, req)) {
+      sendError(req, reply, 401, 'unauthorized', 'Missing, expired or wrong credentials');
       return 'handled';
     }
     const fate = injector.next();
@@ -376,6 +437,20 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     carriers: Object.fromEntries(
       scacs.map((scac) => [scac, { dcsaBaseUrl: `${baseUrl}/carriers/${scac}` }]),
     ),
+    credentials,
+    tokens,
+    feedsDocument: () => ({
+      carriers: Object.fromEntries(
+        scacs.map((scac) => {
+          const base = `${baseUrl}/carriers/${scac}`;
+          const auth = credentials.get(scac);
+          return [
+            scac,
+            { dcsa: base, ...(auth ? { auth: feedsAuthBlock(auth, `${base}/oauth2/token`) } : {}) },
+          ];
+        }),
+      ),
+    }),
     close: () => app.close(),
   };
 }
