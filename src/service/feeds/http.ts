@@ -56,7 +56,7 @@ export function joinUrl(baseUrl: string, path: string): URL {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   body?: unknown;
   /**
