@@ -110,6 +110,8 @@ export interface RunningSimWorld {
   feedsDocument(): Record<string, unknown>;
   /** The carriers' OAuth2 token issuer, for tests that expire or revoke tokens. */
   carrierTokens: SimTokenIssuer;
+  /** Pushes due DCSA subscription callbacks now (they also go out every real second). */
+  pushCarrierSubscriptions(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -148,6 +150,7 @@ export async function startSimWorld(opts: StartSimWorldOptions): Promise<Running
     terminal: { baseUrl: terminal.baseUrl },
     world: new SimWorld(model, opts.clock),
     carrierTokens: carriers.tokens,
+    pushCarrierSubscriptions: carriers.pushSubscriptions,
     feedsDocument: () => ({
       ...carriers.feedsDocument(),
       ais: [{ type: 'nmea_tcp', host, port: ais.port }],

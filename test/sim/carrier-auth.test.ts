@@ -2,9 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/clock';
 import { createAuthenticator } from '../../src/service/feeds/auth';
 import { parseFeedsConfig, type FeedsConfig } from '../../src/service/feeds/config';
+import Fastify from 'fastify';
+import { CallbackVerifier, dcsaCallbackPlugin } from '../../src/service/feeds/dcsa/callback';
 import { DcsaClient } from '../../src/service/feeds/dcsa/client';
+import type { DcsaEvent } from '../../src/service/feeds/dcsa/schema';
+import { DcsaSubscriptionClient } from '../../src/service/feeds/dcsa/subscriptions';
 import { startSimWorld, type RunningSimWorld } from '../../src/sim';
 import { SimTokenIssuer } from '../../src/sim/carriers/auth';
+import { buildEvents } from '../../src/sim/carriers/events';
 import { DAY } from '../../src/sim/time';
 
 const START = Date.UTC(2026, 2, 10, 6);
@@ -15,7 +20,6 @@ let config: FeedsConfig;
 beforeAll(async () => {
   clock = new ManualClock(START);
   sim = await startSimWorld({ seed: 42, clock, carrierAuth: true });
-  clock.advance(30 * DAY);
   config = parseFeedsConfig(sim.feedsDocument(), 'simulated world', {
     env: {},
     readFile: () => {
@@ -101,6 +105,64 @@ describe('simulated carriers require authentication', () => {
     });
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: 'invalid_client' });
+  });
+
+  it('pushes signed events to a subscriber, the same events polling finds', async () => {
+    const carrier = config.carriers.find((c) => c.subscriptions)!;
+    expect(carrier.auth.type).toBe('headers');
+    // A shipment of that carrier with events still to come.
+    const shipment = sim.world.model.shipments.find(
+      (s) =>
+        s.scac === carrier.scac &&
+        s.containers.length > 0 &&
+        buildEvents(s, sim.world.model.seed).some((e) => e.createdAt > clock.now()),
+    )!;
+    const box = shipment.containers[0]!.number;
+    const signer = createAuthenticator(carrier.auth);
+    const poll = new DcsaClient(carrier.scac, { baseUrl: carrier.dcsaBaseUrl, signer });
+    const idsNow = async (): Promise<string[]> => {
+      const result = await poll.lookup({ kind: 'equipmentReference', value: box });
+      return result.outcome === 'found' ? result.events.map((e) => String(e.eventID)) : [];
+    };
+
+    const received: DcsaEvent[] = [];
+    const app = Fastify();
+    let secret = '';
+    await app.register(dcsaCallbackPlugin, {
+      prefix: '/callbacks/dcsa',
+      verifier: new CallbackVerifier(() => ({ scac: carrier.scac, secret })),
+      sink: (d) => {
+        received.push(...d.events);
+        return Promise.resolve();
+      },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      const before = new Set(await idsNow());
+      const subscriptions = new DcsaSubscriptionClient(carrier.scac, {
+        baseUrl: carrier.dcsaBaseUrl,
+        signer,
+      });
+      const created = await subscriptions.create(
+        { kind: 'equipmentReference', value: box },
+        `http://127.0.0.1:${port}/callbacks/dcsa/sub`,
+      );
+      if (created.outcome !== 'created') throw new Error(JSON.stringify(created));
+      secret = created.secret;
+      clock.advance(60 * DAY);
+      await sim.pushCarrierSubscriptions();
+      const expected = (await idsNow()).filter((id) => !before.has(id));
+      expect(expected.length).toBeGreaterThan(0);
+      expect(received.map((e) => String(e.eventID)).sort()).toEqual(expected.sort());
+      // Nothing new: nothing pushed twice.
+      await sim.pushCarrierSubscriptions();
+      expect(received).toHaveLength(expected.length);
+      expect((await subscriptions.delete(created.subscriptionID)).outcome).toBe('deleted');
+    } finally {
+      await app.close();
+    }
   });
 
   it('expires tokens after their lifetime', () => {

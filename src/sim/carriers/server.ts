@@ -18,6 +18,7 @@ import { lfdAt } from '../terminals/status';
 import type { World } from '../world/world';
 import { feedsAuthBlock, simCarrierAuth, SimTokenIssuer, type SimCarrierAuth } from './auth';
 import { buildEvents, type DcsaEventRecord } from './events';
+import { SimSubscriptions } from './subscriptions';
 
 export const DCSA_API_VERSION = '2.2.0';
 const DEFAULT_LIMIT = 100;
@@ -186,6 +187,9 @@ export interface CarrierServer {
   /** Per SCAC the credentials required, when `carrierAuth` is on. */
   credentials: Map<string, SimCarrierAuth>;
   tokens: SimTokenIssuer;
+  subscriptions: SimSubscriptions;
+  /** Pushes due subscription callbacks now (also runs every second); returns events pushed. */
+  pushSubscriptions(): Promise<number>;
   /** The feeds document (as a user's YAML would parse) pointing at these carriers. */
   feedsDocument(): Record<string, unknown>;
   close(): Promise<void>;
@@ -211,6 +215,9 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
   const tokens = new SimTokenIssuer(opts.tokenLifetimeSeconds);
 
   const app = Fastify({ logger: false, forceCloseConnections: true });
+  const subscriptions = new SimSubscriptions();
+  /** Carriers offering push: the API-key carrier, as Hapag-Lloyd-style portals do. */
+  const offersSubscriptions = (scac: string): boolean => credentials.get(scac)?.type === 'header';
 
   const authorized = (scac: string, req: FastifyRequest): boolean => {
     const required = credentials.get(scac);
@@ -423,6 +430,50 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     },
   );
 
+  app.post<{ Params: { scac: string } }>('/carriers/:scac/v2/event-subscriptions', (req, reply) => {
+    if (gate(req, reply) === 'handled') return reply;
+    if (!offersSubscriptions(req.params.scac)) {
+      return sendError(req, reply, 404, 'notFound', 'This carrier offers no subscriptions');
+    }
+    const created = subscriptions.create(req.params.scac, req.body, clock.now());
+    if (!created.ok) return sendError(req, reply, 400, 'invalidSubscription', created.message);
+    const { secret: _secret, pushedUntil: _p, filter, ...rest } = created.subscription;
+    return reply
+      .status(201)
+      .header('API-Version', DCSA_API_VERSION)
+      .send({ ...rest, ...filter });
+  });
+  app.delete<{ Params: { scac: string; id: string } }>(
+    '/carriers/:scac/v2/event-subscriptions/:id',
+    (req, reply) => {
+      if (gate(req, reply) === 'handled') return reply;
+      if (!subscriptions.delete(req.params.scac, req.params.id)) {
+        return sendError(req, reply, 404, 'notFound', 'No such subscription');
+      }
+      return reply.status(204).send();
+    },
+  );
+
+  const pushSubscriptions = (): Promise<number> => {
+    const now = clock.now();
+    return subscriptions.push(now, (scac, filter) =>
+      (eventsByScac.get(scac) ?? []).filter((e) => e.createdAt <= now && matches(e, filter, now)),
+    );
+  };
+  let pushing = false;
+  const pushTimer = setInterval(() => {
+    if (pushing || subscriptions.all().length === 0) return;
+    pushing = true;
+    void pushSubscriptions().finally(() => {
+      pushing = false;
+    });
+  }, 1_000);
+  pushTimer.unref();
+  app.addHook('onClose', (_app, done) => {
+    clearInterval(pushTimer);
+    done();
+  });
+
   app.setNotFoundHandler((req, reply) =>
     sendError(req, reply, 404, 'notFound', `No route ${req.method} ${req.url}`),
   );
@@ -439,6 +490,8 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     ),
     credentials,
     tokens,
+    subscriptions,
+    pushSubscriptions,
     feedsDocument: () => ({
       carriers: Object.fromEntries(
         scacs.map((scac) => {
@@ -446,7 +499,11 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
           const auth = credentials.get(scac);
           return [
             scac,
-            { dcsa: base, ...(auth ? { auth: feedsAuthBlock(auth, `${base}/oauth2/token`) } : {}) },
+            {
+              dcsa: base,
+              ...(auth ? { auth: feedsAuthBlock(auth, `${base}/oauth2/token`) } : {}),
+              ...(offersSubscriptions(scac) ? { subscriptions: true } : {}),
+            },
           ];
         }),
       ),
