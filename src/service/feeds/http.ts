@@ -21,6 +21,8 @@ export interface HttpSourceConfig {
   signer?: RequestSigner;
   /** The source's own rate and concurrency limiter (see limiter.ts). */
   gate?: RequestGate;
+  /** Told each lookup's outcome (`found`, `not_found`, `rejected`, ...), e.g. for metrics. */
+  onOutcome?: (outcome: string) => void;
 }
 
 /** Supplies auth headers per request and learns when the source refused them. */

@@ -10,6 +10,8 @@ export interface LimiterOptions {
   now?: () => number;
   /** Waits in real time; injectable so tests move a fake clock instead of sleeping. */
   sleep?: (ms: number) => Promise<void>;
+  /** Told each time a request has to wait (metrics). */
+  onWait?: () => void;
 }
 
 export interface LimiterStats {
@@ -64,6 +66,7 @@ export class SourceLimiter {
       return;
     }
     this.waits += 1;
+    this.options.onWait?.();
     // The releasing request hands its slot over directly, so inFlight never overshoots.
     await new Promise<void>((resolve) => this.slotWaiters.push(resolve));
   }
@@ -91,7 +94,10 @@ export class SourceLimiter {
         until = Math.max(until, this.starts[0]! + WINDOW_MS);
       }
       if (until <= now) break;
-      if (!waited) this.waits += 1;
+      if (!waited) {
+        this.waits += 1;
+        this.options.onWait?.();
+      }
       waited = true;
       await this.sleep(until - now);
     }

@@ -69,6 +69,7 @@ export class DcsaClient {
   async lookup(query: DcsaQuery): Promise<DcsaLookupResult> {
     const result = await this.fetchAllPages(query);
     countOutcome(this.counters, result.outcome);
+    this.config.onOutcome?.(result.outcome);
     this.counters.droppedRecords += result.dropped.length;
     return result;
   }
