@@ -133,6 +133,13 @@ class ClientCredentials implements Authenticator {
       const reason = cause instanceof Error ? cause.message : (err as Error).message;
       throw new AuthError(`token endpoint ${this.auth.tokenUrl} unreachable: ${reason}`, false);
     }
+    if (response.status >= 500) {
+      // The token service is down, not our credentials wrong: retry later like any outage.
+      throw new AuthError(
+        `token endpoint ${this.auth.tokenUrl} failed: HTTP ${response.status} ${excerpt(text, 120)}`,
+        false,
+      );
+    }
     if (!response.ok) {
       throw new AuthError(
         `token endpoint ${this.auth.tokenUrl} refused the client credentials: HTTP ${response.status} ${excerpt(text, 120)}`,
