@@ -2,6 +2,7 @@
  * The `quayside` command. Each subcommand lives in its own module under commands/ and is
  * registered here by name; `quayside <command> --help` prints its usage.
  */
+import { feedsCheckCommand } from './commands/feeds';
 import { keysCommand } from './commands/keys';
 import { serveCommand } from './commands/serve';
 import { simListCommand } from './commands/sim';
@@ -20,6 +21,7 @@ export const COMMANDS: CliCommand[] = [
   simListCommand,
   syncCommand,
   exportCommand,
+  feedsCheckCommand,
 ];
 
 function usage(): string {

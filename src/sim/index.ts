@@ -7,6 +7,7 @@
 import type { Clock } from '../shared/clock';
 import type { TerminalContainerStatus } from '../shared/feeds/terminal';
 import { startAisServer, type AisFaults } from './ais/server';
+import type { SimTokenIssuer } from './carriers/auth';
 import { startCarrierServer } from './carriers/server';
 import type { ErrorRates } from './faults';
 import { terminalStatusAt } from './terminals/status';
@@ -143,6 +144,10 @@ export interface StartSimWorldOptions {
   aisFaults?: AisFaults;
   /** When set, the HTTP faces require `Authorization: Bearer <token>`. */
   authToken?: string;
+  /** Each simulated carrier requires its own credentials (OAuth2, API-key header or bearer). */
+  carrierAuth?: boolean;
+  /** Real seconds a simulated carrier's OAuth2 token stays valid. */
+  tokenLifetimeSeconds?: number;
   ports?: { carriers?: number; ais?: number; terminal?: number };
   /**
    * The instant the world's scenarios are placed around; by default the clock's current hour.
@@ -156,6 +161,15 @@ export interface RunningSimWorld {
   ais: { host: string; port: number };
   terminal: { baseUrl: string };
   world: SimWorld;
+  /**
+   * A feeds document (the shape of a user's feeds.yaml once parsed) pointing at this world's
+   * loopback servers with the credentials they require; load it with `parseFeedsConfig`.
+   */
+  feedsDocument(): Record<string, unknown>;
+  /** The carriers' OAuth2 token issuer, for tests that expire or revoke tokens. */
+  carrierTokens: SimTokenIssuer;
+  /** Pushes due DCSA subscription callbacks now (they also go out every real second). */
+  pushCarrierSubscriptions(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -168,6 +182,8 @@ export async function startSimWorld(opts: StartSimWorldOptions): Promise<Running
     port: opts.ports?.carriers,
     errorRates: opts.errorRates,
     authToken: opts.authToken,
+    carrierAuth: opts.carrierAuth,
+    tokenLifetimeSeconds: opts.tokenLifetimeSeconds,
   });
   const terminal = await startTerminalServer({
     ...common,
@@ -191,6 +207,18 @@ export async function startSimWorld(opts: StartSimWorldOptions): Promise<Running
     ais: { host, port: ais.port },
     terminal: { baseUrl: terminal.baseUrl },
     world: new SimWorld(model, opts.clock),
+    carrierTokens: carriers.tokens,
+    pushCarrierSubscriptions: carriers.pushSubscriptions,
+    feedsDocument: () => ({
+      ...carriers.feedsDocument(),
+      ais: [{ type: 'nmea_tcp', host, port: ais.port }],
+      terminals: {
+        sim: {
+          url: terminal.baseUrl,
+          ...(opts.authToken ? { auth: { type: 'bearer', token: opts.authToken } } : {}),
+        },
+      },
+    }),
     close: async () => {
       await Promise.all([carriers.close(), terminal.close(), ais.close()]);
     },

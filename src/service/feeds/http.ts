@@ -17,6 +17,24 @@ export interface HttpSourceConfig {
   credentials?: FeedCredentials;
   /** Per-request timeout in milliseconds. */
   timeoutMs?: number;
+  /** Configured authentication (see auth/); applied on top of `credentials`. */
+  signer?: RequestSigner;
+  /** The source's own rate and concurrency limiter (see limiter.ts). */
+  gate?: RequestGate;
+  /** Told each lookup's outcome (`found`, `not_found`, `rejected`, ...), e.g. for metrics. */
+  onOutcome?: (outcome: string) => void;
+}
+
+/** Supplies auth headers per request and learns when the source refused them. */
+export interface RequestSigner {
+  headers(): Promise<Record<string, string>>;
+  /** Called on a 401 for a request sent with `used`; true when one retry is worth it. */
+  rejected(used: Record<string, string>): boolean;
+}
+
+export interface RequestGate {
+  run<T>(task: () => Promise<T>): Promise<T>;
+  pauseFor(ms: number): void;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -40,7 +58,7 @@ export function joinUrl(baseUrl: string, path: string): URL {
 }
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   headers?: Record<string, string>;
   body?: unknown;
   /**
@@ -122,4 +140,57 @@ function describeFetchError(err: Error): string {
 /** Truncates a body for error reports so a huge bad page does not flood logs. */
 export function excerpt(text: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * A request to a configured source: waits for the source's limiter, signs with its auth, retries
+ * once with fresh credentials after a 401, and pauses only this source after a 429 with
+ * `Retry-After`. A token endpoint that refuses the client credentials comes back as a 401 answer
+ * (a configuration problem); one that cannot be reached as `unreachable`.
+ */
+export async function sendFeedRequest(
+  config: HttpSourceConfig,
+  url: URL,
+  options: Omit<RequestOptions, 'timeoutMs'>,
+): Promise<HttpOutcome> {
+  const send = async (): Promise<HttpOutcome> => {
+    for (let attempt = 0; ; attempt++) {
+      let signed: Record<string, string>;
+      try {
+        signed = (await config.signer?.headers()) ?? {};
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        if ((err as { refused?: boolean }).refused) {
+          return {
+            kind: 'response',
+            status: 401,
+            headers: new Headers(),
+            body: null,
+            rawText: message,
+          };
+        }
+        return { kind: 'unreachable', reason: 'network', error: message };
+      }
+      const outcome = await requestJson(url, {
+        ...options,
+        headers: { ...authHeaders(config.credentials), ...options.headers, ...signed },
+        timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+      if (outcome.kind === 'unreachable') return outcome;
+      if (outcome.status === 429 && config.gate) {
+        const retryAfter = outcome.headers.get('retry-after');
+        const seconds = retryAfter === null ? NaN : Number(retryAfter);
+        const at = retryAfter === null ? NaN : Date.parse(retryAfter);
+        const waitMs = Number.isFinite(seconds)
+          ? seconds * 1000
+          : Number.isNaN(at)
+            ? 0
+            : at - Date.now();
+        if (waitMs > 0) config.gate.pauseFor(waitMs);
+      }
+      if (outcome.status === 401 && attempt === 0 && config.signer?.rejected(signed)) continue;
+      return outcome;
+    }
+  };
+  return config.gate ? config.gate.run(send) : send();
 }

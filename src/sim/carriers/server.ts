@@ -16,7 +16,9 @@ import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import { FaultInjector, type ErrorRates } from '../faults';
 import { lfdAt } from '../terminals/status';
 import type { World } from '../world/world';
+import { feedsAuthBlock, simCarrierAuth, SimTokenIssuer, type SimCarrierAuth } from './auth';
 import { CarrierEventLog, type DcsaEventRecord } from './events';
+import { SimSubscriptions } from './subscriptions';
 
 export const DCSA_API_VERSION = '2.2.0';
 const DEFAULT_LIMIT = 100;
@@ -169,12 +171,27 @@ export interface CarrierServerOptions {
   errorRates?: ErrorRates;
   /** When set, requests must carry `Authorization: Bearer <token>`. */
   authToken?: string;
+  /**
+   * Each carrier requires its own credentials (see auth.ts): OAuth2 client credentials with a
+   * token endpoint at {base}/oauth2/token, an API-key header, or a bearer token.
+   */
+  carrierAuth?: boolean;
+  /** Real seconds an issued OAuth2 token stays valid. */
+  tokenLifetimeSeconds?: number;
 }
 
 export interface CarrierServer {
   app: FastifyInstance;
   baseUrl: string;
   carriers: Record<string, { dcsaBaseUrl: string }>;
+  /** Per SCAC the credentials required, when `carrierAuth` is on. */
+  credentials: Map<string, SimCarrierAuth>;
+  tokens: SimTokenIssuer;
+  subscriptions: SimSubscriptions;
+  /** Pushes due subscription callbacks now (also runs every second); returns events pushed. */
+  pushSubscriptions(): Promise<number>;
+  /** The feeds document (as a user's YAML would parse) pointing at these carriers. */
+  feedsDocument(): Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -186,7 +203,54 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     scacs.map((scac) => [scac, new FaultInjector(world.seed, `dcsa:${scac}`, opts.errorRates)]),
   );
 
+  const credentials: Map<string, SimCarrierAuth> = opts.carrierAuth
+    ? simCarrierAuth(scacs, world.seed)
+    : new Map();
+  const tokens = new SimTokenIssuer(opts.tokenLifetimeSeconds);
+
   const app = Fastify({ logger: false, forceCloseConnections: true });
+  const subscriptions = new SimSubscriptions();
+  /** Carriers offering push: the API-key carrier, as Hapag-Lloyd-style portals do. */
+  const offersSubscriptions = (scac: string): boolean => credentials.get(scac)?.type === 'header';
+
+  const authorized = (scac: string, req: FastifyRequest): boolean => {
+    const required = credentials.get(scac);
+    if (!required) return true;
+    const header = req.headers.authorization ?? '';
+    switch (required.type) {
+      case 'oauth2_client_credentials':
+        return header.startsWith('Bearer ') && tokens.valid(scac, header.slice('Bearer '.length));
+      case 'header':
+        return req.headers[required.header.toLowerCase()] === required.key;
+      case 'bearer':
+        return header === `Bearer ${required.token}`;
+    }
+  };
+
+  app.post<{ Params: { scac: string }; Body: Record<string, string> }>(
+    '/carriers/:scac/oauth2/token',
+    (req, reply) => {
+      const required = credentials.get(req.params.scac);
+      const form = req.body ?? {};
+      if (required?.type !== 'oauth2_client_credentials') {
+        return reply.status(404).send({ error: 'invalid_request' });
+      }
+      if (form.grant_type !== 'client_credentials') {
+        return reply.status(400).send({ error: 'unsupported_grant_type' });
+      }
+      if (form.client_id !== required.clientId || form.client_secret !== required.clientSecret) {
+        return reply.status(401).send({ error: 'invalid_client' });
+      }
+      return reply.header('Cache-Control', 'no-store').send(tokens.issue(req.params.scac));
+    },
+  );
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_req, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
 
   const sendError = (
     req: FastifyRequest,
@@ -220,6 +284,10 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     }
     if (opts.authToken && req.headers.authorization !== `Bearer ${opts.authToken}`) {
       sendError(req, reply, 401, 'unauthorized', 'Missing or wrong bearer token');
+      return 'handled';
+    }
+    if (!authorized(scac, req)) {
+      sendError(req, reply, 401, 'unauthorized', 'Missing, expired or wrong credentials');
       return 'handled';
     }
     const fate = injector.next();
@@ -358,6 +426,50 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     },
   );
 
+  app.post<{ Params: { scac: string } }>('/carriers/:scac/v2/event-subscriptions', (req, reply) => {
+    if (gate(req, reply) === 'handled') return reply;
+    if (!offersSubscriptions(req.params.scac)) {
+      return sendError(req, reply, 404, 'notFound', 'This carrier offers no subscriptions');
+    }
+    const created = subscriptions.create(req.params.scac, req.body, clock.now());
+    if (!created.ok) return sendError(req, reply, 400, 'invalidSubscription', created.message);
+    const { secret: _secret, pushedUntil: _p, filter, ...rest } = created.subscription;
+    return reply
+      .status(201)
+      .header('API-Version', DCSA_API_VERSION)
+      .send({ ...rest, ...filter });
+  });
+  app.delete<{ Params: { scac: string; id: string } }>(
+    '/carriers/:scac/v2/event-subscriptions/:id',
+    (req, reply) => {
+      if (gate(req, reply) === 'handled') return reply;
+      if (!subscriptions.delete(req.params.scac, req.params.id)) {
+        return sendError(req, reply, 404, 'notFound', 'No such subscription');
+      }
+      return reply.status(204).send();
+    },
+  );
+
+  const pushSubscriptions = (): Promise<number> => {
+    const now = clock.now();
+    return subscriptions.push(now, (scac, filter) =>
+      (eventsByScac.get(scac) ?? []).filter((e) => e.createdAt <= now && matches(e, filter, now)),
+    );
+  };
+  let pushing = false;
+  const pushTimer = setInterval(() => {
+    if (pushing || subscriptions.all().length === 0) return;
+    pushing = true;
+    void pushSubscriptions().finally(() => {
+      pushing = false;
+    });
+  }, 1_000);
+  pushTimer.unref();
+  app.addHook('onClose', (_app, done) => {
+    clearInterval(pushTimer);
+    done();
+  });
+
   app.setNotFoundHandler((req, reply) =>
     sendError(req, reply, 404, 'notFound', `No route ${req.method} ${req.url}`),
   );
@@ -372,6 +484,26 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     carriers: Object.fromEntries(
       scacs.map((scac) => [scac, { dcsaBaseUrl: `${baseUrl}/carriers/${scac}` }]),
     ),
+    credentials,
+    tokens,
+    subscriptions,
+    pushSubscriptions,
+    feedsDocument: () => ({
+      carriers: Object.fromEntries(
+        scacs.map((scac) => {
+          const base = `${baseUrl}/carriers/${scac}`;
+          const auth = credentials.get(scac);
+          return [
+            scac,
+            {
+              dcsa: base,
+              ...(auth ? { auth: feedsAuthBlock(auth, `${base}/oauth2/token`) } : {}),
+              ...(offersSubscriptions(scac) ? { subscriptions: true } : {}),
+            },
+          ];
+        }),
+      ),
+    }),
     close: () => app.close(),
   };
 }

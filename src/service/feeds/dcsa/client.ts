@@ -5,13 +5,7 @@
  * dropped and reported, never fatal to the lookup.
  */
 import { Value } from 'typebox/value';
-import {
-  authHeaders,
-  DEFAULT_TIMEOUT_MS,
-  joinUrl,
-  requestJson,
-  type HttpSourceConfig,
-} from '../http';
+import { joinUrl, sendFeedRequest, type HttpSourceConfig } from '../http';
 import {
   classifyFailure,
   countOutcome,
@@ -75,6 +69,7 @@ export class DcsaClient {
   async lookup(query: DcsaQuery): Promise<DcsaLookupResult> {
     const result = await this.fetchAllPages(query);
     countOutcome(this.counters, result.outcome);
+    this.config.onOutcome?.(result.outcome);
     this.counters.droppedRecords += result.dropped.length;
     return result;
   }
@@ -97,9 +92,8 @@ export class DcsaClient {
       }
       seenPages.add(url.href);
       this.counters.requests++;
-      const response = await requestJson(url, {
-        headers: { ...authHeaders(this.config.credentials), 'API-Version-Major': '2' },
-        timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      const response = await sendFeedRequest(this.config, url, {
+        headers: { 'API-Version-Major': '2' },
       });
       pages++;
       const failure = classifyFailure(response);

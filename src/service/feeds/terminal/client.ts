@@ -12,13 +12,7 @@ import {
   TerminalContainerStatus,
   type TerminalContainerStatus as TerminalContainerStatusType,
 } from '../../../shared/feeds/terminal';
-import {
-  authHeaders,
-  DEFAULT_TIMEOUT_MS,
-  joinUrl,
-  requestJson,
-  type HttpSourceConfig,
-} from '../http';
+import { joinUrl, sendFeedRequest, type HttpSourceConfig } from '../http';
 import {
   classifyFailure,
   countOutcome,
@@ -70,12 +64,10 @@ export class TerminalClient {
 
   private async fetchOne(number: string): Promise<TerminalStatusResult> {
     this.counters.requests++;
-    const response = await requestJson(
+    const response = await sendFeedRequest(
+      this.config,
       joinUrl(this.config.baseUrl, `containers/${encodeURIComponent(number)}`),
-      {
-        headers: authHeaders(this.config.credentials),
-        timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      },
+      {},
     );
     const failure = classifyFailure(response);
     if (failure) return failure;
@@ -120,12 +112,11 @@ export class TerminalClient {
 
   private async queryChunk(chunk: string[], result: TerminalBatchResult): Promise<void> {
     this.counters.requests++;
-    const response = await requestJson(joinUrl(this.config.baseUrl, 'containers/query'), {
-      method: 'POST',
-      headers: authHeaders(this.config.credentials),
-      body: { container_numbers: chunk },
-      timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    });
+    const response = await sendFeedRequest(
+      this.config,
+      joinUrl(this.config.baseUrl, 'containers/query'),
+      { method: 'POST', body: { container_numbers: chunk } },
+    );
     const fail = (failure: FeedFailure) => {
       countOutcome(this.counters, failure.outcome);
       result.failures.push(failure);

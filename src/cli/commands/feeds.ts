@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { defaultServiceDataDir } from '../../service/data-dir';
+import { FeedsConfigError, loadFeedsFile, locateFeedsFile } from '../../service/feeds/config';
+import { probeFeeds } from '../../service/feeds/probe';
+import type { CliCommand } from '../index';
+
+/**
+ * Checks every source of the feeds file before the service relies on it: one line per source
+ * with its latency, exit 1 when the file is invalid or any source fails. Secrets are never shown.
+ */
+export const feedsCheckCommand: CliCommand = {
+  name: 'feeds check',
+  usage: 'feeds check [--feeds FILE] [--data-dir DIR]',
+  async run(args) {
+    const { values } = parseArgs({
+      args,
+      options: { feeds: { type: 'string' }, 'data-dir': { type: 'string' } },
+      strict: true,
+    });
+    const file = locateFeedsFile({
+      cliPath: values.feeds,
+      dataDir: values['data-dir'] ?? defaultServiceDataDir(),
+      exists: existsSync,
+    });
+    if (file === null) {
+      console.error(
+        'No feeds file: pass --feeds FILE, set QUAYSIDE_FEEDS or add feeds.yaml to the data folder.',
+      );
+      return 1;
+    }
+    let config;
+    try {
+      config = loadFeedsFile(file);
+    } catch (err) {
+      if (err instanceof FeedsConfigError) {
+        console.error(err.message);
+        return 1;
+      }
+      throw err;
+    }
+    const results = await probeFeeds(config);
+    if (results.length === 0) {
+      console.log(`${file}: no sources configured`);
+      return 0;
+    }
+    const width = Math.max(...results.map((r) => r.source.length));
+    for (const r of results) {
+      console.log(
+        `${r.ok ? 'ok  ' : 'FAIL'}  ${r.source.padEnd(width)}  ${String(r.latencyMs).padStart(5)} ms  ${r.target}  ${r.detail}`,
+      );
+    }
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length > 0) {
+      console.error(
+        `${failed.length} of ${results.length} sources failed: ${failed.map((r) => r.source).join(', ')}`,
+      );
+      return 1;
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,2 @@
+export * from './load';
+export { Secret } from './secret';

@@ -1,0 +1,421 @@
+/**
+ * Loads the feeds file: parse YAML, validate the whole document, then resolve secret references.
+ * Any problem throws one `FeedsConfigError` listing every bad field with the file name, so the
+ * service refuses to start instead of running with half a configuration.
+ *
+ * Secrets are written as `${ENV_NAME}` (anywhere in a value) or `file:/path` (a whole value; the
+ * file's content, trailing newline dropped). Credential fields come back as `Secret`.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import type { TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import {
+  AIS_SCHEMAS,
+  AUTH_SCHEMAS,
+  CarrierSchema,
+  FeedsFileSchema,
+  SCAC_PATTERN,
+  TERMINAL_ID_PATTERN,
+  TerminalSchema,
+  type RawAisSource,
+  type RawAuth,
+} from './schema';
+import { Secret } from './secret';
+
+export type FeedAuth =
+  | { type: 'none' }
+  | { type: 'headers'; headers: Record<string, Secret> }
+  | { type: 'bearer'; token: Secret }
+  | { type: 'basic'; username: Secret; password: Secret }
+  | {
+      type: 'oauth2_client_credentials';
+      tokenUrl: string;
+      clientId: Secret;
+      clientSecret: Secret;
+      scope?: string;
+      audience?: string;
+    };
+
+export interface SourceLimits {
+  requestsPerMinute?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+}
+
+export interface CarrierFeed extends SourceLimits {
+  scac: string;
+  dcsaBaseUrl: string;
+  auth: FeedAuth;
+  subscriptions: boolean;
+}
+
+export interface TerminalFeed extends SourceLimits {
+  id: string;
+  url: string;
+  auth: FeedAuth;
+}
+
+export type AisFeed =
+  | { type: 'nmea_tcp'; host: string; port: number }
+  | { type: 'nmea_udp'; host?: string; port: number };
+
+export interface FeedsConfig {
+  /** The file it came from, or a label such as `simulated world` for a built config. */
+  origin: string;
+  carriers: CarrierFeed[];
+  terminals: TerminalFeed[];
+  ais: AisFeed[];
+  publicBaseUrl?: string;
+}
+
+export class FeedsConfigError extends Error {
+  constructor(
+    readonly origin: string,
+    readonly problems: string[],
+  ) {
+    super(`Invalid feeds configuration ${origin}:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'FeedsConfigError';
+  }
+}
+
+export interface SecretEnvironment {
+  env: Record<string, string | undefined>;
+  readFile: (file: string) => string;
+}
+
+const defaultSecretEnvironment = (): SecretEnvironment => ({
+  env: process.env,
+  readFile: (file) => readFileSync(file, 'utf8'),
+});
+
+/**
+ * `${NAME}` is not valid inside a YAML flow mapping (`{ id: ${X} }`), yet that is how operators
+ * write it. References are swapped for a plain-scalar-safe marker before parsing and resolved
+ * after validation, which also keeps secret values out of YAML parsing entirely.
+ */
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+const MARKER = /QSENVREF__([A-Za-z_][A-Za-z0-9_]*?)__QSENVREF/g;
+
+function protectReferences(text: string): string {
+  return text.replace(ENV_REFERENCE, (_m, name: string) => `QSENVREF__${name}__QSENVREF`);
+}
+
+/** Reads and loads a feeds file; every failure, including a missing file, is a FeedsConfigError. */
+export function loadFeedsFile(
+  file: string,
+  secrets: SecretEnvironment = defaultSecretEnvironment(),
+): FeedsConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new FeedsConfigError(file, [
+      code === 'ENOENT' ? 'file not found' : `cannot read: ${code ?? String(err)}`,
+    ]);
+  }
+  let document: unknown;
+  try {
+    document = yaml.load(protectReferences(text), { filename: file, schema: yaml.CORE_SCHEMA });
+  } catch (err) {
+    const reason = err instanceof yaml.YAMLException ? err.reason : String(err);
+    const mark = err instanceof yaml.YAMLException ? err.mark : undefined;
+    const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
+    throw new FeedsConfigError(file, [`not valid YAML${where}: ${reason}`]);
+  }
+  return parseFeedsConfig(document ?? {}, file, secrets);
+}
+
+/**
+ * Validates an already parsed document (a user's YAML or a config object built in code, such as
+ * the simulated world's) and resolves its secrets.
+ */
+export function parseFeedsConfig(
+  document: unknown,
+  origin: string,
+  secrets: SecretEnvironment = defaultSecretEnvironment(),
+): FeedsConfig {
+  const problems: string[] = [];
+  const ok = check(FeedsFileSchema, document, '', problems);
+  if (!ok) throw new FeedsConfigError(origin, problems);
+  const doc = document as {
+    carriers?: Record<string, unknown>;
+    ais?: unknown[];
+    terminals?: Record<string, unknown>;
+    public_base_url?: string;
+  };
+  const resolver = new Resolver(secrets, problems);
+
+  const carriers: CarrierFeed[] = [];
+  for (const [scac, raw] of Object.entries(doc.carriers ?? {})) {
+    const at = `/carriers/${scac}`;
+    if (!SCAC_PATTERN.test(scac)) {
+      problems.push(`${at}: expected a SCAC (2-4 capital letters or digits) as the key`);
+      continue;
+    }
+    if (!check(CarrierSchema, raw, at, problems)) continue;
+    const c = raw as {
+      dcsa: string;
+      auth?: unknown;
+      requests_per_minute?: number;
+      concurrency?: number;
+      subscriptions?: boolean;
+      timeout_ms?: number;
+    };
+    const dcsa = checkUrl(resolver.text(c.dcsa, `${at}/dcsa`), `${at}/dcsa`, problems);
+    const auth = parseAuth(c.auth, `${at}/auth`, problems, resolver);
+    if (dcsa === null || auth === null) continue;
+    carriers.push({
+      scac,
+      dcsaBaseUrl: dcsa,
+      auth,
+      subscriptions: c.subscriptions ?? false,
+      requestsPerMinute: c.requests_per_minute,
+      concurrency: c.concurrency,
+      timeoutMs: c.timeout_ms,
+    });
+  }
+
+  const terminals: TerminalFeed[] = [];
+  for (const [id, raw] of Object.entries(doc.terminals ?? {})) {
+    const at = `/terminals/${id}`;
+    if (!TERMINAL_ID_PATTERN.test(id)) {
+      problems.push(`${at}: expected a terminal id of letters, digits, '-' or '_' as the key`);
+      continue;
+    }
+    if (!check(TerminalSchema, raw, at, problems)) continue;
+    const t = raw as {
+      url: string;
+      auth?: unknown;
+      requests_per_minute?: number;
+      concurrency?: number;
+      timeout_ms?: number;
+    };
+    const url = checkUrl(resolver.text(t.url, `${at}/url`), `${at}/url`, problems);
+    const auth = parseAuth(t.auth, `${at}/auth`, problems, resolver);
+    if (url === null || auth === null) continue;
+    terminals.push({
+      id,
+      url,
+      auth,
+      requestsPerMinute: t.requests_per_minute,
+      concurrency: t.concurrency,
+      timeoutMs: t.timeout_ms,
+    });
+  }
+
+  const ais: AisFeed[] = [];
+  (doc.ais ?? []).forEach((raw, index) => {
+    const at = `/ais/${index}`;
+    const source = checkByType<RawAisSource>(AIS_SCHEMAS, raw, at, problems);
+    if (source === null) return;
+    ais.push(
+      source.type === 'nmea_tcp'
+        ? { type: 'nmea_tcp', host: resolver.text(source.host, `${at}/host`), port: source.port }
+        : {
+            type: 'nmea_udp',
+            port: source.port,
+            ...(source.host !== undefined
+              ? { host: resolver.text(source.host, `${at}/host`) }
+              : {}),
+          },
+    );
+  });
+
+  let publicBaseUrl: string | undefined;
+  if (doc.public_base_url !== undefined) {
+    publicBaseUrl =
+      checkUrl(
+        resolver.text(doc.public_base_url, '/public_base_url'),
+        '/public_base_url',
+        problems,
+      ) ?? undefined;
+  }
+
+  if (problems.length > 0) throw new FeedsConfigError(origin, problems);
+  return { origin, carriers, terminals, ais, ...(publicBaseUrl ? { publicBaseUrl } : {}) };
+}
+
+function parseAuth(
+  raw: unknown,
+  at: string,
+  problems: string[],
+  resolver: Resolver,
+): FeedAuth | null {
+  if (raw === undefined) return { type: 'none' };
+  const auth = checkByType<RawAuth>(AUTH_SCHEMAS, raw, at, problems);
+  if (auth === null) return null;
+  switch (auth.type) {
+    case 'none':
+      return { type: 'none' };
+    case 'headers': {
+      const headers: Record<string, Secret> = {};
+      for (const [name, value] of Object.entries(auth.headers)) {
+        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+          problems.push(`${at}/headers/${name}: expected an HTTP header name`);
+          continue;
+        }
+        headers[name] = resolver.secret(value, `${at}/headers/${name}`);
+      }
+      return { type: 'headers', headers };
+    }
+    case 'bearer':
+      return { type: 'bearer', token: resolver.secret(auth.token, `${at}/token`) };
+    case 'basic':
+      return {
+        type: 'basic',
+        username: resolver.secret(auth.username, `${at}/username`),
+        password: resolver.secret(auth.password, `${at}/password`),
+      };
+    case 'oauth2_client_credentials': {
+      const tokenUrl = checkUrl(
+        resolver.text(auth.token_url, `${at}/token_url`),
+        `${at}/token_url`,
+        problems,
+      );
+      if (tokenUrl === null) return null;
+      return {
+        type: 'oauth2_client_credentials',
+        tokenUrl,
+        clientId: resolver.secret(auth.client_id, `${at}/client_id`),
+        clientSecret: resolver.secret(auth.client_secret, `${at}/client_secret`),
+        ...(auth.scope !== undefined ? { scope: resolver.text(auth.scope, `${at}/scope`) } : {}),
+        ...(auth.audience !== undefined
+          ? { audience: resolver.text(auth.audience, `${at}/audience`) }
+          : {}),
+      };
+    }
+  }
+}
+
+/** Resolves `${ENV}` markers and `file:` values, recording a problem (never the value) on failure. */
+class Resolver {
+  constructor(
+    private readonly secrets: SecretEnvironment,
+    private readonly problems: string[],
+  ) {}
+
+  text(value: string, at: string): string {
+    return this.resolve(value, at).value;
+  }
+
+  secret(value: string, at: string): Secret {
+    const { value: resolved, origin } = this.resolve(value, at);
+    return new Secret(resolved, origin);
+  }
+
+  private resolve(value: string, at: string): { value: string; origin: string } {
+    const names: string[] = [];
+    let resolved = value.replace(MARKER, (_m, name: string) => {
+      names.push(name);
+      const found = this.secrets.env[name];
+      if (found === undefined || found === '') {
+        this.problems.push(`${at}: environment variable ${name} is not set`);
+        return '';
+      }
+      return found;
+    });
+    // A reference written inside quotes survives parsing as the literal `${NAME}` marker form.
+    if (names.length > 0) return { value: resolved, origin: `env ${names.join(', ')}` };
+    if (resolved.startsWith('file:')) {
+      const file = resolved.slice('file:'.length);
+      if (!path.isAbsolute(file)) {
+        this.problems.push(`${at}: expected an absolute path after file:`);
+        return { value: '', origin: 'file' };
+      }
+      try {
+        resolved = this.secrets.readFile(file).replace(/\r?\n$/, '');
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code ?? 'unreadable';
+        this.problems.push(`${at}: cannot read secret file ${file} (${code})`);
+        return { value: '', origin: `file ${file}` };
+      }
+      if (resolved === '') this.problems.push(`${at}: secret file ${file} is empty`);
+      return { value: resolved, origin: `file ${file}` };
+    }
+    return { value: resolved, origin: 'inline' };
+  }
+}
+
+function checkByType<T>(
+  schemas: Record<string, TSchema>,
+  raw: unknown,
+  at: string,
+  problems: string[],
+): T | null {
+  const kinds = Object.keys(schemas);
+  const type =
+    typeof raw === 'object' && raw !== null ? (raw as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !Object.hasOwn(schemas, type)) {
+    problems.push(`${at}/type: expected one of ${kinds.join(', ')}`);
+    return null;
+  }
+  return check(schemas[type]!, raw, at, problems) ? (raw as T) : null;
+}
+
+function check(schema: TSchema, value: unknown, at: string, problems: string[]): boolean {
+  if (Value.Check(schema, value)) return true;
+  for (const error of Value.Errors(schema, value)) {
+    if (error.keyword === 'boolean') continue;
+    const where = `${at}${error.instancePath}` || '/';
+    if (error.keyword === 'additionalProperties') {
+      const keys = (error.params as { additionalProperties?: string[] }).additionalProperties ?? [];
+      problems.push(`${where}: unknown key ${keys.map((k) => `'${k}'`).join(', ')}`);
+    } else if (error.keyword === 'required') {
+      const keys = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
+      problems.push(`${where}: missing ${keys.map((k) => `'${k}'`).join(', ') || error.message}`);
+    } else {
+      problems.push(`${where}: expected ${describe(error.keyword, error.message)}`);
+    }
+  }
+  return false;
+}
+
+function describe(keyword: string, message: string): string {
+  if (keyword === 'type') return message.replace(/^must be /, 'a value of type ');
+  return message.replace(/^must /, 'a value that must ');
+}
+
+function checkUrl(value: string, at: string, problems: string[]): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    problems.push(`${at}: expected an http(s) URL`);
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`${at}: expected an http(s) URL, got ${url.protocol}`);
+    return null;
+  }
+  if (url.username || url.password) {
+    problems.push(`${at}: credentials belong in auth, not in the URL`);
+    return null;
+  }
+  return value.replace(/\/+$/, '');
+}
+
+export const FEEDS_ENV = 'QUAYSIDE_FEEDS';
+export const FEEDS_FILE_NAME = 'feeds.yaml';
+
+/**
+ * Where the feeds file comes from: `--feeds`, else `QUAYSIDE_FEEDS`, else `<dataDir>/feeds.yaml`
+ * when it exists. Null means no feeds are configured (the service still answers TEST numbers).
+ */
+export function locateFeedsFile(options: {
+  cliPath?: string;
+  env?: Record<string, string | undefined>;
+  dataDir?: string;
+  exists: (file: string) => boolean;
+}): string | null {
+  if (options.cliPath) return path.resolve(options.cliPath);
+  const fromEnv = (options.env ?? process.env)[FEEDS_ENV];
+  if (fromEnv) return path.resolve(fromEnv);
+  if (options.dataDir) {
+    const candidate = path.join(options.dataDir, FEEDS_FILE_NAME);
+    if (options.exists(candidate)) return candidate;
+  }
+  return null;
+}

@@ -1,0 +1,125 @@
+/**
+ * The operator's view of the feeds in Prometheus form, on a registry of its own (nothing global,
+ * so tests and several services in one process do not collide). Feed clients record through the
+ * `FeedMetrics` methods; the tracking-requests gauge reads its numbers through a callback the
+ * service wiring provides at scrape time.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+
+export type SourceKind = 'carrier' | 'terminal' | 'ais';
+
+export interface FeedMetricsOptions {
+  /** Counts of tracking requests per state, read at each scrape. */
+  trackingRequestsByState?: () => Record<string, number>;
+  /** Include Node process metrics (memory, event loop lag). */
+  processMetrics?: boolean;
+}
+
+export class FeedMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<'source' | 'kind'>;
+  private readonly errors: Counter<'source' | 'kind' | 'error'>;
+  private readonly lastSuccess: Gauge<'source' | 'kind'>;
+  private readonly rateLimitWaits: Counter<'source'>;
+  private readonly callbacks: Counter<'source' | 'verdict'>;
+  private readonly aisSentences: Counter<'source' | 'result'>;
+
+  constructor(options: FeedMetricsOptions = {}) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'quayside_feed_requests_total',
+      help: 'Requests sent to a feed source',
+      labelNames: ['source', 'kind'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'quayside_feed_errors_total',
+      help: 'Failed feed requests by kind of failure (unreachable, server_error, rejected, malformed)',
+      labelNames: ['source', 'kind', 'error'],
+      registers,
+    });
+    this.lastSuccess = new Gauge({
+      name: 'quayside_feed_last_success_timestamp_seconds',
+      help: 'When a source last answered usefully (Unix seconds)',
+      labelNames: ['source', 'kind'],
+      registers,
+    });
+    this.rateLimitWaits = new Counter({
+      name: 'quayside_feed_rate_limit_waits_total',
+      help: 'Requests held back by a source limit or a 429 Retry-After',
+      labelNames: ['source'],
+      registers,
+    });
+    this.callbacks = new Counter({
+      name: 'quayside_subscription_callbacks_total',
+      help: 'DCSA subscription callbacks by verdict (accepted, replayed, refused)',
+      labelNames: ['source', 'verdict'],
+      registers,
+    });
+    this.aisSentences = new Counter({
+      name: 'quayside_ais_sentences_total',
+      help: 'AIS sentences by result (decoded, rejected)',
+      labelNames: ['source', 'result'],
+      registers,
+    });
+    const byState = options.trackingRequestsByState;
+    if (byState) {
+      new Gauge({
+        name: 'quayside_tracking_requests',
+        help: 'Tracking requests by state',
+        labelNames: ['state'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [state, count] of Object.entries(byState())) this.set({ state }, count);
+        },
+      });
+    }
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Records one request's outcome (the `outcome` of any feed adapter result). */
+  recordRequest(kind: SourceKind, source: string, outcome: string, at: number = Date.now()): void {
+    this.requests.inc({ source, kind });
+    if (outcome === 'found' || outcome === 'not_found') {
+      this.lastSuccess.set({ source, kind }, at / 1000);
+    } else {
+      this.errors.inc({ source, kind, error: outcome });
+    }
+  }
+
+  recordRateLimitWait(source: string): void {
+    this.rateLimitWaits.inc({ source });
+  }
+
+  recordCallback(source: string, verdict: 'accepted' | 'replayed' | 'refused'): void {
+    this.callbacks.inc({ source, verdict });
+  }
+
+  recordAisSentences(source: string, decoded: number, rejected: number): void {
+    if (decoded > 0) this.aisSentences.inc({ source, result: 'decoded' }, decoded);
+    if (rejected > 0) this.aisSentences.inc({ source, result: 'rejected' }, rejected);
+  }
+}
+
+export interface OperatorPluginOptions {
+  metrics: FeedMetrics;
+  /** Extra readiness checks; healthz answers 503 when one reports not ok. */
+  health?: () => Promise<{ ok: boolean; detail?: string }>;
+}
+
+/** `GET /metrics` (Prometheus text) and `GET /healthz`; no API key, like any scrape target. */
+export const operatorPlugin: FastifyPluginAsync<OperatorPluginOptions> = async (app, opts) => {
+  app.get('/metrics', async (_req, reply) => {
+    const text = await opts.metrics.registry.metrics();
+    return reply.type(opts.metrics.registry.contentType).send(text);
+  });
+  app.get('/healthz', async (_req, reply) => {
+    const health = (await opts.health?.()) ?? { ok: true };
+    return reply.status(health.ok ? 200 : 503).send({
+      status: health.ok ? 'ok' : 'degraded',
+      ...(health.detail ? { detail: health.detail } : {}),
+    });
+  });
+};

@@ -1,0 +1,68 @@
+import { createSocket } from 'node:dgram';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src/shared/clock';
+import { AisUdpListener } from '../../../../src/service/feeds/ais/udp';
+import { AisVesselStore } from '../../../../src/service/feeds/ais/vessel-store';
+import { type1 } from './nmea-encoder';
+
+const listeners: AisUdpListener[] = [];
+afterEach(async () => {
+  await Promise.all(listeners.splice(0).map((l) => l.stop()));
+});
+
+const sender = createSocket('udp4');
+afterAll(() => sender.close());
+
+function send(port: number, text: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    sender.send(Buffer.from(text, 'latin1'), port, '127.0.0.1', (err) =>
+      err ? reject(err) : resolve(),
+    ),
+  );
+}
+
+async function until(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
+  expect(check()).toBe(true);
+}
+
+const at = (lat: number, lon: number) => ({
+  mmsi: 366123456,
+  lat,
+  lon,
+  sog: 12,
+  cog: 90,
+  heading: 90,
+});
+
+describe('AIS over UDP', () => {
+  it('decodes positions from datagrams and counts garbage without stopping', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 2, 10));
+    const listener = new AisUdpListener({ port: 0, host: '127.0.0.1' }, clock);
+    listeners.push(listener);
+    const port = await listener.start();
+    await send(port, 'garbage\n!AIVDM,1,1,,A,zzz,0*00\n');
+    await send(port, 'x'.repeat(10_000));
+    await send(port, `${type1(at(33.7, -118.2))}\r\n`);
+    await until(() => listener.store.latest('366123456') !== null);
+    const stats = listener.stats();
+    expect(stats.messagesDecoded).toBe(1);
+    expect(stats.malformed + stats.badChecksum).toBeGreaterThanOrEqual(3);
+    expect(listener.store.latest('366123456')?.lat).toBeCloseTo(33.7, 3);
+  });
+
+  it('merges several sources per MMSI into one store, newest report wins', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 2, 10));
+    const store = new AisVesselStore(clock);
+    const a = new AisUdpListener({ port: 0, host: '127.0.0.1' }, clock, store);
+    const b = new AisUdpListener({ port: 0, host: '127.0.0.1' }, clock, store);
+    listeners.push(a, b);
+    const [portA, portB] = await Promise.all([a.start(), b.start()]);
+    await send(portA!, `${type1(at(33.7, -118.2))}\n`);
+    await until(() => store.latest('366123456') !== null);
+    clock.advance(60_000);
+    await send(portB!, `${type1(at(33.8, -118.3))}\n`);
+    await until(() => (store.latest('366123456')?.lat ?? 0) > 33.75);
+    expect(store.latest('366123456')?.received_at).toBe(Date.UTC(2026, 2, 10) + 60_000);
+  });
+});
