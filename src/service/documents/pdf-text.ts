@@ -1,0 +1,75 @@
+/**
+ * Text of each page of a PDF (unpdf, the serverless build of pdf.js). Before pdf.js sees the
+ * file, every Flate stream is inflated with a size cap, so a "zip bomb" (a small file whose
+ * streams expand to gigabytes) is refused instead of exhausting memory.
+ */
+import { inflateSync } from 'node:zlib';
+import { extractText, getDocumentProxy } from 'unpdf';
+
+/** Largest size one compressed stream may expand to. */
+export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+/** Pages read at most; a longer document is read up to here. */
+export const MAX_PAGES = 50;
+
+export class DocumentReadError extends Error {}
+
+/** Throws DocumentReadError when a Flate stream expands beyond the cap. */
+export function checkStreamSizes(bytes: Uint8Array, maxBytes = MAX_STREAM_BYTES): void {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 0;
+  for (;;) {
+    const start = text.indexOf('stream', at, 'latin1');
+    if (start < 0) return;
+    // Skip the `endstream` keyword itself.
+    if (text.subarray(Math.max(0, start - 3), start).toString('latin1') === 'end') {
+      at = start + 6;
+      continue;
+    }
+    let dataStart = start + 6;
+    if (text[dataStart] === 0x0d) dataStart++;
+    if (text[dataStart] === 0x0a) dataStart++;
+    const end = text.indexOf('endstream', dataStart, 'latin1');
+    if (end < 0) return;
+    const dict = text.subarray(Math.max(0, start - 400), start).toString('latin1');
+    if (/FlateDecode/.test(dict.slice(dict.lastIndexOf('<<')))) {
+      try {
+        inflateSync(text.subarray(dataStart, end), { maxOutputLength: maxBytes });
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') {
+          throw new DocumentReadError(
+            `A compressed stream expands beyond ${Math.round(maxBytes / 1024 / 1024)} MB; the file looks like a compression bomb`,
+          );
+        }
+        // A damaged stream is pdf.js's to judge.
+      }
+    }
+    at = end + 9;
+  }
+}
+
+export interface PdfText {
+  pageCount: number;
+  /** Text of pages 1..n (at most MAX_PAGES). */
+  pages: string[];
+}
+
+export async function pdfText(bytes: Uint8Array): Promise<PdfText> {
+  checkStreamSizes(bytes);
+  let pdf;
+  try {
+    pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false });
+  } catch (err) {
+    throw new DocumentReadError(`The PDF could not be read: ${(err as Error).message}`);
+  }
+  try {
+    const pageCount = pdf.numPages;
+    const pages: string[] = [];
+    const { text } = await extractText(pdf, { mergePages: false });
+    for (let i = 0; i < Math.min(pageCount, MAX_PAGES); i++) pages.push(text[i] ?? '');
+    return { pageCount, pages };
+  } catch (err) {
+    throw new DocumentReadError(`The PDF could not be read: ${(err as Error).message}`);
+  } finally {
+    await pdf.destroy();
+  }
+}
