@@ -9,6 +9,9 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerContainerRoutes } from './api/containers';
+import { registerDocumentSchemaRoutes } from './api/document-schemas';
+import { registerDocumentRoutes } from './api/documents';
+import { registerEmailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './api/render';
 import { registerReferenceRoutes } from './api/reference';
@@ -26,6 +29,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Counts against the tracking request creation limit. */
     trackingRequestCreation?: boolean;
+    /** Authorized by a signed link in the url instead of an API key. */
+    signedLink?: boolean;
   }
 }
 
@@ -191,6 +196,7 @@ export function buildApp(
     async (v2) => {
       v2.addHook('onRequest', async (request, reply) => {
         if (request.routeOptions.url === `${API_PREFIX}/openapi.json`) return;
+        if (request.routeOptions.config.signedLink) return;
         const match = TOKEN_RE.exec(request.headers.authorization ?? '');
         const account = match ? await ctx.accounts.byKey(match[1]!) : undefined;
         if (!account) throw new ApiError(401, 'Invalid or missing API token.');
@@ -226,6 +232,9 @@ export function buildApp(
       registerReferenceRoutes(v2, ctx);
       registerSearchRoutes(v2, ctx);
       registerWebhookRoutes(v2, ctx);
+      registerDocumentRoutes(v2, ctx);
+      registerEmailSubmissionRoutes(v2, ctx);
+      registerDocumentSchemaRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
   );

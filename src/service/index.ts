@@ -8,6 +8,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock';
 import { buildApp } from './app';
 import { Renderer } from './api/render';
+import { createTrackingRequest } from './api/tracking-requests';
+import { Documents } from './documents';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRouter } from './routing/network';
@@ -99,7 +101,18 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       router: marineSeaRouter,
       copies: sqlRouteMapCopies(opened.db),
     });
+    const documents = new Documents({
+      db: opened.db,
+      dataDir: options.dataDir,
+      ref,
+      clock,
+      events: webhooks.outbox,
+      // The same validation and creation as POST /tracking_requests.
+      createTrackingRequest: (accountId, attrs) => createTrackingRequest(context, accountId, attrs),
+      logger: options.logger,
+    });
     const context: ServiceContext = {
+      documents,
       db: opened.db,
       ref,
       accounts,
@@ -132,6 +145,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       engine,
       store: { accounts, tracking, reference: ref, context, events: webhooks.outbox },
       async close() {
+        await context.documents.service.close();
         await engine?.stop();
         await webhooks.stop();
         await app.close();

@@ -145,6 +145,16 @@ export class DocumentStore {
       .executeTakeFirst();
   }
 
+  /** A live document by id alone: only for the signed download link, whose signature is the check. */
+  async byIdForDownload(id: string): Promise<DocumentRow | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('id', '=', id)
+      .where('discarded_at', 'is', null)
+      .executeTakeFirst();
+  }
+
   /** A live document of the account with the same content, for duplicate detection. */
   async byHash(accountId: string, sha256: string): Promise<DocumentRow | undefined> {
     return this.db
