@@ -52,6 +52,8 @@ export const DEFAULT_SEED = 42;
 export const DEFAULT_SIM_SPEED = 3600;
 
 export interface EmbeddedOptions {
+  /** Port of the SMTP listener for email submissions; off when unset. */
+  smtpPort?: number;
   dataDir: string;
   /** 0 picks a free port. */
   port?: number;
@@ -137,6 +139,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       logger: options.logger,
       config: options.config,
       referenceDir: options.referenceDir,
+      smtpPort: options.smtpPort,
       feeds: feedConfigFor(sim),
       // At least a quarter of a real second between scheduling passes at high speeds.
       engine: { tickMs: Math.max(60_000, options.clock ? 60_000 : speed * 250) },

@@ -10,6 +10,7 @@ import { buildApp } from './app';
 import { Renderer } from './api/render';
 import { createTrackingRequest } from './api/tracking-requests';
 import { Documents } from './documents';
+import { startSmtpInbox } from './email/smtp-inbox';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRouter } from './routing/network';
@@ -164,6 +165,8 @@ export interface RunningService extends ServiceApp {
   port: number;
   /** Set when this start created the first account: shown once, never stored. */
   initialKey?: string;
+  /** Port of the SMTP listener for email submissions, when started. */
+  smtpPort?: number;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -174,7 +177,12 @@ export const ROUTER_WARM_UP_DELAY_MS = 5_000;
 
 /** Starts listening; on an empty store it creates the first account and returns its key. */
 export async function startService(
-  options: ServiceOptions & { host?: string; port?: number },
+  options: ServiceOptions & {
+    host?: string;
+    port?: number;
+    /** Port of the SMTP listener for email submissions (0: any free port); off when unset. */
+    smtpPort?: number;
+  },
 ): Promise<RunningService> {
   const service = await createServiceApp(options);
   try {
@@ -189,6 +197,14 @@ export async function startService(
     const port =
       typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const shownHost = host.includes(':') ? `[${host}]` : host;
+    const smtp =
+      options.smtpPort === undefined
+        ? undefined
+        : await startSmtpInbox(service.store.context.documents, {
+            host,
+            port: options.smtpPort,
+            logger: options.logger,
+          });
     // The sea-route graph costs about 1.5 s of CPU to build: do it soon after start, in real
     // time, so the first map request does not pay; a service closed before then never builds it.
     const warmUp = setTimeout(() => marineSeaRouter(), ROUTER_WARM_UP_DELAY_MS);
@@ -198,8 +214,10 @@ export async function startService(
       baseUrl: `http://${shownHost}:${port}/v2`,
       port,
       initialKey,
+      smtpPort: smtp?.port,
       async close() {
         clearTimeout(warmUp);
+        await smtp?.close();
         await service.close();
       },
     };

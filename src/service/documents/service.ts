@@ -109,6 +109,51 @@ export class DocumentService {
     return row;
   }
 
+  /**
+   * Stores a received mail as an email submission with its acceptable attachments (PDF, PNG,
+   * JPEG within the size limit; others are left out) as documents, in one transaction, then
+   * queues their extraction.
+   */
+  async addEmail(
+    accountId: string,
+    mail: Parameters<DocumentStore['createEmailSubmission']>[1],
+    attachments: IncomingFile[],
+  ): Promise<{ submissionId: string; documentIds: string[] }> {
+    const accepted = attachments.flatMap((file) => {
+      try {
+        return [{ file, ...DocumentService.check(file) }];
+      } catch (err) {
+        if (err instanceof DocumentInputError) return [];
+        throw err;
+      }
+    });
+    const stored = accepted.map((a) => ({ ...a, sha256: this.deps.files.put(a.file.bytes) }));
+    const result = await this.deps.store.transaction(async (trx) => {
+      const submission = await this.deps.store.createEmailSubmission(accountId, mail, trx);
+      const rows: DocumentRow[] = [];
+      for (const s of stored) {
+        rows.push(
+          await this.deps.store.create(
+            accountId,
+            {
+              name: s.file.name?.trim() || s.file.fileName,
+              source: 'email',
+              fileName: s.file.fileName,
+              contentType: s.contentType,
+              sizeBytes: s.file.bytes.byteLength,
+              sha256: s.sha256,
+              emailSubmissionId: submission.id,
+            },
+            trx,
+          ),
+        );
+      }
+      return { submissionId: submission.id, documentIds: rows.map((r) => r.id) };
+    });
+    for (const id of result.documentIds) this.enqueue(accountId, id);
+    return result;
+  }
+
   /** Queues (re-)extraction of a document. */
   enqueue(accountId: string, documentId: string): void {
     this.pending++;
