@@ -6,6 +6,7 @@ import { DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
 import type { Database } from '../store/schema';
 import { DocumentFiles } from './files';
+import { TesseractOcr } from './ocr';
 import { DocumentRenderer } from './render';
 import { DocumentService, type CreateTrackingRequest, type OcrEngine } from './service';
 
@@ -39,7 +40,7 @@ export class Documents {
       events: options.events,
       createTrackingRequest: options.createTrackingRequest,
       render: (row) => this.renderer.document(row),
-      ocr: options.ocr,
+      ocr: options.ocr ?? new TesseractOcr(),
       logger: options.logger,
     });
   }

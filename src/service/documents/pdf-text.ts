@@ -4,7 +4,7 @@
  * streams expand to gigabytes) is refused instead of exhausting memory.
  */
 import { inflateSync } from 'node:zlib';
-import { extractText, getDocumentProxy } from 'unpdf';
+import { extractImages, extractText, getDocumentProxy } from 'unpdf';
 
 /** Largest size one compressed stream may expand to. */
 export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
@@ -47,10 +47,22 @@ export function checkStreamSizes(bytes: Uint8Array, maxBytes = MAX_STREAM_BYTES)
   }
 }
 
+/** Pages without a text layer that are OCR-read at most. */
+export const MAX_OCR_PAGES = 10;
+
+export interface PageImage {
+  data: Uint8ClampedArray;
+  width: number;
+  height: number;
+  channels: number;
+}
+
 export interface PdfText {
   pageCount: number;
   /** Text of pages 1..n (at most MAX_PAGES). */
   pages: string[];
+  /** For pages without text (a scan): the page's largest image, for OCR. */
+  scans: (PageImage | null)[];
 }
 
 export async function pdfText(bytes: Uint8Array): Promise<PdfText> {
@@ -65,8 +77,19 @@ export async function pdfText(bytes: Uint8Array): Promise<PdfText> {
     const pageCount = pdf.numPages;
     const pages: string[] = [];
     const { text } = await extractText(pdf, { mergePages: false });
-    for (let i = 0; i < Math.min(pageCount, MAX_PAGES); i++) pages.push(text[i] ?? '');
-    return { pageCount, pages };
+    const scans: (PageImage | null)[] = [];
+    for (let i = 0; i < Math.min(pageCount, MAX_PAGES); i++) {
+      pages.push(text[i] ?? '');
+      let scan: PageImage | null = null;
+      if (!text[i]?.trim() && i < MAX_OCR_PAGES) {
+        const images = await extractImages(pdf, i + 1);
+        for (const image of images) {
+          if (!scan || image.width * image.height > scan.width * scan.height) scan = image;
+        }
+      }
+      scans.push(scan);
+    }
+    return { pageCount, pages, scans };
   } catch (err) {
     throw new DocumentReadError(`The PDF could not be read: ${(err as Error).message}`);
   } finally {

@@ -15,6 +15,7 @@ import type { TrackingRequestCreateBody } from '../../shared/api/documents';
 import { extractFields, type Extraction } from './extract';
 import type { DocumentFiles } from './files';
 import { MAX_DOCUMENT_BYTES, sniffContentType } from './files';
+import { grayscalePgm } from './ocr';
 import { DocumentReadError, pdfText } from './pdf-text';
 import { isoString, type Clock } from '../../shared/clock';
 
@@ -22,6 +23,7 @@ import { isoString, type Clock } from '../../shared/clock';
 export interface OcrEngine {
   /** Text and mean word confidence (0..1) of each page image. */
   read(images: Uint8Array[]): Promise<{ text: string; confidence: number }[]>;
+  close(): Promise<void>;
 }
 
 export type CreateTrackingRequest = (
@@ -178,28 +180,37 @@ export class DocumentService {
   async close(): Promise<void> {
     this.closed = true;
     await this.idle();
+    await this.deps.ocr?.close();
   }
 
   private async read(row: DocumentRow): Promise<Extraction> {
     const bytes = await this.deps.files.read(row.sha256);
     const lines = this.deps.ref.lines;
     if (row.content_type === 'application/pdf') {
-      const { pages } = await pdfText(bytes);
+      const { pages, scans } = await pdfText(bytes);
       if (pages.some((p) => p.trim().length > 20)) {
         return extractFields(pages, lines, { method: 'text' });
       }
-      throw new DocumentReadError(
-        'The PDF has no text layer (a scanned page); OCR of PDF pages is not available in this build',
+      // No text layer: a scan. Read each page's image by OCR.
+      const images = scans.flatMap((s) => (s ? [grayscalePgm(s)] : []));
+      if (images.length === 0) throw new DocumentReadError('The PDF has neither text nor images');
+      const read = await this.ocr().read(images);
+      return extractFields(
+        read.map((p) => p.text),
+        lines,
+        { method: 'ocr', pageConfidence: read.map((p) => p.confidence) },
       );
     }
-    if (!this.deps.ocr) {
-      throw new DocumentReadError('OCR is not available in this service');
-    }
-    const [page] = await this.deps.ocr.read([bytes]);
+    const [page] = await this.ocr().read([bytes]);
     return extractFields([page?.text ?? ''], lines, {
       method: 'ocr',
       pageConfidence: [page?.confidence ?? 0],
     });
+  }
+
+  private ocr(): OcrEngine {
+    if (!this.deps.ocr) throw new DocumentReadError('OCR is not available in this service');
+    return this.deps.ocr;
   }
 
   /** Runs one extraction and records its result and event together. */
