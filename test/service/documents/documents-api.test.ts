@@ -287,4 +287,33 @@ describe('documents: bad input', () => {
     });
     expect(res.status).toBe(409);
   });
+
+  it('answers malformed multipart bodies with a 4xx error document, never a 500', async () => {
+    const before = await documentCount();
+    const post = (contentType: string, body: string) =>
+      fetch(`${t.baseUrl}/documents`, {
+        method: 'POST',
+        headers: { Authorization: `Token ${t.keyA}`, 'Content-Type': contentType },
+        body,
+      });
+    const cases: [string, string][] = [
+      ['multipart/form-data; boundary=xyz', '--xyz\r\nContent-Disposition: form-data; name="file"'],
+      ['multipart/form-data', 'no boundary at all'],
+      [
+        'multipart/form-data; boundary=b',
+        '--b\r\nContent-Disposition: form-data; name="other"; filename="a.pdf"\r\n\r\n%PDF-1.4\r\n--b--\r\n',
+      ],
+      [
+        'multipart/form-data; boundary=b',
+        '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nx\r\n--b--\r\n',
+      ],
+    ];
+    for (const [contentType, body] of cases) {
+      const res = await post(contentType, body);
+      expect(res.status, `${contentType} ${body}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(((await res.json()) as any).errors[0].detail).toBeTruthy();
+    }
+    expect(await documentCount()).toBe(before);
+  });
 });
