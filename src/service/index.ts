@@ -110,6 +110,8 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       events: webhooks.outbox,
       // The same validation and creation as POST /tracking_requests.
       createTrackingRequest: (accountId, attrs) => createTrackingRequest(context, accountId, attrs),
+      findTrackingRequest: (accountId, number, scac) =>
+        tracking.findActiveDuplicate(accountId, number, ref.linesByAnyScac.get(scac)?.scac ?? scac),
       logger: options.logger,
     });
     const context: ServiceContext = {

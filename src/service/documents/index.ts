@@ -8,7 +8,12 @@ import type { Database } from '../store/schema';
 import { DocumentFiles } from './files';
 import { TesseractOcr } from './ocr';
 import { DocumentRenderer } from './render';
-import { DocumentService, type CreateTrackingRequest, type OcrEngine } from './service';
+import {
+  DocumentService,
+  type CreateTrackingRequest,
+  type DocumentServiceDeps,
+  type OcrEngine,
+} from './service';
 
 export class Documents {
   readonly store: DocumentStore;
@@ -25,6 +30,7 @@ export class Documents {
     clock: Clock;
     events: EventSink;
     createTrackingRequest: CreateTrackingRequest;
+    findTrackingRequest: DocumentServiceDeps['findTrackingRequest'];
     ocr?: OcrEngine;
     logger?: { warn(obj: unknown, msg?: string): void };
   }) {
@@ -39,6 +45,7 @@ export class Documents {
       clock: options.clock,
       events: options.events,
       createTrackingRequest: options.createTrackingRequest,
+      findTrackingRequest: options.findTrackingRequest,
       render: (row) => this.renderer.document(row),
       ocr: options.ocr ?? new TesseractOcr(),
       logger: options.logger,

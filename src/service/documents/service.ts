@@ -39,27 +39,33 @@ export interface IncomingFile {
   name?: string;
 }
 
+export interface DocumentServiceDeps {
+  db: Kysely<Database>;
+  store: DocumentStore;
+  files: DocumentFiles;
+  ref: ReferenceData;
+  clock: Clock;
+  events: EventSink;
+  createTrackingRequest: CreateTrackingRequest;
+  /** The account's active request for a number and SCAC, when it is already tracked. */
+  findTrackingRequest: (
+    accountId: string,
+    number: string,
+    scac: string,
+  ) => Promise<{ id: string } | undefined>;
+  /** Renders a document for event payloads. */
+  render: (row: DocumentRow) => Promise<Resource>;
+  ocr?: OcrEngine;
+  logger?: { warn(obj: unknown, msg?: string): void };
+}
+
 export class DocumentService {
   private queue: Promise<void> = Promise.resolve();
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
 
-  constructor(
-    private readonly deps: {
-      db: Kysely<Database>;
-      store: DocumentStore;
-      files: DocumentFiles;
-      ref: ReferenceData;
-      clock: Clock;
-      events: EventSink;
-      createTrackingRequest: CreateTrackingRequest;
-      /** Renders a document for event payloads. */
-      render: (row: DocumentRow) => Promise<Resource>;
-      ocr?: OcrEngine;
-      logger?: { warn(obj: unknown, msg?: string): void };
-    },
-  ) {}
+  constructor(private readonly deps: DocumentServiceDeps) {}
 
   /**
    * Checks a file (size, real type) and returns what to store; throws a DocumentInputError
@@ -265,8 +271,8 @@ export class DocumentService {
 
   /**
    * Creates tracking requests for what the document names (its bill of lading, else booking,
-   * else each container) with the carrier found, and links them; returns how many were made.
-   * Numbers already tracked are linked to their existing request's shipment instead.
+   * else each container) with the carrier found, and links them (a number already tracked is
+   * linked to its existing request); returns how many requests the document is linked to.
    */
   async track(accountId: string, documentId: string): Promise<number> {
     const row = await this.deps.store.get(accountId, documentId);
@@ -302,6 +308,14 @@ export class DocumentService {
         created.push(request.id);
       } catch (err) {
         if (!(err instanceof ApiError)) throw err;
+        if (err.errors[0]?.code === 'duplicate') {
+          // Already tracked: link the document to that request (and so its shipment).
+          const existing = await this.deps.findTrackingRequest(accountId, w.number, scac);
+          if (existing) {
+            created.push(existing.id);
+            continue;
+          }
+        }
         this.deps.logger?.warn(
           { documentId, number: w.number, reason: err.message },
           'tracking request from document refused',

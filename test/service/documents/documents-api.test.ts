@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../helpers';
 import { startReceiver, until, verifySignatures, type Receiver } from '../webhooks/receiver';
 import {
   ARRIVAL,
@@ -127,6 +127,34 @@ describe('documents: upload and extraction', () => {
     }
   });
 
+  it('links a document naming an already tracked bill of lading to its shipment and containers', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDUB7654321');
+    await t.send('PATCH', '/documents/settings', {
+      data: { attributes: { tracking_mode: 'automatic' } },
+    });
+    try {
+      const { document } = await extracted(await arrivalNotice('MEDUB7654321'), 'tracked.pdf');
+      expect(document.relationships.tracking_requests.data).toEqual([
+        { type: 'tracking_request', id: seeded.request.id },
+      ]);
+      expect(document.relationships.shipments.data).toEqual([
+        { type: 'shipment', id: seeded.shipment.id },
+      ]);
+      expect(document.relationships.cargos.data.map((c: any) => c.id).sort()).toEqual(
+        seeded.containers.map((c) => c.id).sort(),
+      );
+      const withShipment = await t.get(`/documents/${document.id}?include=shipments`);
+      expect(withShipment.body.included[0]).toMatchObject({
+        type: 'shipment',
+        id: seeded.shipment.id,
+      });
+    } finally {
+      await t.send('PATCH', '/documents/settings', {
+        data: { attributes: { tracking_mode: 'off' } },
+      });
+    }
+  });
+
   it('classifies a non-document as other with nothing extracted', async () => {
     const { document, payload } = await extracted(await nonDocument(), 'menu.pdf');
     expect(document.attributes.document_type).toBe('other');
@@ -154,7 +182,10 @@ describe('documents: upload and extraction', () => {
     expect(all.status).toBe(200);
     expect(all.body.meta.total).toBeGreaterThanOrEqual(4);
     const notices = await t.get('/documents?filter[document_types]=arrival_notice');
-    expect(notices.body.data.map((d: any) => d.attributes.file_name)).toEqual(['arrival.pdf']);
+    expect(notices.body.data.map((d: any) => d.attributes.file_name).sort()).toEqual([
+      'arrival.pdf',
+      'tracked.pdf',
+    ]);
     const byRef = await t.get(`/documents?filter[reference]=${BILL.containers[2]}`);
     expect(byRef.body.data.map((d: any) => d.attributes.file_name)).toEqual(['bl.pdf']);
     expect((await t.get('/documents?sort=size')).status).toBe(400);

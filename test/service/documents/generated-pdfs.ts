@@ -35,12 +35,13 @@ export const ARRIVAL = {
   lfd: '2026-02-09',
 };
 
-export function arrivalNotice(): Promise<Uint8Array> {
+/** An arrival notice; another bill of lading number makes another document. */
+export function arrivalNotice(bl = ARRIVAL.bl): Promise<Uint8Array> {
   return textPdf([
     [
       'ARRIVAL NOTICE',
       'Mediterranean Shipping Company - Freight release pending',
-      `B/L No: ${ARRIVAL.bl}`,
+      `B/L No: ${bl}`,
       `Vessel: ${ARRIVAL.vessel}`,
       `Voyage: ${ARRIVAL.voyage}`,
       'Port of discharge: Los Angeles, CA',
