@@ -143,6 +143,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     await engine?.start();
     // Pending deliveries left by a previous run resume now.
     webhooks.start();
+    await documents.service.resume();
     return {
       app,
       engine,

@@ -247,7 +247,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
           tags: ['Documents'],
           summary: 'Upload a document',
           description:
-            'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`.',
+            'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB; JSON bodies are bounded by the request body limit (1 MB by default), so send larger files as multipart. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`.',
           ...EXTENSION,
         },
       },

@@ -176,6 +176,12 @@ export class DocumentService {
       });
   }
 
+  /** Queues the extractions a previous run left unfinished. */
+  async resume(): Promise<void> {
+    for (const row of await this.deps.store.pendingExtractions())
+      this.enqueue(row.account_id, row.id);
+  }
+
   /** Resolves when no extraction is queued or running. */
   idle(): Promise<void> {
     return this.pending === 0

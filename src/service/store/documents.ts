@@ -274,6 +274,17 @@ export class DocumentStore {
       .execute();
   }
 
+  /** Live documents whose extraction has not finished (a previous run stopped first). */
+  async pendingExtractions(): Promise<{ account_id: string; id: string }[]> {
+    return this.db
+      .selectFrom('documents')
+      .select(['account_id', 'id'])
+      .where('extraction_status', '=', 'pending')
+      .where('discarded_at', 'is', null)
+      .orderBy('created_at')
+      .execute();
+  }
+
   /** Marks a document as waiting for (re-)extraction. */
   async markPending(accountId: string, id: string): Promise<void> {
     await this.db

@@ -291,6 +291,13 @@ describe('documents: bad input', () => {
     const { document } = await extracted(compressionBomb(), 'bomb.pdf');
     expect(document.attributes.extraction_status).toBe('failed');
     expect(document.attributes.extraction_error).toMatch(/compression bomb/);
+    await until(() =>
+      receiver.received.some(
+        (r) =>
+          r.json?.data?.attributes?.event === 'document.extraction_failed' &&
+          r.json.data.relationships.reference_object.data.id === document.id,
+      ),
+    );
   });
 
   it('fails a corrupt PDF with a clear reason', async () => {
