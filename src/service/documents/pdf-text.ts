@@ -8,6 +8,8 @@ import { extractImages, extractText, getDocumentProxy } from 'unpdf';
 
 /** Largest size one compressed stream may expand to. */
 export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
+/** Time one PDF may take to read; pdf.js is stopped after it. */
+export const PDF_READ_TIMEOUT_MS = 30_000;
 /** Pages read at most; a longer document is read up to here. */
 export const MAX_PAGES = 50;
 
@@ -65,7 +67,10 @@ export interface PdfText {
   scans: (PageImage | null)[];
 }
 
-export async function pdfText(bytes: Uint8Array): Promise<PdfText> {
+export async function pdfText(
+  bytes: Uint8Array,
+  timeoutMs = PDF_READ_TIMEOUT_MS,
+): Promise<PdfText> {
   checkStreamSizes(bytes);
   let pdf;
   try {
@@ -73,6 +78,23 @@ export async function pdfText(bytes: Uint8Array): Promise<PdfText> {
   } catch (err) {
     throw new DocumentReadError(`The PDF could not be read: ${(err as Error).message}`);
   }
+  const document = pdf;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      reject(new DocumentReadError(`Reading the PDF took longer than ${timeoutMs / 1000} s`));
+      // Stops pdf.js's pending work on this document.
+      void document.destroy();
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([readPages(document), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function readPages(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<PdfText> {
   try {
     const pageCount = pdf.numPages;
     const pages: string[] = [];
