@@ -61,6 +61,8 @@ export const DEFAULT_SEED = 42;
 export const DEFAULT_SIM_SPEED = 3600;
 
 export interface EmbeddedOptions {
+  /** Port of the SMTP listener for email submissions; off when unset. */
+  smtpPort?: number;
   dataDir: string;
   /** 0 picks a free port. */
   port?: number;
@@ -149,6 +151,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       config: options.config,
       referenceDir: options.referenceDir,
       secretKey: options.secretKey,
+      smtpPort: options.smtpPort,
       feeds: feedConfigFor(sim),
       // At least a quarter of a real second between scheduling passes at high speeds.
       engine: { tickMs: Math.max(60_000, options.clock ? 60_000 : speed * 250) },

@@ -9,6 +9,9 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerContainerRoutes } from './api/containers';
+import { registerDocumentSchemaRoutes } from './api/document-schemas';
+import { registerDocumentRoutes } from './api/documents';
+import { registerEmailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './api/render';
 import { registerReferenceRoutes } from './api/reference';
@@ -28,6 +31,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Counts against the tracking request creation limit. */
     trackingRequestCreation?: boolean;
+    /** Authorized by a signed link in the url instead of an API key. */
+    signedLink?: boolean;
   }
 }
 
@@ -183,6 +188,7 @@ export function buildApp(
       v2.addHook('onRequest', async (request, reply) => {
         if (request.routeOptions.url === `${API_PREFIX}/openapi.json`) return;
         limits.checkAddress(request.ip);
+        if (request.routeOptions.config.signedLink) return;
         const match = TOKEN_RE.exec(request.headers.authorization ?? '');
         const account = match ? await ctx.accounts.byKey(match[1]!) : undefined;
         if (!account) {
@@ -207,6 +213,9 @@ export function buildApp(
       registerReferenceRoutes(v2, ctx);
       registerSearchRoutes(v2, ctx);
       registerWebhookRoutes(v2, ctx);
+      registerDocumentRoutes(v2, ctx);
+      registerEmailSubmissionRoutes(v2, ctx);
+      registerDocumentSchemaRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock';
 import type { Renderer } from './api/render';
+import type { Documents } from './documents';
 import type { VesselPositionHistory } from './routing/positions';
 import type { RouteMapService } from './routing/route-builder';
 import type { AccountStore } from './store/accounts';
@@ -50,4 +51,6 @@ export interface ServiceContext {
   positions: VesselPositionHistory;
   /** Webhook outbox (the engine's EventSink), sender and delivery worker. */
   webhooks: Webhooks;
+  /** Document files, metadata, extraction and email submissions. */
+  documents: Documents;
 }

@@ -8,6 +8,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock';
 import { buildApp } from './app';
 import { Renderer } from './api/render';
+import { createTrackingRequest } from './api/tracking-requests';
+import { Documents } from './documents';
+import { startSmtpInbox } from './email/smtp-inbox';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRouter } from './routing/network';
@@ -110,7 +113,20 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       router: marineSeaRouter,
       copies: sqlRouteMapCopies(opened.db),
     });
+    const documents = new Documents({
+      db: opened.db,
+      dataDir: options.dataDir,
+      ref,
+      clock,
+      events: webhooks.outbox,
+      // The same validation and creation as POST /tracking_requests.
+      createTrackingRequest: (accountId, attrs) => createTrackingRequest(context, accountId, attrs),
+      findTrackingRequest: (accountId, number, scac) =>
+        tracking.findActiveDuplicate(accountId, number, ref.linesByAnyScac.get(scac)?.scac ?? scac),
+      logger: options.logger,
+    });
     const context: ServiceContext = {
+      documents,
       db: opened.db,
       ref,
       accounts,
@@ -138,11 +154,13 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     await engine?.start();
     // Pending deliveries left by a previous run resume now.
     webhooks.start();
+    await documents.service.resume();
     return {
       app,
       engine,
       store: { accounts, tracking, reference: ref, context, events: webhooks.outbox },
       async close() {
+        await context.documents.service.close();
         await engine?.stop();
         await webhooks.stop();
         await app.close();
@@ -161,6 +179,8 @@ export interface RunningService extends ServiceApp {
   port: number;
   /** Set when this start recorded the service's own account: shown once, never stored. */
   initialKey?: string;
+  /** Port of the SMTP listener for email submissions, when started. */
+  smtpPort?: number;
 }
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -171,7 +191,12 @@ export const ROUTER_WARM_UP_DELAY_MS = 5_000;
 
 /** Starts listening; on first start it records the service's own account and returns its key. */
 export async function startService(
-  options: ServiceOptions & { host?: string; port?: number },
+  options: ServiceOptions & {
+    host?: string;
+    port?: number;
+    /** Port of the SMTP listener for email submissions (0: any free port); off when unset. */
+    smtpPort?: number;
+  },
 ): Promise<RunningService> {
   const service = await createServiceApp(options);
   try {
@@ -184,6 +209,14 @@ export async function startService(
     const port =
       typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const shownHost = host.includes(':') ? `[${host}]` : host;
+    const smtp =
+      options.smtpPort === undefined
+        ? undefined
+        : await startSmtpInbox(service.store.context.documents, {
+            host,
+            port: options.smtpPort,
+            logger: options.logger,
+          });
     // The sea-route graph costs about 1.5 s of CPU to build: do it soon after start, in real
     // time, so the first map request does not pay; a service closed before then never builds it.
     const warmUp = setTimeout(() => marineSeaRouter(), ROUTER_WARM_UP_DELAY_MS);
@@ -193,8 +226,10 @@ export async function startService(
       baseUrl: `http://${shownHost}:${port}/v2`,
       port,
       initialKey,
+      smtpPort: smtp?.port,
       async close() {
         clearTimeout(warmUp);
+        await smtp?.close();
         await service.close();
       },
     };

@@ -17,17 +17,18 @@ function parsePositive(raw: string | undefined, name: string, fallback: number):
   return value;
 }
 
-function parsePort(raw: string | undefined): number {
+function parsePort(raw: string | undefined, name = 'port'): number {
   if (raw === undefined) return DEFAULT_PORT;
   const port = Number(raw);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`Invalid --port ${raw}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`Invalid --${name} ${raw}`);
   return port;
 }
 
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage:
-    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--allow-private-webhooks]',
+    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--allow-private-webhooks] [--smtp-port N]',
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -40,10 +41,14 @@ export const serveCommand: CliCommand = {
         seed: { type: 'string' },
         // Local use and tests only: lets webhooks target loopback/private addresses over http.
         'allow-private-webhooks': { type: 'boolean', default: false },
+        // Email submissions: an SMTP listener for track+<token>@host addresses (off by default).
+        'smtp-port': { type: 'string' },
       },
       strict: true,
     });
     const port = parsePort(values.port);
+    const smtpPort =
+      values['smtp-port'] === undefined ? undefined : parsePort(values['smtp-port'], 'smtp-port');
     const dataDir = values['data-dir'] ?? defaultServiceDataDir();
     const logger = pino({ level: process.env.QUAYSIDE_LOG_LEVEL ?? 'warn' });
     const config = { allowPrivateWebhooks: values['allow-private-webhooks'] };
@@ -60,6 +65,7 @@ export const serveCommand: CliCommand = {
         seed,
         logger,
         config,
+        smtpPort,
       });
       service = embedded;
       console.log(`Quayside service listening on ${embedded.baseUrl}`);
@@ -67,6 +73,8 @@ export const serveCommand: CliCommand = {
       // Shown once, when created; later starts reuse the key kept in the data folder.
       if (embedded.apiKeyCreated) console.log(`API key: ${embedded.apiKey}`);
       else console.log(`API key: the one shown at first start (kept in ${dataDir}/${KEY_FILE})`);
+      if (embedded.service.smtpPort !== undefined)
+        console.log(`Email submissions: SMTP on port ${embedded.service.smtpPort}`);
     } else {
       const running = await startService({
         dataDir,
@@ -74,9 +82,12 @@ export const serveCommand: CliCommand = {
         port,
         logger,
         config,
+        smtpPort,
       });
       service = running;
       console.log(`Quayside service listening on ${running.baseUrl}`);
+      if (running.smtpPort !== undefined)
+        console.log(`Email submissions: SMTP on port ${running.smtpPort}`);
       if (running.initialKey) console.log(`API key: ${running.initialKey}`);
     }
 

@@ -5,7 +5,7 @@ import { RequestStatus } from '../components/RequestStatus';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
-import { containerNumberProblem, normalizeNumber } from '../lib/iso6346';
+import { containerNumberProblem, normalizeNumber } from '../../shared/iso6346';
 
 type RequestType = (typeof REQUEST_TYPES)[number];
 

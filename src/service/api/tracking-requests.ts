@@ -11,6 +11,7 @@ import {
   TrackingRequestUpdateBody,
 } from '../../shared/api/documents';
 import type { ServiceContext } from '../context';
+import type { TrackingRequestsTable } from '../store/schema';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
@@ -45,6 +46,73 @@ const ListQuery = Type.Object({
 
 /** Escapes LIKE wildcards so user text matches literally. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Validates and creates one tracking request: the one path for the route and for documents
+ * that start tracking what they name. Invalid attributes or a duplicate are a 422 ApiError.
+ */
+export async function createTrackingRequest(
+  ctx: ServiceContext,
+  accountId: string,
+  attrs: TrackingRequestCreateBody['data']['attributes'],
+): Promise<TrackingRequestsTable> {
+  const { tracking, ref } = ctx;
+  const requestNumber = attrs.request_number.trim().toUpperCase();
+  const scac = attrs.scac.trim().toUpperCase();
+  const errors: { detail: string; code: string; source: { pointer: string } }[] = [];
+  if (!requestNumber) {
+    errors.push({
+      detail: "Request number can't be blank",
+      code: 'blank',
+      source: { pointer: '/data/attributes/request_number' },
+    });
+  }
+  const scacPointer = { pointer: '/data/attributes/scac' };
+  // SCAC `TEST` takes the reference API's test numbers (TEST-TR-SUCCEEDED, TEST-TR-FAILED).
+  const testLine =
+    scac === TEST_SCAC && requestNumber.startsWith('TEST-')
+      ? ({ scac: TEST_SCAC, name: 'Test line', container_prefixes: '["TEST"]' } as const)
+      : undefined;
+  const line = testLine ?? ref.linesByAnyScac.get(scac);
+  if (!scac) {
+    errors.push({ detail: "Scac can't be blank", code: 'blank', source: scacPointer });
+  } else if (!line) {
+    errors.push({
+      detail: `Scac '${scac}' is not recognized`,
+      code: 'invalid',
+      source: scacPointer,
+    });
+  } else if (
+    (ctx.config.supportedScacs && !ctx.config.supportedScacs.includes(line.scac)) ||
+    (attrs.request_type === 'container' && JSON.parse(line.container_prefixes).length === 0)
+  ) {
+    errors.push({
+      detail: `Scac '${scac}' is not supported. We do not currently integrate with ${line.name}`,
+      code: 'unsupported',
+      source: scacPointer,
+    });
+  }
+  if (errors.length) throw ApiError.many(422, errors);
+  const duplicate = await tracking.findActiveDuplicate(accountId, requestNumber, line!.scac);
+  if (duplicate) {
+    throw new ApiError(
+      422,
+      `A tracking request for ${requestNumber} with scac ${line!.scac} already exists (status ${duplicate.status})`,
+      {
+        code: 'duplicate',
+        source: { pointer: '/data/attributes/request_number' },
+      },
+    );
+  }
+  const row = await tracking.createTrackingRequest(accountId, {
+    requestType: attrs.request_type,
+    requestNumber,
+    scac: line!.scac,
+    refNumbers: attrs.ref_numbers,
+    shipmentTags: attrs.shipment_tags,
+  });
+  return row;
+}
 
 export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { db, render, tracking, ref } = ctx;
@@ -162,60 +230,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     async (request, reply) => {
       const account = accountOf(request);
       const attrs = (request.body as TrackingRequestCreateBody).data.attributes;
-      const requestNumber = attrs.request_number.trim().toUpperCase();
-      const scac = attrs.scac.trim().toUpperCase();
-      const errors: { detail: string; code: string; source: { pointer: string } }[] = [];
-      if (!requestNumber) {
-        errors.push({
-          detail: "Request number can't be blank",
-          code: 'blank',
-          source: { pointer: '/data/attributes/request_number' },
-        });
-      }
-      const scacPointer = { pointer: '/data/attributes/scac' };
-      // SCAC `TEST` takes the reference API's test numbers (TEST-TR-SUCCEEDED, TEST-TR-FAILED).
-      const testLine =
-        scac === TEST_SCAC && requestNumber.startsWith('TEST-')
-          ? ({ scac: TEST_SCAC, name: 'Test line', container_prefixes: '["TEST"]' } as const)
-          : undefined;
-      const line = testLine ?? ref.linesByAnyScac.get(scac);
-      if (!scac) {
-        errors.push({ detail: "Scac can't be blank", code: 'blank', source: scacPointer });
-      } else if (!line) {
-        errors.push({
-          detail: `Scac '${scac}' is not recognized`,
-          code: 'invalid',
-          source: scacPointer,
-        });
-      } else if (
-        (ctx.config.supportedScacs && !ctx.config.supportedScacs.includes(line.scac)) ||
-        (attrs.request_type === 'container' && JSON.parse(line.container_prefixes).length === 0)
-      ) {
-        errors.push({
-          detail: `Scac '${scac}' is not supported. We do not currently integrate with ${line.name}`,
-          code: 'unsupported',
-          source: scacPointer,
-        });
-      }
-      if (errors.length) throw ApiError.many(422, errors);
-      const duplicate = await tracking.findActiveDuplicate(account.id, requestNumber, line!.scac);
-      if (duplicate) {
-        throw new ApiError(
-          422,
-          `A tracking request for ${requestNumber} with scac ${line!.scac} already exists (status ${duplicate.status})`,
-          {
-            code: 'duplicate',
-            source: { pointer: '/data/attributes/request_number' },
-          },
-        );
-      }
-      const row = await tracking.createTrackingRequest(account.id, {
-        requestType: attrs.request_type,
-        requestNumber,
-        scac: line!.scac,
-        refNumbers: attrs.ref_numbers,
-        shipmentTags: attrs.shipment_tags,
-      });
+      const row = await createTrackingRequest(ctx, account.id, attrs);
       return sendDocument(reply, 201, { data: renderTrackingRequest(row) });
     },
   );

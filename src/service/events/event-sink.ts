@@ -5,9 +5,11 @@
  * change does: the webhook outbox implements this interface.
  */
 import type { Transaction } from 'kysely';
+import type { Resource } from '../jsonapi/include';
 import type { Database } from '../store/schema';
 
-export type EventReferenceType = 'container' | 'shipment' | 'tracking_request' | 'transport_event';
+export type EventReferenceType =
+  'container' | 'shipment' | 'tracking_request' | 'transport_event' | 'document';
 
 export interface TrackingEvent {
   accountId: string;
@@ -17,6 +19,8 @@ export interface TrackingEvent {
   reference: { type: EventReferenceType; id: string };
   /** For `container.updated`: attribute name -> [old, new]. */
   changeset?: Record<string, [unknown, unknown]>;
+  /** Resources the payload includes as given (for types the shared renderer does not load). */
+  included?: Resource[];
   /** UTC ISO 8601 time the change was recorded. */
   occurredAt: string;
 }

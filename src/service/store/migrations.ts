@@ -455,6 +455,89 @@ const accountIdentity: Migration = {
   },
 };
 
+/**
+ * Documents (uploaded or mailed PDFs and images, with what extraction found), the email
+ * submissions they arrived in, and each account's document settings (tracking mode, inbox token).
+ */
+const documents: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('email_submissions')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) =>
+        c.notNull().references('accounts.id').onDelete('cascade'),
+      )
+      .addColumn('subject', 'text')
+      .addColumn('body', 'text')
+      .addColumn('from_addresses', 'text', (c) => c.notNull())
+      .addColumn('to_addresses', 'text', (c) => c.notNull())
+      .addColumn('cc_addresses', 'text', (c) => c.notNull())
+      .addColumn('sent_at', 'varchar(32)')
+      .addColumn('message_id', 'text')
+      .addColumn('in_reply_to', 'text')
+      .addColumn('reference_ids', 'text', (c) => c.notNull())
+      .addColumn('content_type', 'text')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('email_submissions_account_created')
+      .on('email_submissions')
+      .columns(['account_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createTable('documents')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', (c) =>
+        c.notNull().references('accounts.id').onDelete('cascade'),
+      )
+      .addColumn('email_submission_id', 'varchar(36)', (c) =>
+        c.references('email_submissions.id').onDelete('set null'),
+      )
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('source', 'varchar(20)', (c) => c.notNull())
+      .addColumn('file_name', 'text', (c) => c.notNull())
+      .addColumn('content_type', 'varchar(100)', (c) => c.notNull())
+      .addColumn('size_bytes', 'integer', (c) => c.notNull())
+      .addColumn('sha256', 'varchar(64)', (c) => c.notNull())
+      .addColumn('rotation', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('document_type', 'varchar(40)', (c) => c.notNull())
+      .addColumn('document_type_manual', 'varchar(40)')
+      .addColumn('classification_notes', 'text')
+      .addColumn('extraction_status', 'varchar(20)', (c) => c.notNull())
+      .addColumn('extraction_error', 'text')
+      .addColumn('extraction_id', 'varchar(36)')
+      .addColumn('extracted', 'text')
+      .addColumn('extracted_at', 'varchar(32)')
+      .addColumn('extracted_manual', 'text')
+      .addColumn('shipment_ids', 'text', (c) => c.notNull())
+      .addColumn('container_ids', 'text', (c) => c.notNull())
+      .addColumn('tracking_request_ids', 'text', (c) => c.notNull())
+      .addColumn('discarded_at', 'varchar(32)')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('documents_account_created')
+      .on('documents')
+      .columns(['account_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createIndex('documents_account_hash')
+      .on('documents')
+      .columns(['account_id', 'sha256'])
+      .execute();
+    await db.schema
+      .createTable('document_settings')
+      .addColumn('account_id', 'varchar(36)', (c) =>
+        c.primaryKey().references('accounts.id').onDelete('cascade'),
+      )
+      .addColumn('tracking_mode', 'varchar(20)', (c) => c.notNull())
+      .addColumn('inbox_token', 'varchar(64)', (c) => c.notNull().unique())
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -462,6 +545,7 @@ export const migrations: Record<string, Migration> = {
   '0003_webhook_delivery': webhookDelivery,
   '0004_route_map': routeMap,
   '0005_account_identity': accountIdentity,
+  '0006_documents': documents,
 };
 
 export const migrationProvider: MigrationProvider = {

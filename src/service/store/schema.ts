@@ -329,4 +329,68 @@ export interface Database {
   webhook_delivery_attempts: WebhookDeliveryAttemptsTable;
   vessel_positions: VesselPositionsTable;
   route_map_copies: RouteMapCopiesTable;
+  documents: DocumentsTable;
+  email_submissions: EmailSubmissionsTable;
+  document_settings: DocumentSettingsTable;
+}
+
+export interface EmailSubmissionsTable {
+  id: string;
+  account_id: string;
+  subject: string | null;
+  body: string | null;
+  /** JSON string arrays. */
+  from_addresses: Json;
+  to_addresses: Json;
+  cc_addresses: Json;
+  sent_at: string | null;
+  message_id: string | null;
+  in_reply_to: string | null;
+  reference_ids: Json;
+  content_type: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentsTable {
+  id: string;
+  account_id: string;
+  email_submission_id: string | null;
+  name: string;
+  /** upload | api | email */
+  source: string;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  /** Hex SHA-256 of the file: its name in the service's document folder. */
+  sha256: string;
+  /** Clockwise degrees: 0, 90, 180 or 270. */
+  rotation: number;
+  document_type: string;
+  document_type_manual: string | null;
+  classification_notes: string | null;
+  /** pending | extracted | failed */
+  extraction_status: string;
+  extraction_error: string | null;
+  /** Id of the latest extraction (the document_representation). */
+  extraction_id: string | null;
+  /** JSON of the latest extraction's payload. */
+  extracted: Json | null;
+  extracted_at: string | null;
+  extracted_manual: Json | null;
+  /** JSON id arrays of what the document is linked to. */
+  shipment_ids: Json;
+  container_ids: Json;
+  tracking_request_ids: Json;
+  discarded_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DocumentSettingsTable {
+  account_id: string;
+  /** off | ask | automatic: whether extraction creates tracking requests. */
+  tracking_mode: string;
+  /** The secret part of the account's inbox address, track+<token>@host. */
+  inbox_token: string;
 }

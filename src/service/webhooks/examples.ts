@@ -22,6 +22,7 @@ import { buildEventBody, notificationDocument, type NotificationDocument } from 
 export function referenceTypeFor(event: WebhookEventName): EventReferenceType {
   if (event.startsWith('tracking_request.')) return 'tracking_request';
   if (event === 'shipment.estimated.arrival') return 'shipment';
+  if (event.startsWith('document.')) return 'document';
   if (
     event === 'container.created' ||
     event === 'container.updated' ||
@@ -36,6 +37,7 @@ const EXAMPLE_IDS = {
   shipment: '7c2e4d6f-8a0b-4c1d-9e3f-5a7b9c1d3e5f',
   container: '9d3f5e7a-1b2c-4d3e-8f4a-6b8c0d2e4f6a',
   transportEvent: 'ae4a6f8b-2c3d-4e5f-9a6b-7c9d1e3f5a7b',
+  document: 'b1c2d3e4-5f6a-4b7c-8d9e-0f1a2b3c4d5e',
 };
 
 /** The example document for `event`, stamped at `nowIso`. */
@@ -197,6 +199,7 @@ export async function exampleNotification(
     shipment: EXAMPLE_IDS.shipment,
     container: EXAMPLE_IDS.container,
     transport_event: EXAMPLE_IDS.transportEvent,
+    document: EXAMPLE_IDS.document,
   }[referenceType];
   const body = await buildEventBody(
     {
@@ -205,6 +208,27 @@ export async function exampleNotification(
       changeset:
         event === 'container.updated'
           ? { available_for_pickup: [false, true], pickup_lfd: [null, day(4)] }
+          : undefined,
+      included:
+        referenceType === 'document'
+          ? [
+              {
+                id: EXAMPLE_IDS.document,
+                type: 'document',
+                attributes: {
+                  name: 'Arrival notice.pdf',
+                  document_type: 'arrival_notice',
+                  source: 'email',
+                  file_content_type: 'application/pdf',
+                  extraction_status: event === 'document.extracted' ? 'extracted' : 'failed',
+                  created_at: nowIso,
+                  updated_at: nowIso,
+                },
+                relationships: {
+                  shipments: { data: [{ type: 'shipment', id: EXAMPLE_IDS.shipment }] },
+                },
+              },
+            ]
           : undefined,
       occurredAt: nowIso,
     },

@@ -9,7 +9,8 @@
  * - container.updated: a `container_updated_event` (changeset), the container and its terminal;
  * - container.pod_terminal_changed: a `container_pod_terminal_changed_event`, container, terminal;
  * - shipment.estimated.arrival: an `estimated_event`, the port of discharge and the shipment;
- * - container.created: the container and its shipment.
+ * - container.created: the container and its shipment;
+ * - document.*: the document as the event recorded it.
  */
 import { v4 as uuidv4 } from 'uuid';
 import type { EventReferenceType } from '../events/event-sink';
@@ -26,6 +27,7 @@ export interface EventSubject {
   event: string;
   reference: { type: EventReferenceType; id: string };
   changeset?: Record<string, [unknown, unknown]>;
+  included?: Resource[];
   occurredAt: string;
 }
 
@@ -133,6 +135,10 @@ export async function buildEventBody(
       c.add(container);
       await c.one(idOf(container, 'shipment'));
       return done({ type: 'container', id: reference.id });
+    }
+    case 'document': {
+      for (const r of subject.included ?? []) c.add(r);
+      return done({ type: 'document', id: reference.id });
     }
     case 'shipment': {
       const [shipment] = await load('shipment', [reference.id]);

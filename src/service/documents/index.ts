@@ -1,0 +1,58 @@
+/** Everything the document routes and the SMTP listener share, built once per service. */
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../shared/clock';
+import type { EventSink } from '../events/event-sink';
+import { DocumentStore } from '../store/documents';
+import type { ReferenceData } from '../store/reference';
+import type { Database } from '../store/schema';
+import { DocumentFiles } from './files';
+import { TesseractOcr } from './ocr';
+import { DocumentRenderer } from './render';
+import {
+  DocumentService,
+  type CreateTrackingRequest,
+  type DocumentServiceDeps,
+  type OcrEngine,
+} from './service';
+
+export class Documents {
+  readonly store: DocumentStore;
+  readonly files: DocumentFiles;
+  readonly renderer: DocumentRenderer;
+  readonly service: DocumentService;
+  /** Host part of inbox addresses (track+<token>@host). */
+  mailDomain = 'localhost';
+
+  constructor(options: {
+    db: Kysely<Database>;
+    dataDir: string;
+    ref: ReferenceData;
+    clock: Clock;
+    events: EventSink;
+    createTrackingRequest: CreateTrackingRequest;
+    findTrackingRequest: DocumentServiceDeps['findTrackingRequest'];
+    ocr?: OcrEngine;
+    logger?: { warn(obj: unknown, msg?: string): void };
+  }) {
+    this.store = new DocumentStore(options.db, options.clock);
+    this.files = new DocumentFiles(options.dataDir);
+    this.renderer = new DocumentRenderer(this.store);
+    this.service = new DocumentService({
+      db: options.db,
+      store: this.store,
+      files: this.files,
+      ref: options.ref,
+      clock: options.clock,
+      events: options.events,
+      createTrackingRequest: options.createTrackingRequest,
+      findTrackingRequest: options.findTrackingRequest,
+      render: (row) => this.renderer.document(row),
+      ocr: options.ocr ?? new TesseractOcr(),
+      logger: options.logger,
+    });
+  }
+
+  inboxAddress(token: string): string {
+    return `track+${token}@${this.mailDomain}`;
+  }
+}
