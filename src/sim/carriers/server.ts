@@ -453,7 +453,7 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
   const pushSubscriptions = (): Promise<number> => {
     const now = clock.now();
     return subscriptions.push(now, (scac, filter) =>
-      (eventsByScac.get(scac) ?? []).filter((e) => e.createdAt <= now && matches(e, filter, now)),
+      log.eventsOf(scac, now).filter((e) => e.createdAt <= now && matches(e, filter, now)),
     );
   };
   let pushing = false;
