@@ -57,7 +57,8 @@ async function serveAndCheck(
   const served = await serveCli(['--sim', '--sim-speed', '1', '--data-dir', dir]);
   try {
     const key = keyFileKey(dir);
-    expect(await trackingRequestCount(served.baseUrl, key)).toBe(25);
+    // The 25 demo requests, plus any booking the living world took since (followed as well).
+    expect(await trackingRequestCount(served.baseUrl, key)).toBeGreaterThanOrEqual(25);
     for (const other of others) expect(await trackingRequestCount(served.baseUrl, other)).toBe(0);
     return { output: served.output(), key };
   } finally {

@@ -106,7 +106,7 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     page,
   }) => {
     await page.goto(app.url);
-    await syncUntil(page, async () => (await boardCount(page)) > 0);
+    await syncUntil(page, async () => (await boardCount(page)) > 1); // sorting needs two rows
     const grid = page.getByRole('grid', { name: 'Containers' });
     await expect(grid.getByRole('row').nth(1)).not.toHaveAttribute('aria-busy', 'true');
     await page.screenshot({ path: test.info().outputPath('board.png') });

@@ -10,7 +10,6 @@ import { DcsaSubscriptionClient } from '../../src/service/feeds/dcsa/subscriptio
 import { startSimWorld, type RunningSimWorld } from '../../src/sim';
 import { SimTokenIssuer } from '../../src/sim/carriers/auth';
 import { buildEvents } from '../../src/sim/carriers/events';
-import { DAY } from '../../src/sim/time';
 
 const START = Date.UTC(2026, 2, 10, 6);
 let clock: ManualClock;
@@ -151,7 +150,13 @@ describe('simulated carriers require authentication', () => {
       );
       if (created.outcome !== 'created') throw new Error(JSON.stringify(created));
       secret = created.secret;
-      clock.advance(60 * DAY);
+      // Up to its next event, while the living world still holds the shipment.
+      const next = Math.min(
+        ...buildEvents(shipment, sim.world.model.seed)
+          .map((e) => e.createdAt)
+          .filter((t) => t > clock.now()),
+      );
+      clock.advance(next - clock.now() + 60_000);
       await sim.pushCarrierSubscriptions();
       const expected = (await idsNow()).filter((id) => !before.has(id));
       expect(expected.length).toBeGreaterThan(0);
