@@ -17,7 +17,10 @@ import { marineSeaRouter } from './routing/network';
 import { createRouteMapService, storeRouteLookups } from './routing/route-builder';
 import { sqlRouteMapCopies } from './routing/route-cache';
 import { AccountStore } from './store/accounts';
-import { sealPlaintextWebhookSecrets } from './security/sealed-columns';
+import {
+  assertKeyOpensSealedSecrets,
+  sealPlaintextWebhookSecrets,
+} from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
@@ -87,6 +90,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
   const secretBox = new SecretBox(resolveSecretKey(options.dataDir, options.secretKey));
   const opened = await openDatabase(options.dataDir, { secretBox });
   try {
+    await assertKeyOpensSealedSecrets(opened.db, secretBox);
     await sealPlaintextWebhookSecrets(opened.db);
     await loadReferenceData(
       opened.db,

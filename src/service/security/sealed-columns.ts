@@ -21,7 +21,7 @@ import {
   type UpdateQueryNode,
 } from 'kysely';
 import type { Database } from '../store/schema';
-import { SEALED_PREFIX, SecretBox } from './secret-box';
+import { SEALED_PREFIX, SECRET_KEY_ENV, SECRET_KEY_FILE, SecretBox } from './secret-box';
 
 const SEALED_TABLE = 'webhooks';
 const SEALED_COLUMNS = new Set(['secret', 'headers']);
@@ -108,6 +108,33 @@ export class SealedColumns implements KyselyPlugin {
         return out;
       }),
     };
+  }
+}
+
+/**
+ * Refuses to start with a key that cannot open the secrets already sealed in this store (the key
+ * file was lost or `QUAYSIDE_SECRET_KEY` changed): otherwise every later read of a webhook would
+ * fail. One sealed value is enough to tell.
+ */
+export async function assertKeyOpensSealedSecrets(
+  db: Kysely<Database>,
+  box: SecretBox,
+): Promise<void> {
+  const row = await db
+    .selectFrom('webhooks')
+    .select((eb) => eb.ref('secret').as('raw_secret'))
+    .where('secret', 'like', `${SEALED_PREFIX}%`)
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) return;
+  try {
+    box.open(row.raw_secret);
+  } catch {
+    throw new Error(
+      `The secret key does not open the webhook secrets stored in this data folder. Start with ` +
+        `the key they were sealed with (${SECRET_KEY_ENV}, or the ${SECRET_KEY_FILE} file from ` +
+        `a backup of this folder).`,
+    );
   }
 }
 

@@ -136,4 +136,29 @@ describe.skipIf(process.platform === 'win32')('secrets at rest', () => {
     expect(databaseBytes(dataDir)).not.toContain('old-plaintext');
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+  it('refuses to start with a key that cannot open the stored secrets, and says which key', async () => {
+    const t = await startTestService({ allowPrivateWebhooks: true });
+    expect((await t.send('POST', '/webhooks', webhookBody)).status).toBe(201);
+    await t.service.close();
+    const keyFile = path.join(t.dataDir, SECRET_KEY_FILE);
+    const original = fs.readFileSync(keyFile, 'utf8');
+    const start = () =>
+      startService({
+        dataDir: t.dataDir,
+        host: '127.0.0.1',
+        port: 0,
+        referenceDir: FIXTURE_REFERENCE_DIR,
+        config: { allowPrivateWebhooks: true },
+      });
+    try {
+      fs.writeFileSync(keyFile, 'ab'.repeat(32));
+      await expect(start()).rejects.toThrow(/does not open the webhook secrets.*secret\.key/);
+      // The right key back: the service starts and reads its webhooks.
+      fs.writeFileSync(keyFile, original);
+      const service = await start();
+      await service.close();
+    } finally {
+      fs.rmSync(t.dataDir, { recursive: true, force: true });
+    }
+  });
 });
