@@ -1,17 +1,19 @@
 /**
- * Text of each page of a PDF (unpdf, the serverless build of pdf.js). Before pdf.js sees the
+ * Text of each page of a PDF (unpdf, the serverless build of pdf.js, on a worker thread). Before pdf.js sees the
  * file, every Flate stream is inflated with a size cap, so a "zip bomb" (a small file whose
  * streams expand to gigabytes) is refused instead of exhausting memory.
  */
 import { inflateSync } from 'node:zlib';
-import { extractImages, extractText, getDocumentProxy } from 'unpdf';
+import { PdfReadFailure, PdfWorker, type PdfWorkerLimits } from './pdf-worker';
 
 /** Largest size one compressed stream may expand to. */
 export const MAX_STREAM_BYTES = 64 * 1024 * 1024;
-/** Time one PDF may take to read; pdf.js is stopped after it. */
+/** Time one PDF may take to read; the worker running pdf.js is terminated after it. */
 export const PDF_READ_TIMEOUT_MS = 30_000;
 /** Pages read at most; a longer document is read up to here. */
 export const MAX_PAGES = 50;
+/** Heap the PDF reader's worker may use. */
+export const PDF_READER_HEAP_MB = 512;
 
 export class DocumentReadError extends Error {}
 
@@ -67,54 +69,31 @@ export interface PdfText {
   scans: (PageImage | null)[];
 }
 
-export async function pdfText(
-  bytes: Uint8Array,
-  timeoutMs = PDF_READ_TIMEOUT_MS,
-): Promise<PdfText> {
-  checkStreamSizes(bytes);
-  let pdf;
-  try {
-    pdf = await getDocumentProxy(new Uint8Array(bytes), { isEvalSupported: false });
-  } catch (err) {
-    throw new DocumentReadError(`The PDF could not be read: ${(err as Error).message}`);
-  }
-  const document = pdf;
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      reject(new DocumentReadError(`Reading the PDF took longer than ${timeoutMs / 1000} s`));
-      // Stops pdf.js's pending work on this document.
-      void document.destroy();
-    }, timeoutMs);
-  });
-  try {
-    return await Promise.race([readPages(document), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
+/** Reads PDFs on a worker thread (see pdf-worker.ts), after the compression-bomb check. */
+export class PdfTextReader {
+  private readonly worker: PdfWorker;
 
-async function readPages(pdf: Awaited<ReturnType<typeof getDocumentProxy>>): Promise<PdfText> {
-  try {
-    const pageCount = pdf.numPages;
-    const pages: string[] = [];
-    const { text } = await extractText(pdf, { mergePages: false });
-    const scans: (PageImage | null)[] = [];
-    for (let i = 0; i < Math.min(pageCount, MAX_PAGES); i++) {
-      pages.push(text[i] ?? '');
-      let scan: PageImage | null = null;
-      if (!text[i]?.trim() && i < MAX_OCR_PAGES) {
-        const images = await extractImages(pdf, i + 1);
-        for (const image of images) {
-          if (!scan || image.width * image.height > scan.width * scan.height) scan = image;
-        }
-      }
-      scans.push(scan);
+  constructor(limits: Partial<PdfWorkerLimits> = {}) {
+    this.worker = new PdfWorker({
+      timeoutMs: PDF_READ_TIMEOUT_MS,
+      maxPages: MAX_PAGES,
+      maxOcrPages: MAX_OCR_PAGES,
+      maxHeapMb: PDF_READER_HEAP_MB,
+      ...limits,
+    });
+  }
+
+  async read(bytes: Uint8Array): Promise<PdfText> {
+    checkStreamSizes(bytes);
+    try {
+      return await this.worker.read(bytes);
+    } catch (err) {
+      if (err instanceof PdfReadFailure) throw new DocumentReadError(err.message);
+      throw err;
     }
-    return { pageCount, pages, scans };
-  } catch (err) {
-    throw new DocumentReadError(`The PDF could not be read: ${(err as Error).message}`);
-  } finally {
-    await pdf.destroy();
+  }
+
+  close(): Promise<void> {
+    return this.worker.close();
   }
 }

@@ -16,7 +16,7 @@ import { extractFields, type Extraction } from './extract';
 import type { DocumentFiles } from './files';
 import { MAX_DOCUMENT_BYTES, sniffContentType } from './files';
 import { grayscalePgm } from './ocr';
-import { DocumentReadError, pdfText } from './pdf-text';
+import { DocumentReadError, PdfTextReader } from './pdf-text';
 import { isoString, type Clock } from '../../shared/clock';
 
 /** Reads images (and image-only PDF pages) when installed; text PDFs never need it. */
@@ -64,6 +64,7 @@ export class DocumentService {
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
+  private readonly pdf = new PdfTextReader();
 
   constructor(private readonly deps: DocumentServiceDeps) {}
 
@@ -193,13 +194,14 @@ export class DocumentService {
     this.closed = true;
     await this.idle();
     await this.deps.ocr?.close();
+    await this.pdf.close();
   }
 
   private async read(row: DocumentRow): Promise<Extraction> {
     const bytes = await this.deps.files.read(row.sha256);
     const lines = this.deps.ref.lines;
     if (row.content_type === 'application/pdf') {
-      const { pages, scans } = await pdfText(bytes);
+      const { pages, scans } = await this.pdf.read(bytes);
       if (pages.some((p) => p.trim().length > 20)) {
         return extractFields(pages, lines, { method: 'text' });
       }
