@@ -25,6 +25,8 @@ export interface ServiceConfig {
   allowPrivateWebhooks: boolean;
   /** Timeout of one webhook delivery request in ms. */
   webhookTimeoutMs: number;
+  /** Host part of the accounts' inbox addresses (track+<token>@host): the domain whose mail reaches the SMTP listener. */
+  mailDomain: string;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {
@@ -34,6 +36,7 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   bodyLimitBytes: 1024 * 1024,
   allowPrivateWebhooks: false,
   webhookTimeoutMs: 10_000,
+  mailDomain: 'localhost',
 };
 
 /** Everything the route handlers need, created once per service instance. */

@@ -128,6 +128,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       findTrackingRequest: (accountId, number, scac) =>
         tracking.findActiveDuplicate(accountId, number, ref.linesByAnyScac.get(scac)?.scac ?? scac),
       logger: options.logger,
+      mailDomain: config.mailDomain,
     });
     const context: ServiceContext = {
       documents,

@@ -17,6 +17,17 @@ function parsePositive(raw: string | undefined, name: string, fallback: number):
   return value;
 }
 
+/** A domain name (RFC 1123 labels), as the host part of the inbox addresses. */
+function parseMailDomain(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const label = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+  if (raw.length > 253 || !new RegExp(`^${label}(?:\\.${label})*$`, 'i').test(raw))
+    throw new Error(
+      `Invalid --mail-domain ${raw}: expected a domain name such as mail.example.com`,
+    );
+  return raw.toLowerCase();
+}
+
 function parsePort(raw: string | undefined, name = 'port'): number {
   if (raw === undefined) return DEFAULT_PORT;
   const port = Number(raw);
@@ -28,7 +39,7 @@ function parsePort(raw: string | undefined, name = 'port'): number {
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage:
-    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--allow-private-webhooks] [--smtp-port N]',
+    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]]',
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -43,6 +54,8 @@ export const serveCommand: CliCommand = {
         'allow-private-webhooks': { type: 'boolean', default: false },
         // Email submissions: an SMTP listener for track+<token>@host addresses (off by default).
         'smtp-port': { type: 'string' },
+        // The domain whose mail reaches that listener (shown in each account's inbox address).
+        'mail-domain': { type: 'string' },
       },
       strict: true,
     });
@@ -51,7 +64,11 @@ export const serveCommand: CliCommand = {
       values['smtp-port'] === undefined ? undefined : parsePort(values['smtp-port'], 'smtp-port');
     const dataDir = values['data-dir'] ?? defaultServiceDataDir();
     const logger = pino({ level: process.env.QUAYSIDE_LOG_LEVEL ?? 'warn' });
-    const config = { allowPrivateWebhooks: values['allow-private-webhooks'] };
+    const mailDomain = parseMailDomain(values['mail-domain'] ?? process.env.QUAYSIDE_MAIL_DOMAIN);
+    const config = {
+      allowPrivateWebhooks: values['allow-private-webhooks'],
+      ...(mailDomain ? { mailDomain } : {}),
+    };
     let service: { close(): Promise<void> };
     if (values.sim) {
       // The simulated world beside the service, sharing one scaled clock.

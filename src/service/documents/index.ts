@@ -21,7 +21,7 @@ export class Documents {
   readonly renderer: DocumentRenderer;
   readonly service: DocumentService;
   /** Host part of inbox addresses (track+<token>@host). */
-  mailDomain = 'localhost';
+  readonly mailDomain: string;
 
   constructor(options: {
     db: Kysely<Database>;
@@ -33,7 +33,9 @@ export class Documents {
     findTrackingRequest: DocumentServiceDeps['findTrackingRequest'];
     ocr?: OcrEngine;
     logger?: { warn(obj: unknown, msg?: string): void };
+    mailDomain: string;
   }) {
+    this.mailDomain = options.mailDomain;
     this.store = new DocumentStore(options.db, options.clock);
     this.files = new DocumentFiles(options.dataDir);
     this.renderer = new DocumentRenderer(this.store);
