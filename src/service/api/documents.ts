@@ -335,6 +335,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     async (request, reply) => {
       const row = await loadDocument(request);
       await store.discard(row.account_id, row.id);
+      // Files are stored once per content: the bytes go when no other document holds them.
+      if (!(await store.fileInUse(row.sha256))) files.remove(row.sha256);
       return reply.code(204).send();
     },
   );

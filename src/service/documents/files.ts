@@ -4,7 +4,7 @@
  * signed, expiring download links (HMAC-SHA256 with a secret kept in the data folder).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -52,6 +52,11 @@ export class DocumentFiles {
       renameSync(temp, target);
     }
     return hash;
+  }
+
+  /** Deletes a stored file (already gone: nothing to do). */
+  remove(sha256: string): void {
+    rmSync(this.pathOf(sha256), { force: true });
   }
 
   read(sha256: string): Promise<Buffer> {

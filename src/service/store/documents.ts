@@ -265,6 +265,18 @@ export class DocumentStore {
     return row;
   }
 
+  /** Whether any document not discarded, of any account, still holds the file with this hash. */
+  async fileInUse(sha256: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('documents')
+      .select('id')
+      .where('sha256', '=', sha256)
+      .where('discarded_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async setRotation(accountId: string, id: string, degrees: number): Promise<void> {
     await this.db
       .updateTable('documents')

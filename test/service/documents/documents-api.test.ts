@@ -16,6 +16,7 @@ import {
   nonDocument,
   wrongCheckDigit,
 } from './generated-pdfs';
+import { sha256Hex } from '../../../src/service/documents/files';
 
 let t: TestService;
 let receiver: Receiver;
@@ -248,6 +249,25 @@ describe('documents: upload and extraction', () => {
     });
     expect(deleted.status).toBe(204);
     expect((await t.get(`/documents/${id}`)).status).toBe(404);
+  });
+
+  it('deletes the stored file with the last document holding it, not before', async () => {
+    const bytes = await arrivalNotice('DELETEBL0001');
+    const mine = await upload(bytes, 'mine.pdf');
+    const theirs = await upload(bytes, 'theirs.pdf', t.keyB);
+    expect([mine.status, theirs.status]).toEqual([201, 201]);
+    await idle();
+    const stored = path.join(t.dataDir, 'documents', sha256Hex(bytes));
+    const remove = (id: string, key: string) =>
+      fetch(`${t.baseUrl}/documents/${id}`, {
+        method: 'DELETE',
+        headers: { Authorization: `Token ${key}` },
+      });
+    expect((await remove(mine.body.data.id, t.keyA)).status).toBe(204);
+    // The other account's document still opens.
+    expect(fs.existsSync(stored)).toBe(true);
+    expect((await remove(theirs.body.data.id, t.keyB)).status).toBe(204);
+    expect(fs.existsSync(stored)).toBe(false);
   });
 
   it('lists the document types and describes what each yields', async () => {
