@@ -29,12 +29,7 @@ describe('serve --mail-domain', () => {
       'Inbox.Example.com',
     ]);
     try {
-      // The key line follows the address line.
-      let key = '';
-      for (let i = 0; i < 100 && !key; i++) {
-        key = /API key: (\S+)/.exec(served.output())?.[1] ?? '';
-        if (!key) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const key = (await served.waitFor(/API key: (\S+)/))[1]!;
       const res = await fetch(`${served.baseUrl}/documents/settings`, {
         headers: { Authorization: `Token ${key}` },
       });

@@ -28,6 +28,10 @@ export interface ServingCli {
   output(): string;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
+  /** SIGKILL, as a crash would; resolves once the process is gone. */
+  kill(): Promise<void>;
+  /** Resolves with the first match of `pattern` in the output (waits up to 30 s for it). */
+  waitFor(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
 /** Starts `quayside serve ...` and resolves once it prints the address it listens on. */
@@ -59,6 +63,18 @@ export function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<S
         async stop() {
           child.kill('SIGTERM');
           return exited;
+        },
+        async kill() {
+          child.kill('SIGKILL');
+          await exited;
+        },
+        async waitFor(pattern) {
+          for (let waited = 0; waited < 30_000; waited += 50) {
+            const match = pattern.exec(output);
+            if (match) return match;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          throw new Error(`no ${pattern} in the output:\n${output}`);
         },
       });
     };
