@@ -18,7 +18,7 @@ import {
   restrictFiles,
   writePrivateFile,
 } from '../service/security/private-files';
-import type { FeedConfig } from '../service/feeds';
+import { parseFeedsConfig, type FeedsConfig } from '../service/feeds/config';
 import {
   demoTrackingRequests,
   FIRST_START_LOOKBACK_MS,
@@ -94,14 +94,12 @@ export interface EmbeddedService {
   close(): Promise<void>;
 }
 
-export function feedConfigFor(sim: RunningSimWorld): FeedConfig {
-  return {
-    carriers: Object.fromEntries(
-      Object.entries(sim.carriers).map(([scac, c]) => [scac, { baseUrl: c.dcsaBaseUrl }]),
-    ),
-    terminals: { sim: { baseUrl: sim.terminal.baseUrl } },
-    ais: { host: sim.ais.host, port: sim.ais.port },
-  };
+/**
+ * The simulated world's feeds, loaded exactly as a user's feeds file is: validated, with the
+ * simulated carriers' credentials (OAuth2 client credentials, API-key headers, bearer tokens).
+ */
+export function simFeeds(sim: RunningSimWorld): FeedsConfig {
+  return parseFeedsConfig(sim.feedsDocument(), 'simulated world');
 }
 
 function readKey(dataDir: string): string | null {
@@ -132,6 +130,8 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
     host: '127.0.0.1',
     errorRates: options.errorRates,
     origin: saved?.origin,
+    // The simulated carriers ask for credentials the way real ones do.
+    carrierAuth: true,
   });
   const origin = sim.world.model.origin;
   const saveClock = () => {
@@ -152,7 +152,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       referenceDir: options.referenceDir,
       secretKey: options.secretKey,
       smtpPort: options.smtpPort,
-      feeds: feedConfigFor(sim),
+      feeds: simFeeds(sim),
       // At least a quarter of a real second between scheduling passes at high speeds.
       engine: { tickMs: Math.max(60_000, options.clock ? 60_000 : speed * 250) },
     });

@@ -23,6 +23,7 @@ import type { ServiceContext } from './context';
 import { answerClientError, answerParserEdges, requireHostHeader } from './http-edges';
 import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
 import { RequestLimits } from './rate-limit';
+import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
 import { systemClock, type Clock } from '../shared/clock';
 
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
@@ -68,6 +69,8 @@ export function buildApp(
     logger?: FastifyServerOptions['loggerInstance'];
     /** Real time for the request limits (the service's own clock may be simulated). */
     wallClock?: Clock;
+    /** Served at /metrics with /healthz beside it (no API key, as any scrape target). */
+    metrics?: FeedMetrics;
   } = {},
 ): FastifyInstance {
   const app = Fastify({
@@ -219,6 +222,7 @@ export function buildApp(
     },
     { prefix: API_PREFIX },
   );
+  if (options.metrics) app.register(operatorPlugin, { metrics: options.metrics });
 
   return app;
 }

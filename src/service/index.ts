@@ -25,7 +25,9 @@ import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { TrackingStore } from './store/tracking-store';
-import type { FeedConfig } from './feeds';
+import type { FeedsConfig } from './feeds/config';
+import { FeedMetrics } from './feeds/metrics';
+import { configuredScacs, engineFeedConfig } from './feeds/runtime';
 import { TrackingEngine, type EngineLogger, type TrackingEngineOptions } from './tracking/engine';
 import { storedPositionHistory } from './tracking/positions';
 import { Webhooks } from './webhooks';
@@ -58,8 +60,12 @@ export interface ServiceOptions {
   referenceDir?: string;
   /** Webhook retry and concurrency settings (tests shorten or bound them). */
   webhookPolicy?: Partial<DeliveryPolicy>;
-  /** Feed endpoints; when given, the tracking engine runs with the service. */
-  feeds?: FeedConfig;
+  /**
+   * The validated feeds configuration (a feeds file, or the simulated world's document); when
+   * given, the tracking engine runs with the service and only its carriers' SCACs (plus TEST)
+   * are accepted. `emptyFeedsConfig()` runs the engine for TEST numbers alone.
+   */
+  feeds?: FeedsConfig;
   /** Tracking engine tuning (intervals, concurrency). */
   engine?: Pick<
     TrackingEngineOptions,
@@ -99,7 +105,12 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     const ref = await ReferenceData.fromDatabase(opened.db);
     const accounts = new AccountStore(opened.db, clock);
     const tracking = new TrackingStore(opened.db, ref, clock);
-    const config = { ...DEFAULT_CONFIG, ...options.config };
+    const config = {
+      ...DEFAULT_CONFIG,
+      // With feeds, the lines it can track are the configured carriers'.
+      ...(options.feeds ? { supportedScacs: configuredScacs(options.feeds) } : {}),
+      ...options.config,
+    };
     const webhooks = new Webhooks(opened.db, ref, clock, {
       allowPrivate: config.allowPrivateWebhooks,
       timeoutMs: config.webhookTimeoutMs,
@@ -143,14 +154,29 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       positions,
       webhooks,
     };
-    const app = buildApp(context, { logger: options.logger, wallClock: options.wallClock });
-    const engine = options.feeds
+    let engine: TrackingEngine | null = null;
+    const metrics = new FeedMetrics({
+      trackingRequestsByState: () => tracking.countTrackingRequestsByStatus(),
+      aisSentences: () =>
+        (engine?.aisSources()?.bySource() ?? []).map((s) => ({
+          source: s.source,
+          decoded: s.sentencesOk,
+          rejected: s.badChecksum + s.malformed,
+        })),
+      processMetrics: true,
+    });
+    const app = buildApp(context, {
+      logger: options.logger,
+      wallClock: options.wallClock,
+      metrics,
+    });
+    engine = options.feeds
       ? new TrackingEngine({
           db: opened.db,
           ref,
           tracking,
           clock,
-          feeds: options.feeds,
+          feeds: engineFeedConfig(options.feeds, metrics),
           events: webhooks.outbox,
           logger: options.logger as EngineLogger | undefined,
           ...options.engine,

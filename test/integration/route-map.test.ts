@@ -54,7 +54,7 @@ async function api(pathAndQuery: string, init: Parameters<typeof call>[1] = {}):
  */
 async function sail(ms: number, imo: string): Promise<void> {
   const engine = embedded.service.engine!;
-  const store = engine.aisClient()!.store;
+  const store = engine.aisSources()!.store;
   for (let left = ms; left > 0; left -= 15 * MINUTE) {
     clock.advance(Math.min(15 * MINUTE, left));
     // Reports can be missing (the feed drops some, like a real one): wait briefly, not forever.
@@ -156,7 +156,7 @@ describe('route map through the simulated world', () => {
     expect(vessel.properties.departure_port_label).toBe('POL');
     expect(vessel.properties.arrival_port_label).toBe('POD');
     // The vessel point is where the world's ship was at its last report.
-    const live = embedded.service.engine!.aisClient()!.store.latestByImo(imo)!;
+    const live = embedded.service.engine!.aisSources()!.store.latestByImo(imo)!;
     expect(km(vessel.geometry.coordinates, [live.lon, live.lat])).toBeLessThan(20);
 
     const [partial] = featuresOf(map, 'estimated_partial_leg');

@@ -58,13 +58,7 @@ afterAll(async () => {
 function startChild(): Promise<ChildService> {
   return startChildService({
     dataDir: tmp.dir,
-    feeds: {
-      carriers: Object.fromEntries(
-        Object.entries(sim.carriers).map(([scac, c]) => [scac, { baseUrl: c.dcsaBaseUrl }]),
-      ),
-      terminals: { sim: { baseUrl: sim.terminal.baseUrl } },
-      ais: { host: sim.ais.host, port: sim.ais.port },
-    },
+    feeds: sim.feedsDocument(),
     origin,
     realStart,
     speed: SPEED,

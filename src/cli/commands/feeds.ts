@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultServiceDataDir } from '../../service/data-dir';
-import { FeedsConfigError, loadFeedsFile, locateFeedsFile } from '../../service/feeds/config';
+import { FeedsConfigError } from '../../service/feeds/config';
+import { configuredFeeds } from '../feeds-file';
 import { probeFeeds } from '../../service/feeds/probe';
 import type { CliCommand } from '../index';
 
@@ -18,20 +18,9 @@ export const feedsCheckCommand: CliCommand = {
       options: { feeds: { type: 'string' }, 'data-dir': { type: 'string' } },
       strict: true,
     });
-    const file = locateFeedsFile({
-      cliPath: values.feeds,
-      dataDir: values['data-dir'] ?? defaultServiceDataDir(),
-      exists: existsSync,
-    });
-    if (file === null) {
-      console.error(
-        'No feeds file: pass --feeds FILE, set QUAYSIDE_FEEDS or add feeds.yaml to the data folder.',
-      );
-      return 1;
-    }
     let config;
     try {
-      config = loadFeedsFile(file);
+      config = configuredFeeds(values.feeds, values['data-dir'] ?? defaultServiceDataDir());
     } catch (err) {
       if (err instanceof FeedsConfigError) {
         console.error(err.message);
@@ -39,6 +28,13 @@ export const feedsCheckCommand: CliCommand = {
       }
       throw err;
     }
+    if (config === null) {
+      console.error(
+        'No feeds file: pass --feeds FILE, set QUAYSIDE_FEEDS or add feeds.yaml to the data folder.',
+      );
+      return 1;
+    }
+    const file = config.origin;
     const results = await probeFeeds(config);
     if (results.length === 0) {
       console.log(`${file}: no sources configured`);

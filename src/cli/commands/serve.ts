@@ -9,6 +9,8 @@ import {
   startEmbeddedService,
 } from '../../embedded/service-with-world';
 import type { CliCommand } from '../index';
+import { configuredFeeds } from '../feeds-file';
+import { emptyFeedsConfig } from '../../service/feeds/runtime';
 
 function parsePositive(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -39,7 +41,7 @@ function parsePort(raw: string | undefined, name = 'port'): number {
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage:
-    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]]',
+    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--feeds FILE] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]]',
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -48,6 +50,8 @@ export const serveCommand: CliCommand = {
         host: { type: 'string' },
         'data-dir': { type: 'string' },
         sim: { type: 'boolean', default: false },
+        // Carrier, terminal and AIS sources (YAML); also QUAYSIDE_FEEDS or <data-dir>/feeds.yaml.
+        feeds: { type: 'string' },
         'sim-speed': { type: 'string' },
         seed: { type: 'string' },
         // Local use and tests only: lets webhooks target loopback/private addresses over http.
@@ -70,6 +74,9 @@ export const serveCommand: CliCommand = {
       ...(mailDomain ? { mailDomain } : {}),
     };
     let service: { close(): Promise<void> };
+    if (values.sim && values.feeds) {
+      throw new Error('--feeds and --sim cannot be combined: --sim brings its own simulated feeds');
+    }
     if (values.sim) {
       // The simulated world beside the service, sharing one scaled clock.
       const simSpeed = parsePositive(values['sim-speed'], 'sim-speed', DEFAULT_SIM_SPEED);
@@ -93,6 +100,8 @@ export const serveCommand: CliCommand = {
       if (embedded.service.smtpPort !== undefined)
         console.log(`Email submissions: SMTP on port ${embedded.service.smtpPort}`);
     } else {
+      // Validated as a whole before anything starts; without a file only TEST numbers track.
+      const feeds = configuredFeeds(values.feeds, dataDir);
       const running = await startService({
         dataDir,
         host: values.host ?? DEFAULT_HOST,
@@ -100,12 +109,18 @@ export const serveCommand: CliCommand = {
         logger,
         config,
         smtpPort,
+        feeds: feeds ?? emptyFeedsConfig(),
       });
       service = running;
       console.log(`Quayside service listening on ${running.baseUrl}`);
       if (running.smtpPort !== undefined)
         console.log(`Email submissions: SMTP on port ${running.smtpPort}`);
       if (running.initialKey) console.log(`API key: ${running.initialKey}`);
+      console.log(
+        feeds
+          ? `Feeds: ${feeds.origin} (${feeds.carriers.length} carriers, ${feeds.terminals.length} terminals, ${feeds.ais.length} AIS sources)`
+          : 'Feeds: none configured (only TEST numbers can be tracked; see --feeds)',
+      );
     }
 
     await new Promise<void>((resolve) => {

@@ -18,6 +18,7 @@ import {
   type PositionsWindow,
 } from '../routing/vessel-positions';
 import { ROUTING_NOT_ENABLED } from './containers';
+import { unconfiguredLine } from './tracking-requests';
 import { accountOf, sendDocument } from './http';
 import {
   renderMetro,
@@ -146,16 +147,17 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     {
       schema: {
         tags: ['Shipping Lines'],
-        summary: 'List the supported shipping lines (not paginated)',
+        summary:
+          'List the shipping lines (not paginated); the *_tracking_support flags are false for a line this service has no carrier source for',
         response: { 200: ShippingLineListDocument },
       },
     },
     async (request, reply) => {
       accountOf(request);
-      const supported = ctx.config.supportedScacs;
-      const lines = supported ? ref.lines.filter((l) => supported.includes(l.scac)) : ref.lines;
+      // Every known line; the tracking-support flags say which this service can track.
+      const trackable = (scac: string) => !unconfiguredLine(ctx.config.supportedScacs, scac);
       return sendDocument(reply, 200, {
-        data: lines.map(renderShippingLine),
+        data: ref.lines.map((l) => renderShippingLine(l, trackable(l.scac))),
         links: { self: `${request.protocol}://${request.host}${request.url}` },
       });
     },
@@ -176,7 +178,8 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
       const { id } = request.params as { id: string };
       const line = ref.lines.find((l) => l.id === id) ?? ref.linesByAnyScac.get(id.toUpperCase());
       if (!line) throw notFound();
-      return sendDocument(reply, 200, { data: renderShippingLine(line) });
+      const trackable = !unconfiguredLine(ctx.config.supportedScacs, line.scac);
+      return sendDocument(reply, 200, { data: renderShippingLine(line, trackable) });
     },
   );
 }

@@ -132,8 +132,12 @@ export function lineSupport(l: ShippingLinesTable) {
   };
 }
 
-export function renderShippingLine(l: ShippingLinesTable): Resource {
-  const support = lineSupport(l);
+/** `trackable`: false when this service has no source for the line (all support flags off). */
+export function renderShippingLine(l: ShippingLinesTable, trackable = true): Resource {
+  const known = lineSupport(l);
+  const support = trackable
+    ? known
+    : { bill_of_lading: false, booking_number: false, container: false };
   return {
     id: l.id,
     type: 'shipping_line',

@@ -51,6 +51,11 @@ export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => 
  * Validates and creates one tracking request: the one path for the route and for documents
  * that start tracking what they name. Invalid attributes or a duplicate are a 422 ApiError.
  */
+/** True when the service tracks a fixed set of lines (its feeds) and this is not one of them. */
+export function unconfiguredLine(supported: string[] | undefined, scac: string): boolean {
+  return supported !== undefined && !supported.includes(scac);
+}
+
 export async function createTrackingRequest(
   ctx: ServiceContext,
   accountId: string,
@@ -82,9 +87,19 @@ export async function createTrackingRequest(
       code: 'invalid',
       source: scacPointer,
     });
+  } else if (!testLine && unconfiguredLine(ctx.config.supportedScacs, line.scac)) {
+    const supported = ctx.config.supportedScacs!;
+    errors.push({
+      detail:
+        `Scac '${scac}' is not supported on this service: no carrier source is configured for ` +
+        `${line.name}. Supported: ${supported.length ? supported.join(', ') : 'none'} ` +
+        `(and TEST for the test numbers).`,
+      code: 'unsupported',
+      source: scacPointer,
+    });
   } else if (
-    (ctx.config.supportedScacs && !ctx.config.supportedScacs.includes(line.scac)) ||
-    (attrs.request_type === 'container' && JSON.parse(line.container_prefixes).length === 0)
+    attrs.request_type === 'container' &&
+    JSON.parse(line.container_prefixes).length === 0
   ) {
     errors.push({
       detail: `Scac '${scac}' is not supported. We do not currently integrate with ${line.name}`,

@@ -24,9 +24,10 @@
  *                    POST {baseUrl}/containers/query for up to 100 numbers per call (larger
  *                    batches are split), Bearer token auth, each container validated on its own.
  *
- * Configuration is one FeedConfig: carriers by SCAC (base URL, credentials, timeout), terminals
- * by name, and the AIS endpoint. CarrierRegistry turns it into clients and answers `unsupported`
- * for a SCAC without a configured carrier.
+ * The engine runs on a FeedConfig: carriers by SCAC and terminals by name with their
+ * authenticators and limiters, and the AIS sources. It is built from the validated feeds file
+ * (config/) by `engineFeedConfig` in runtime.ts, for real sources and the simulated world alike.
+ * CarrierRegistry turns it into clients and answers `unsupported` for a SCAC without a carrier.
  */
 import {
   DcsaClient,
@@ -35,7 +36,7 @@ import {
   type DcsaQuery,
 } from './dcsa/client';
 import { LineDeadlinesClient, type LineDeadlinesResult } from './line-deadlines/client';
-import type { AisFeedConfig } from './ais/client';
+import type { AisFeed } from './config/load';
 import { TerminalClient, type TerminalSourceConfig } from './terminal/client';
 
 export interface CarrierConfig extends DcsaCarrierConfig {
@@ -48,7 +49,8 @@ export interface FeedConfig {
   carriers: Record<string, CarrierConfig>;
   /** Keyed by a name of the terminal or aggregator source. */
   terminals?: Record<string, TerminalSourceConfig>;
-  ais?: AisFeedConfig | null;
+  /** AIS sources (NMEA over TCP or UDP), merged into one vessel store. */
+  ais?: AisFeed[];
 }
 
 export type UnsupportedCarrier = { outcome: 'unsupported'; scac: string; error: string };

@@ -11,7 +11,9 @@ export type SourceKind = 'carrier' | 'terminal' | 'ais';
 
 export interface FeedMetricsOptions {
   /** Counts of tracking requests per state, read at each scrape. */
-  trackingRequestsByState?: () => Record<string, number>;
+  trackingRequestsByState?: () => Record<string, number> | Promise<Record<string, number>>;
+  /** Sentence totals per AIS source, read at each scrape (the AIS clients keep the counts). */
+  aisSentences?: () => { source: string; decoded: number; rejected: number }[];
   /** Include Node process metrics (memory, event loop lag). */
   processMetrics?: boolean;
 }
@@ -57,11 +59,23 @@ export class FeedMetrics {
       labelNames: ['source', 'verdict'],
       registers,
     });
+    const aisTotals = options.aisSentences;
     this.aisSentences = new Counter({
       name: 'quayside_ais_sentences_total',
       help: 'AIS sentences by result (decoded, rejected)',
       labelNames: ['source', 'result'],
       registers,
+      ...(aisTotals
+        ? {
+            collect(this: Counter<'source' | 'result'>) {
+              this.reset();
+              for (const { source, decoded, rejected } of aisTotals()) {
+                this.inc({ source, result: 'decoded' }, decoded);
+                this.inc({ source, result: 'rejected' }, rejected);
+              }
+            },
+          }
+        : {}),
     });
     const byState = options.trackingRequestsByState;
     if (byState) {
@@ -70,9 +84,10 @@ export class FeedMetrics {
         help: 'Tracking requests by state',
         labelNames: ['state'],
         registers,
-        collect() {
+        async collect() {
+          const counts = await byState();
           this.reset();
-          for (const [state, count] of Object.entries(byState())) this.set({ state }, count);
+          for (const [state, count] of Object.entries(counts)) this.set({ state }, count);
         },
       });
     }
@@ -97,6 +112,7 @@ export class FeedMetrics {
     this.callbacks.inc({ source, verdict });
   }
 
+  /** For sources that report as they go; sources given in `aisSentences` are read at scrape. */
   recordAisSentences(source: string, decoded: number, rejected: number): void {
     if (decoded > 0) this.aisSentences.inc({ source, result: 'decoded' }, decoded);
     if (rejected > 0) this.aisSentences.inc({ source, result: 'rejected' }, rejected);
@@ -111,11 +127,11 @@ export interface OperatorPluginOptions {
 
 /** `GET /metrics` (Prometheus text) and `GET /healthz`; no API key, like any scrape target. */
 export const operatorPlugin: FastifyPluginAsync<OperatorPluginOptions> = async (app, opts) => {
-  app.get('/metrics', async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
     const text = await opts.metrics.registry.metrics();
     return reply.type(opts.metrics.registry.contentType).send(text);
   });
-  app.get('/healthz', async (_req, reply) => {
+  app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
     const health = (await opts.health?.()) ?? { ok: true };
     return reply.status(health.ok ? 200 : 503).send({
       status: health.ok ? 'ok' : 'degraded',

@@ -184,6 +184,16 @@ export class TrackingStore {
   }
 
   /** A pending or created request of the account for the same number and line, if any. */
+  /** Tracking requests of every account by status (the operator's metrics). */
+  async countTrackingRequestsByStatus(): Promise<Record<string, number>> {
+    const rows = await this.db
+      .selectFrom('tracking_requests')
+      .select((eb) => ['status', eb.fn.countAll<number>().as('count')])
+      .groupBy('status')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  }
+
   async findActiveDuplicate(
     accountId: string,
     requestNumber: string,

@@ -41,8 +41,9 @@ import type { Clock } from '../../shared/clock';
 import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import type { TerminalContainerStatus } from '../../shared/feeds/terminal';
 import { discardEvents, type EventSink } from '../events/event-sink';
+import type { AisCounters } from '../feeds/ais/client';
+import { AisSources } from '../feeds/ais/sources';
 import {
-  AisTcpClient,
   CarrierRegistry,
   terminalClients,
   type DcsaQuery,
@@ -108,7 +109,7 @@ export interface EngineStats {
   jobErrors: number;
   lookups: Record<string, number>;
   dataIssues: ReturnType<typeof emptyIssueCounters>;
-  ais: ReturnType<AisTcpClient['stats']> | null;
+  ais: AisCounters | null;
   positionsStored: number;
 }
 
@@ -130,7 +131,7 @@ export class TrackingEngine {
   private readonly tickMs: number;
   private readonly lineIntervalMs: number;
   private readonly terminalIntervalMs: number;
-  private readonly ais: AisTcpClient | null;
+  private readonly ais: AisSources | null;
   private readonly positions: PositionRecorder;
   private readonly queue: Job[] = [];
   private readonly queuedKeys = new Set<string>();
@@ -166,7 +167,7 @@ export class TrackingEngine {
       firmsForSmdg: (smdg) => this.firmsBySmdg.get(smdg.toUpperCase()) ?? null,
       warn: (detail, message) => this.log.warn(detail, message),
     };
-    this.ais = options.feeds.ais ? new AisTcpClient(options.feeds.ais, options.clock) : null;
+    this.ais = options.feeds.ais?.length ? new AisSources(options.feeds.ais, options.clock) : null;
     this.positions = new PositionRecorder(this.db, (imo) => this.knownVessels.has(imo));
     this.ais?.store.subscribe((position, vessel) => this.positions.offer(position, vessel));
   }
@@ -175,7 +176,7 @@ export class TrackingEngine {
   async start(): Promise<void> {
     await this.loadVessels();
     this.stopped = false;
-    this.ais?.start();
+    await this.ais?.start();
     this.schedule();
   }
 
@@ -183,7 +184,7 @@ export class TrackingEngine {
     this.stopped = true;
     this.cancelTimer?.();
     this.cancelTimer = null;
-    this.ais?.stop();
+    await this.ais?.stop();
     await this.ticking;
     await this.whenIdle();
   }
@@ -201,8 +202,8 @@ export class TrackingEngine {
     };
   }
 
-  /** The AIS client (null without an AIS feed), e.g. for the route map's position history. */
-  aisClient(): AisTcpClient | null {
+  /** The AIS sources (null without any), e.g. for the route map's position history. */
+  aisSources(): AisSources | null {
     return this.ais;
   }
 

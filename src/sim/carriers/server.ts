@@ -497,6 +497,8 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
             scac,
             {
               dcsa: base,
+              // The simulated lines serve the line-LFD extension too.
+              import_deadlines: true,
               ...(auth ? { auth: feedsAuthBlock(auth, `${base}/oauth2/token`) } : {}),
               ...(offersSubscriptions(scac) ? { subscriptions: true } : {}),
             },

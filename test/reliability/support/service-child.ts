@@ -14,11 +14,12 @@
  */
 import { ScaledClock } from '../../../src/shared/clock';
 import { startService } from '../../../src/service';
-import type { FeedConfig } from '../../../src/service/feeds';
+import { parseFeedsConfig } from '../../../src/service/feeds/config';
 
 interface ChildConfig {
   dataDir: string;
-  feeds: FeedConfig;
+  /** A feeds document (as a feeds.yaml parses), loaded here like any service's. */
+  feeds: Record<string, unknown>;
   origin: number;
   realStart: number;
   speed: number;
@@ -34,7 +35,7 @@ const service = await startService({
   dataDir: config.dataDir,
   port: 0,
   clock,
-  feeds: config.feeds,
+  feeds: parseFeedsConfig(config.feeds, 'crash-safety world'),
   config: {
     allowPrivateWebhooks: true,
     requestsPerMinute: 1_000_000,

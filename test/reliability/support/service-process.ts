@@ -4,13 +4,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { FeedConfig } from '../../../src/service/feeds';
 
 const CHILD = fileURLToPath(new URL('./service-child.ts', import.meta.url));
 
 export interface ChildServiceConfig {
   dataDir: string;
-  feeds: FeedConfig;
+  feeds: Record<string, unknown>;
   /** The shared simulated clock: origin + (Date.now() - realStart) * speed. */
   origin: number;
   realStart: number;

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../src/service';
 import { ManualClock } from '../../../src/shared/clock';
+import { emptyFeedsConfig } from '../../../src/service/feeds/runtime';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
 
 let service: RunningService;
@@ -17,7 +18,7 @@ beforeAll(async () => {
     port: 0,
     clock: new ManualClock(Date.UTC(2026, 0, 10)),
     referenceDir: FIXTURE_REFERENCE_DIR,
-    feeds: { carriers: {} },
+    feeds: emptyFeedsConfig(),
   });
 });
 afterAll(async () => {

@@ -49,6 +49,8 @@ export interface CarrierFeed extends SourceLimits {
   dcsaBaseUrl: string;
   auth: FeedAuth;
   subscriptions: boolean;
+  /** Also ask the carrier's import-deadlines extension for the line LFD. */
+  importDeadlines: boolean;
 }
 
 export interface TerminalFeed extends SourceLimits {
@@ -162,6 +164,7 @@ export function parseFeedsConfig(
       requests_per_minute?: number;
       concurrency?: number;
       subscriptions?: boolean;
+      import_deadlines?: boolean;
       timeout_ms?: number;
     };
     const dcsa = checkUrl(resolver.text(c.dcsa, `${at}/dcsa`), `${at}/dcsa`, problems);
@@ -172,6 +175,7 @@ export function parseFeedsConfig(
       dcsaBaseUrl: dcsa,
       auth,
       subscriptions: c.subscriptions ?? false,
+      importDeadlines: c.import_deadlines ?? false,
       requestsPerMinute: c.requests_per_minute,
       concurrency: c.concurrency,
       timeoutMs: c.timeout_ms,

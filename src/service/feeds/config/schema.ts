@@ -58,6 +58,8 @@ export const CarrierSchema = Type.Object(
     requests_per_minute: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
     concurrency: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
     subscriptions: Type.Optional(Type.Boolean()),
+    /** The carrier also serves Quayside's import-deadlines extension (line LFD) at the same base. */
+    import_deadlines: Type.Optional(Type.Boolean()),
     timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 120_000 })),
   },
   closed,

@@ -59,6 +59,7 @@ export class TerminalClient {
     const number = containerNumber.trim().toUpperCase();
     const result = await this.fetchOne(number);
     countOutcome(this.counters, result.outcome);
+    this.config.onOutcome?.(result.outcome);
     return result;
   }
 
@@ -119,6 +120,7 @@ export class TerminalClient {
     );
     const fail = (failure: FeedFailure) => {
       countOutcome(this.counters, failure.outcome);
+      this.config.onOutcome?.(failure.outcome);
       result.failures.push(failure);
       result.failedNumbers.push(...chunk);
     };
@@ -145,6 +147,7 @@ export class TerminalClient {
         error: 'expected { containers: [], not_found: [] }',
       });
     }
+    this.config.onOutcome?.('found');
     const asked = new Set(chunk);
     const answered = new Set<string>();
     for (const item of body.containers as unknown[]) {
