@@ -56,4 +56,6 @@ export interface ServiceContext {
   webhooks: Webhooks;
   /** Document files, metadata, extraction and email submissions. */
   documents: Documents;
+  /** Told when a tracking request is created, so the engine looks it up now, not at its next tick. */
+  trackingRequestCreated?: () => void;
 }

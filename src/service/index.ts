@@ -183,6 +183,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         })
       : null;
     await engine?.start();
+    if (engine) context.trackingRequestCreated = () => engine?.nudge();
     // Pending deliveries left by a previous run resume now.
     webhooks.start();
     await documents.service.resume();

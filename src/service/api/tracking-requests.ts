@@ -126,6 +126,7 @@ export async function createTrackingRequest(
     refNumbers: attrs.ref_numbers,
     shipmentTags: attrs.shipment_tags,
   });
+  ctx.trackingRequestCreated?.();
   return row;
 }
 

@@ -240,6 +240,11 @@ export class TrackingEngine {
     }
   }
 
+  /** Schedules a pass now (new work arrived) instead of waiting for the next tick. */
+  nudge(): void {
+    if (!this.stopped) void this.tick();
+  }
+
   /** One scheduling pass; returns how many jobs it queued. */
   tick(): Promise<number> {
     if (!this.ticking) {
