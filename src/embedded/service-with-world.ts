@@ -59,6 +59,8 @@ function writeSimClock(dataDir: string, saved: SavedSimClock): void {
 }
 export const DEFAULT_SEED = 42;
 export const DEFAULT_SIM_SPEED = 3600;
+/** The embedded service's per-account request limit (a guard against a runaway loop only). */
+export const EMBEDDED_REQUESTS_PER_MINUTE = 6_000;
 
 export interface EmbeddedOptions {
   /** Port of the SMTP listener for email submissions; off when unset. */
@@ -148,7 +150,9 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
       port: options.port ?? 0,
       clock,
       logger: options.logger,
-      config: options.config,
+      // Only this app holds the key and the world runs hours per second: the remote service's
+      // 100 requests a minute would throttle the app's own syncs for nothing.
+      config: { requestsPerMinute: EMBEDDED_REQUESTS_PER_MINUTE, ...options.config },
       referenceDir: options.referenceDir,
       secretKey: options.secretKey,
       smtpPort: options.smtpPort,
