@@ -21,7 +21,7 @@ import { sealPlaintextWebhookSecrets } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
-import { TrackingStore } from './store/tracking-store';
+import { ServiceStorage } from './store';
 import type { FeedConfig } from './feeds';
 import { TrackingEngine, type EngineLogger, type TrackingEngineOptions } from './tracking/engine';
 import { storedPositionHistory } from './tracking/positions';
@@ -66,7 +66,7 @@ export interface ServiceOptions {
 
 export interface ServiceStore {
   accounts: AccountStore;
-  tracking: TrackingStore;
+  tracking: ServiceStorage['tracking'];
   reference: ReferenceData;
   context: ServiceContext;
   /** Where the tracking engine records events: the webhook outbox. */
@@ -94,9 +94,10 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     );
     const ref = await ReferenceData.fromDatabase(opened.db);
     const accounts = new AccountStore(opened.db, clock);
-    const tracking = new TrackingStore(opened.db, ref, clock);
+    const stores = new ServiceStorage(opened.db, ref, clock);
+    const tracking = stores.tracking;
     const config = { ...DEFAULT_CONFIG, ...options.config };
-    const webhooks = new Webhooks(opened.db, ref, clock, {
+    const webhooks = new Webhooks(stores.webhooks, ref, clock, {
       allowPrivate: config.allowPrivateWebhooks,
       timeoutMs: config.webhookTimeoutMs,
       policy: options.webhookPolicy,
@@ -128,6 +129,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     const context: ServiceContext = {
       documents,
       db: opened.db,
+      stores,
       ref,
       accounts,
       tracking,
