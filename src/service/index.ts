@@ -14,8 +14,7 @@ import { startSmtpInbox } from './email/smtp-inbox';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRouter } from './routing/network';
-import { createRouteMapService, storeRouteLookups } from './routing/route-builder';
-import { sqlRouteMapCopies } from './routing/route-cache';
+import { createRouteMapService } from './routing/route-builder';
 import { AccountStore } from './store/accounts';
 import { sealPlaintextWebhookSecrets } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
@@ -24,7 +23,6 @@ import { loadReferenceData, readReferenceDir, ReferenceData } from './store/refe
 import { ServiceStorage } from './store';
 import type { FeedConfig } from './feeds';
 import { TrackingEngine, type EngineLogger, type TrackingEngineOptions } from './tracking/engine';
-import { storedPositionHistory } from './tracking/positions';
 import { Webhooks } from './webhooks';
 import type { DeliveryPolicy } from './webhooks/worker';
 import type { EventSink } from './events/event-sink';
@@ -103,16 +101,16 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       policy: options.webhookPolicy,
       logger: options.logger,
     });
-    const positions = storedPositionHistory(opened.db);
+    const positions = stores.vessels.positionHistory();
     const routeMaps = createRouteMapService({
       source: {
         portCalls: async ({ shipment }) => storedPortCalls(shipment),
-        ...storeRouteLookups(opened.db),
+        ...stores.vessels.routeLookups(),
         positions,
       },
       clock,
       router: marineSeaRouter,
-      copies: sqlRouteMapCopies(opened.db),
+      copies: stores.routeMapCopies,
     });
     const documents = new Documents({
       db: opened.db,

@@ -10,11 +10,16 @@ import type { Clock } from '../../shared/clock';
 import type { ReferenceData } from './reference';
 import type { Database } from './schema';
 import { TrackingStore } from './tracking-store';
+import { sqlRouteMapCopies } from './route-map-copies';
+import { VesselStore } from './vessels';
 import { WebhookStore } from './webhooks';
 
 export class ServiceStorage {
   readonly tracking: TrackingStore;
   readonly webhooks: WebhookStore;
+  readonly vessels: VesselStore;
+  /** Stored copies of completed journeys' route maps. */
+  readonly routeMapCopies: ReturnType<typeof sqlRouteMapCopies>;
 
   constructor(
     private readonly db: Kysely<Database> | Transaction<Database>,
@@ -23,6 +28,8 @@ export class ServiceStorage {
   ) {
     this.tracking = new TrackingStore(db, ref, clock);
     this.webhooks = new WebhookStore(db);
+    this.vessels = new VesselStore(db);
+    this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
   }
 
   /** Runs `work` in one transaction with owners bound to it; nested calls join the outer one. */
