@@ -6,6 +6,7 @@ import type { VesselPositionHistory } from './routing/positions';
 import type { RouteMapService } from './routing/route-builder';
 import type { AccountStore } from './store/accounts';
 import type { ReferenceData } from './store/reference';
+import type { ServiceStorage } from './store';
 import type { Database } from './store/schema';
 import type { TrackingStore } from './store/tracking-store';
 import type { Webhooks } from './webhooks';
@@ -42,6 +43,8 @@ export const DEFAULT_CONFIG: ServiceConfig = {
 /** Everything the route handlers need, created once per service instance. */
 export interface ServiceContext {
   db: Kysely<Database>;
+  /** Owners of the stored aggregates; everything outside src/service/store goes through these. */
+  stores: ServiceStorage;
   ref: ReferenceData;
   accounts: AccountStore;
   tracking: TrackingStore;

@@ -14,8 +14,7 @@ import { startSmtpInbox } from './email/smtp-inbox';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRouter } from './routing/network';
-import { createRouteMapService, storeRouteLookups } from './routing/route-builder';
-import { sqlRouteMapCopies } from './routing/route-cache';
+import { createRouteMapService } from './routing/route-builder';
 import { AccountStore } from './store/accounts';
 import {
   assertKeyOpensSealedSecrets,
@@ -24,12 +23,11 @@ import {
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
-import { TrackingStore } from './store/tracking-store';
+import { ServiceStorage } from './store';
 import type { FeedsConfig } from './feeds/config';
 import { FeedMetrics } from './feeds/metrics';
 import { configuredScacs, engineFeedConfig } from './feeds/runtime';
 import { TrackingEngine, type EngineLogger, type TrackingEngineOptions } from './tracking/engine';
-import { storedPositionHistory } from './tracking/positions';
 import { Webhooks } from './webhooks';
 import type { DeliveryPolicy } from './webhooks/worker';
 import type { EventSink } from './events/event-sink';
@@ -75,7 +73,7 @@ export interface ServiceOptions {
 
 export interface ServiceStore {
   accounts: AccountStore;
-  tracking: TrackingStore;
+  tracking: ServiceStorage['tracking'];
   reference: ReferenceData;
   context: ServiceContext;
   /** Where the tracking engine records events: the webhook outbox. */
@@ -104,29 +102,30 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     );
     const ref = await ReferenceData.fromDatabase(opened.db);
     const accounts = new AccountStore(opened.db, clock);
-    const tracking = new TrackingStore(opened.db, ref, clock);
+    const stores = new ServiceStorage(opened.db, ref, clock);
+    const tracking = stores.tracking;
     const config = {
       ...DEFAULT_CONFIG,
       // With feeds, the lines it can track are the configured carriers'.
       ...(options.feeds ? { supportedScacs: configuredScacs(options.feeds) } : {}),
       ...options.config,
     };
-    const webhooks = new Webhooks(opened.db, ref, clock, {
+    const webhooks = new Webhooks(stores.webhooks, ref, clock, {
       allowPrivate: config.allowPrivateWebhooks,
       timeoutMs: config.webhookTimeoutMs,
       policy: options.webhookPolicy,
       logger: options.logger,
     });
-    const positions = storedPositionHistory(opened.db);
+    const positions = stores.vessels.positionHistory();
     const routeMaps = createRouteMapService({
       source: {
         portCalls: async ({ shipment }) => storedPortCalls(shipment),
-        ...storeRouteLookups(opened.db),
+        ...stores.vessels.routeLookups(),
         positions,
       },
       clock,
       router: marineSeaRouter,
-      copies: sqlRouteMapCopies(opened.db),
+      copies: stores.routeMapCopies,
     });
     const documents = new Documents({
       db: opened.db,
@@ -144,6 +143,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     const context: ServiceContext = {
       documents,
       db: opened.db,
+      stores,
       ref,
       accounts,
       tracking,

@@ -33,7 +33,7 @@ const params = (name: string, description: string) =>
 
 /** Reference data: looked up by id or by natural key (UN/LOCODE, IMO, SCAC). */
 export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { ref, db } = ctx;
+  const { ref } = ctx;
 
   app.get(
     '/ports/:id',
@@ -132,11 +132,7 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
       }
       // The position history is a paid feature; the vessel itself is not.
       if (window && !account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
-      const vessel = await db
-        .selectFrom('vessels')
-        .selectAll()
-        .where(key.by, '=', key.by === 'id' ? key.id : key.imo)
-        .executeTakeFirst();
+      const vessel = await ctx.stores.vessels.find(key);
       if (!vessel) throw notFound();
       return sendDocument(reply, 200, await vesselDocument(vessel, ctx.positions, window));
     },

@@ -152,17 +152,11 @@ function notificationResource(row: WebhookNotificationsTable): Resource {
 
 /** Webhooks, their notifications, the event catalog, payload examples and the test trigger. */
 export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { db, render, webhooks, clock, ref } = ctx;
+  const { render, webhooks, clock, ref } = ctx;
+  const store = ctx.stores.webhooks;
 
   async function ownWebhook(accountId: string, id: string): Promise<WebhooksTable> {
-    const row = isUuid(id)
-      ? await db
-          .selectFrom('webhooks')
-          .selectAll()
-          .where('id', '=', id)
-          .where('account_id', '=', accountId)
-          .executeTakeFirst()
-      : undefined;
+    const row = isUuid(id) ? await store.get(accountId, id) : undefined;
     if (!row) throw notFound(`No webhook ${id}`);
     return row;
   }
@@ -204,18 +198,8 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       const account = accountOf(request);
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
-      const base = db.selectFrom('webhooks').where('account_id', '=', account.id);
-      const [{ total }, rows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-      ]);
-      return sendCollection(request, reply, page, Number(total), {
+      const { total, rows } = await store.list(account.id, page);
+      return sendCollection(request, reply, page, total, {
         data: rows.map(webhookResource),
       });
     },
@@ -238,18 +222,14 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       const { attributes } = (request.body as { data: { attributes: WebhookInput } }).data;
       await validateWebhookInput(attributes, ctx, '/data/attributes');
       const now = isoString(clock.now());
-      const row: WebhooksTable = {
-        id: uuidv4(),
-        account_id: account.id,
+      const row = await store.create(account.id, {
         url: attributes.url!,
-        active: attributes.active === false ? 0 : 1,
-        events: JSON.stringify([...new Set(attributes.events)]),
+        active: attributes.active !== false,
+        events: attributes.events ?? [],
         secret: generateSecret(),
-        headers: attributes.headers?.length ? JSON.stringify(attributes.headers) : null,
-        created_at: now,
-        updated_at: now,
-      };
-      await db.insertInto('webhooks').values(row).execute();
+        headers: attributes.headers,
+        now,
+      });
       return sendDocument(reply, 201, { data: webhookResource(row) });
     },
   );
@@ -367,17 +347,16 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       const row = await ownWebhook(account.id, (request.params as { id: string }).id);
       const { attributes } = (request.body as { data: { attributes: WebhookInput } }).data;
       await validateWebhookInput(attributes, ctx, '/data/attributes');
-      const changes: Partial<WebhooksTable> = { updated_at: isoString(clock.now()) };
-      if (attributes.url !== undefined) changes.url = attributes.url;
-      if (attributes.active !== undefined) changes.active = attributes.active ? 1 : 0;
-      if (attributes.events !== undefined)
-        changes.events = JSON.stringify([...new Set(attributes.events)]);
-      if (attributes.headers !== undefined)
-        changes.headers = attributes.headers?.length ? JSON.stringify(attributes.headers) : null;
-      await db.updateTable('webhooks').set(changes).where('id', '=', row.id).execute();
+      const updated = await store.update(row, {
+        url: attributes.url,
+        active: attributes.active,
+        events: attributes.events,
+        headers: attributes.headers,
+        now: isoString(clock.now()),
+      });
       // Re-activated or re-pointed: pending notifications may be deliverable now.
       webhooks.worker.kick();
-      return sendDocument(reply, 200, { data: webhookResource({ ...row, ...changes }) });
+      return sendDocument(reply, 200, { data: webhookResource(updated) });
     },
   );
 
@@ -389,18 +368,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     async (request, reply) => {
       const account = accountOf(request);
       const row = await ownWebhook(account.id, (request.params as { id: string }).id);
-      await db.transaction().execute(async (trx) => {
-        const ids = trx
-          .selectFrom('webhook_notifications')
-          .select('id')
-          .where('webhook_id', '=', row.id);
-        await trx
-          .deleteFrom('webhook_delivery_attempts')
-          .where('notification_id', 'in', ids)
-          .execute();
-        await trx.deleteFrom('webhook_notifications').where('webhook_id', '=', row.id).execute();
-        await trx.deleteFrom('webhooks').where('id', '=', row.id).execute();
-      });
+      await store.delete(row.id);
       return sendDocument(reply, 200, { meta: {} });
     },
   );
@@ -420,20 +388,10 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'webhook_notification');
-      const base = db.selectFrom('webhook_notifications').where('account_id', '=', account.id);
-      const [{ total }, rows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-      ]);
+      const { total, rows } = await store.listNotifications(account.id, page);
       const data = rows.map(notificationResource);
       const included = await notificationIncludes(account.id, rows, data, include);
-      return sendCollection(request, reply, page, Number(total), { data, included });
+      return sendCollection(request, reply, page, total, { data, included });
     },
   );
 
@@ -490,33 +448,11 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
         (request.query as { include?: string }).include,
         'webhook_notification',
       );
-      const row = isUuid(id)
-        ? await db
-            .selectFrom('webhook_notifications')
-            .selectAll()
-            .where('id', '=', id)
-            .where('account_id', '=', account.id)
-            .executeTakeFirst()
-        : undefined;
+      const row = isUuid(id) ? await store.notification(account.id, id) : undefined;
       if (!row) throw notFound(`No webhook notification ${id}`);
-      const attempts = await db
-        .selectFrom('webhook_delivery_attempts')
-        .select([
-          'attempt_number',
-          'attempted_at',
-          'status_code',
-          'latency_ms',
-          'error',
-          'succeeded',
-        ])
-        .where('notification_id', '=', row.id)
-        .orderBy('attempt_number')
-        .execute();
+      const attempts = await store.deliveryAttempts(row.id);
       const resource = notificationResource(row);
-      resource.attributes.delivery_attempts = attempts.map((a) => ({
-        ...a,
-        succeeded: a.succeeded === 1,
-      }));
+      resource.attributes.delivery_attempts = attempts;
       const included = await notificationIncludes(account.id, [row], [resource], include);
       return sendDocument(reply, 200, { data: resource, included });
     },

@@ -36,7 +36,7 @@ export async function seedDemoData(store: ServiceStore, accountId: string, optio
   const lines = ref.lines.filter((l) => (JSON.parse(l.container_prefixes) as string[]).length > 0);
   const terminals = [...ref.terminalsByFirms.values()];
   const ports = [...ref.portsByLocode.values()];
-  const vessels = await context.db.selectFrom('vessels').select(['imo', 'name']).execute();
+  const vessels = await context.stores.vessels.names();
   if (!lines.length || !terminals.length || ports.length < 2) {
     throw new Error('seeding needs shipping lines, terminals and ports in the reference data');
   }

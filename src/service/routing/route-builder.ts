@@ -3,12 +3,11 @@
  * (port calls, ports, leg vessels, recorded positions), builds it (route-map.ts), and answers
  * with ETag / 304 and stored copies of completed journeys (route-cache.ts).
  */
-import type { Kysely } from 'kysely';
 import type { RouteFeatureCollection } from '../../shared/api/resources';
 import type { Clock } from '../../shared/clock';
 import type { SeaRouter } from '../../shared/geo/sea-routes';
 import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
-import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
+import type { ContainersTable, ShipmentsTable } from '../store/schema';
 import { emptyFeatureCollection, type RouteBuilder } from './index';
 import type { VesselPositionHistory } from './positions';
 import {
@@ -43,40 +42,6 @@ export interface RouteDataSource {
   /** The vessel a port call names (by IMO), or null when unknown. */
   vessel(ref: VesselRef): Promise<RouteVessel | null>;
   positions: VesselPositionHistory;
-}
-
-/** Port and vessel look-ups over the service's reference tables. */
-export function storeRouteLookups(db: Kysely<Database>): Pick<RouteDataSource, 'ports' | 'vessel'> {
-  return {
-    async ports(locodes) {
-      if (locodes.length === 0) return [];
-      return db
-        .selectFrom('ports')
-        .select([
-          'id',
-          'locode',
-          'name',
-          'state_abbr',
-          'state',
-          'country_code',
-          'country',
-          'time_zone',
-          'latitude',
-          'longitude',
-        ])
-        .where('locode', 'in', [...new Set(locodes)])
-        .execute();
-    },
-    async vessel(ref) {
-      if (!ref.imo) return null;
-      const row = await db
-        .selectFrom('vessels')
-        .select(['id', 'name', 'imo', 'mmsi'])
-        .where('imo', '=', ref.imo)
-        .executeTakeFirst();
-      return row ?? null;
-    },
-  };
 }
 
 /** Loads ports, leg vessels and each started leg's recorded positions (ATD to ATA, or now). */

@@ -10,8 +10,8 @@
  * (discharge, corrections) may still change the ports' times.
  */
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
 import type { PortCall } from '../feeds/normalize/shipment-facts';
+import type { StoredRouteMap } from '../store/route-map-copies';
 import type { ContainersTable, ShipmentsTable } from '../store/schema';
 
 /** Strong ETag of a serialized body: the quoted base64url SHA-256 (first 128 bits). */
@@ -56,13 +56,7 @@ export function isJourneyComplete(
   );
 }
 
-export interface StoredRouteMap {
-  container_id: string;
-  /** The serialized FeatureCollection, exactly as served. */
-  body: string;
-  etag: string;
-  stored_at: string;
-}
+export type { StoredRouteMap } from '../store/route-map-copies';
 
 /** Stored copies of completed journeys' maps, by container id. */
 export interface RouteMapCopies {
@@ -76,66 +70,6 @@ export function memoryRouteMapCopies(): RouteMapCopies {
     get: async (id) => copies.get(id) ?? null,
     put: async (copy) => {
       copies.set(copy.container_id, copy);
-    },
-  };
-}
-
-/** Row of the `route_map_copies` table (see createRouteMapCopiesTable). */
-export interface RouteMapCopiesTable {
-  container_id: string;
-  body: string;
-  etag: string;
-  stored_at: string;
-}
-export interface RouteMapCopiesDatabase {
-  route_map_copies: RouteMapCopiesTable;
-}
-
-/**
- * Creates the copies table; call it from a store migration. One row per container; the foreign
- * key removes the copy with its container.
- */
-export async function createRouteMapCopiesTable(
-  db: Kysely<RouteMapCopiesDatabase>,
-  options: { containersForeignKey?: boolean } = {},
-): Promise<void> {
-  await db.schema
-    .createTable('route_map_copies')
-    .ifNotExists()
-    .addColumn('container_id', 'text', (c) => {
-      const column = c.primaryKey();
-      return options.containersForeignKey === false
-        ? column
-        : column.references('containers.id').onDelete('cascade');
-    })
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('etag', 'text', (c) => c.notNull())
-    .addColumn('stored_at', 'text', (c) => c.notNull())
-    .execute();
-}
-
-/** Copies in the `route_map_copies` table of any database that has it (e.g. the service store). */
-export function sqlRouteMapCopies<DB extends RouteMapCopiesDatabase>(
-  store: Kysely<DB>,
-): RouteMapCopies {
-  // Kysely's database type is invariant; the queries below touch only route_map_copies.
-  const db = store as unknown as Kysely<RouteMapCopiesDatabase>;
-  return {
-    async get(containerId) {
-      const row = await db
-        .selectFrom('route_map_copies')
-        .selectAll()
-        .where('container_id', '=', containerId)
-        .executeTakeFirst();
-      return row ?? null;
-    },
-    async put(copy) {
-      // A copy never changes once stored; a second writer racing us stores the same body.
-      await db
-        .insertInto('route_map_copies')
-        .values(copy)
-        .onConflict((oc) => oc.column('container_id').doNothing())
-        .execute();
     },
   };
 }

@@ -3,7 +3,7 @@
  * builder is used (no SQLite-only DDL), so the same migrations run on PostgreSQL.
  */
 import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { createRouteMapCopiesTable } from '../routing/route-cache';
+import { createRouteMapCopiesTable } from './route-map-copies';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
 type AnyDb = Kysely<any>;

@@ -2,7 +2,7 @@
  * Row types of the service tables. Timestamps are UTC ISO 8601 text, JSON values are text and
  * booleans are 0/1 integers, so the same queries run on SQLite and PostgreSQL.
  */
-import type { RouteMapCopiesTable } from '../routing/route-cache';
+import type { RouteMapCopiesTable } from './route-map-copies';
 
 type Json = string;
 type Bool = number;

@@ -64,6 +64,7 @@ import {
   type LineView,
 } from './apply';
 import { PositionRecorder } from './positions';
+import { VesselStore } from '../store/vessels';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -133,6 +134,7 @@ export class TrackingEngine {
   private readonly terminalIntervalMs: number;
   private readonly ais: AisSources | null;
   private readonly positions: PositionRecorder;
+  private readonly vessels: VesselStore;
   private readonly queue: Job[] = [];
   private readonly queuedKeys = new Set<string>();
   private running = 0;
@@ -168,7 +170,8 @@ export class TrackingEngine {
       warn: (detail, message) => this.log.warn(detail, message),
     };
     this.ais = options.feeds.ais?.length ? new AisSources(options.feeds.ais, options.clock) : null;
-    this.positions = new PositionRecorder(this.db, (imo) => this.knownVessels.has(imo));
+    this.vessels = new VesselStore(this.db);
+    this.positions = new PositionRecorder(this.vessels, (imo) => this.knownVessels.has(imo));
     this.ais?.store.subscribe((position, vessel) => this.positions.offer(position, vessel));
   }
 
@@ -217,8 +220,7 @@ export class TrackingEngine {
   }
 
   private async loadVessels(): Promise<void> {
-    const rows = await this.db.selectFrom('vessels').select('imo').execute();
-    this.knownVessels = new Set(rows.map((r) => r.imo));
+    this.knownVessels = await this.vessels.knownImos();
   }
 
   /** Resolves when no job is queued or running. */

@@ -4,12 +4,10 @@
  * the route map draws as the past path. Positions arrive as a stream and are written in batches
  * on the engine's tick, so a busy feed never holds the database.
  */
-import type { Kysely } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import type { VesselPosition, VesselStatic } from '../feeds';
-import type { VesselPositionHistory } from '../routing/positions';
-import type { TrackPoint } from '../routing/route-map';
-import type { Database, VesselPositionsTable } from '../store/schema';
+import type { VesselPositionsTable } from '../store/schema';
+import type { VesselStore } from '../store/vessels';
 
 export const POSITION_SPACING_MS = 15 * 60_000;
 /** Most buffered points per flush; the rest wait (the latest position is always kept). */
@@ -22,7 +20,7 @@ export class PositionRecorder {
   stored = 0;
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly vessels: VesselStore,
     private readonly isKnownVessel: (imo: string) => boolean,
     private readonly minSpacingMs = POSITION_SPACING_MS,
   ) {}
@@ -53,76 +51,18 @@ export class PositionRecorder {
     const latest = [...this.latest.entries()];
     this.latest.clear();
     const rows = this.pending.splice(0, this.pending.length);
-    await this.db.transaction().execute(async (trx) => {
-      for (const [imo, { p, mmsi }] of latest) {
-        await trx
-          .updateTable('vessels')
-          .set({
-            latitude: p.lat,
-            longitude: p.lon,
-            nautical_speed_knots: p.speed_knots,
-            navigational_heading_degrees: p.heading_deg ?? p.course_deg,
-            position_timestamp: p.timestamp,
-            mmsi,
-          })
-          .where('imo', '=', imo)
-          .execute();
-      }
-      for (let i = 0; i < rows.length; i += 200) {
-        await trx
-          .insertInto('vessel_positions')
-          .values(rows.slice(i, i + 200))
-          .execute();
-      }
-    });
+    await this.vessels.recordPositions(
+      latest.map(([imo, { p, mmsi }]) => ({
+        imo,
+        mmsi,
+        latitude: p.lat,
+        longitude: p.lon,
+        speedKnots: p.speed_knots,
+        headingDegrees: p.heading_deg ?? p.course_deg,
+        timestamp: p.timestamp,
+      })),
+      rows,
+    );
     this.stored += rows.length;
   }
-}
-
-const point = (r: VesselPositionsTable): TrackPoint => ({
-  lon: r.longitude,
-  lat: r.latitude,
-  at: Date.parse(r.timestamp),
-  speed_knots: r.speed_knots,
-  heading_deg: r.heading_degrees,
-});
-
-/** The stored position history, for the route map and the vessel endpoints. */
-export function storedPositionHistory(db: Kysely<Database>): VesselPositionHistory {
-  const imoOf = async (v: { imo: string | null; mmsi: string | null }) => {
-    if (v.imo) return v.imo;
-    if (!v.mmsi) return null;
-    const row = await db
-      .selectFrom('vessels')
-      .select('imo')
-      .where('mmsi', '=', v.mmsi)
-      .executeTakeFirst();
-    return row?.imo ?? null;
-  };
-  return {
-    async positions(vessel, fromMs, toMs) {
-      const imo = await imoOf(vessel);
-      if (!imo) return [];
-      const rows = await db
-        .selectFrom('vessel_positions')
-        .selectAll()
-        .where('vessel_imo', '=', imo)
-        .where('timestamp', '>=', new Date(fromMs).toISOString())
-        .where('timestamp', '<=', new Date(toMs).toISOString())
-        .orderBy('timestamp')
-        .execute();
-      return rows.map(point);
-    },
-    async latest(vessel) {
-      const imo = await imoOf(vessel);
-      if (!imo) return null;
-      const row = await db
-        .selectFrom('vessel_positions')
-        .selectAll()
-        .where('vessel_imo', '=', imo)
-        .orderBy('timestamp', 'desc')
-        .executeTakeFirst();
-      return row ? point(row) : null;
-    },
-  };
 }

@@ -2,10 +2,9 @@
  * Webhooks of one service instance: the outbox (EventSink), the guarded sender and the delivery
  * worker, started and stopped with the service.
  */
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../shared/clock';
 import type { ReferenceData } from '../store/reference';
-import type { Database } from '../store/schema';
+import type { WebhookStore } from '../store/webhooks';
 import { WebhookOutbox } from './outbox';
 import { WebhookSender } from './sender';
 import {
@@ -35,13 +34,13 @@ export class Webhooks {
   readonly worker: DeliveryWorker;
   readonly outbox: WebhookOutbox;
 
-  constructor(db: Kysely<Database>, ref: ReferenceData, clock: Clock, options: WebhookOptions) {
+  constructor(store: WebhookStore, ref: ReferenceData, clock: Clock, options: WebhookOptions) {
     this.sender = new WebhookSender({
       allowPrivate: options.allowPrivate,
       timeoutMs: options.timeoutMs,
     });
     this.worker = new DeliveryWorker(
-      db,
+      store,
       clock,
       this.sender,
       { ...DEFAULT_DELIVERY_POLICY, ...options.policy },

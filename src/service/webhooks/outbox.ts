@@ -11,6 +11,7 @@ import { Renderer } from '../api/render';
 import type { EventSink, TrackingEvent } from '../events/event-sink';
 import type { ReferenceData } from '../store/reference';
 import type { Database } from '../store/schema';
+import { WebhookStore } from '../store/webhooks';
 import { isWebhookEvent } from './catalog';
 import { buildEventBody, notificationDocument } from './payload';
 
@@ -24,15 +25,8 @@ export class WebhookOutbox implements EventSink {
 
   async record(trx: Transaction<Database>, event: TrackingEvent): Promise<void> {
     if (!isWebhookEvent(event.event)) return;
-    const hooks = await trx
-      .selectFrom('webhooks')
-      .select(['id', 'events'])
-      .where('account_id', '=', event.accountId)
-      .where('active', '=', 1)
-      .execute();
-    const subscribed = hooks.filter((h) =>
-      (JSON.parse(h.events) as string[]).includes(event.event),
-    );
+    const store = new WebhookStore(trx);
+    const subscribed = await store.subscribers(event.accountId, event.event);
     if (subscribed.length === 0) return;
 
     const render = new Renderer(trx, this.ref);
@@ -48,20 +42,15 @@ export class WebhookOutbox implements EventSink {
       );
       return {
         id,
-        account_id: event.accountId,
-        webhook_id: hook.id,
+        accountId: event.accountId,
+        webhookId: hook.id,
         event: event.event,
-        delivery_status: 'pending',
-        reference_object_id: body.referenceObject?.id ?? null,
-        reference_object_type: body.referenceObject?.type ?? null,
+        referenceObject: body.referenceObject ?? null,
         payload: JSON.stringify(document),
-        created_at: createdAt,
-        attempt_count: 0,
-        next_attempt_at: createdAt,
-        last_attempt_at: null,
+        createdAt,
       };
     });
-    await trx.insertInto('webhook_notifications').values(rows).execute();
+    await store.addNotifications(rows);
     this.onRecorded();
   }
 }

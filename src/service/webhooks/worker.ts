@@ -6,10 +6,8 @@
  * retry the notification is `failed`. Everything lives in the database, so a restarted service
  * resumes where the previous one stopped.
  */
-import type { Kysely } from 'kysely';
-import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
-import type { Database } from '../store/schema';
+import type { DueDelivery, WebhookStore } from '../store/webhooks';
 import type { WebhookSender } from './sender';
 import { signedHeaders } from './signing';
 
@@ -44,15 +42,7 @@ export function retryDelayMs(
   return Math.round(full * (0.5 + random() * 0.5));
 }
 
-interface DueRow {
-  id: string;
-  webhook_id: string;
-  payload: string;
-  attempt_count: number;
-  url: string;
-  secret: string;
-  headers: string | null;
-}
+type DueRow = DueDelivery;
 
 export interface WorkerLogger {
   warn(obj: object, msg: string): void;
@@ -69,7 +59,7 @@ export class DeliveryWorker {
   private idleWaiters: (() => void)[] = [];
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly store: WebhookStore,
     private readonly clock: Clock,
     private readonly sender: WebhookSender,
     private readonly policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
@@ -145,24 +135,10 @@ export class DeliveryWorker {
     const free = this.policy.maxConcurrent - this.inFlight.size;
     if (free <= 0) return;
     const now = isoString(this.clock.now());
-    const rows: DueRow[] = await this.db
-      .selectFrom('webhook_notifications as n')
-      .innerJoin('webhooks as w', 'w.id', 'n.webhook_id')
-      .select([
-        'n.id',
-        'n.webhook_id',
-        'n.payload',
-        'n.attempt_count',
-        'w.url',
-        'w.secret',
-        'w.headers',
-      ])
-      .where('n.delivery_status', '=', 'pending')
-      .where('w.active', '=', 1)
-      .where('n.next_attempt_at', '<=', now)
-      .orderBy('n.next_attempt_at')
-      .limit(free + this.inFlight.size + this.policy.maxConcurrent * 4)
-      .execute();
+    const rows = await this.store.dueDeliveries(
+      now,
+      free + this.inFlight.size + this.policy.maxConcurrent * 4,
+    );
     let started = 0;
     for (const row of rows) {
       if (started >= free) break;
@@ -186,17 +162,10 @@ export class DeliveryWorker {
   /** Sets one timer for the earliest future attempt. */
   private async scheduleNext(): Promise<void> {
     const now = isoString(this.clock.now());
-    const next = await this.db
-      .selectFrom('webhook_notifications as n')
-      .innerJoin('webhooks as w', 'w.id', 'n.webhook_id')
-      .select((eb) => eb.fn.min('n.next_attempt_at').as('at'))
-      .where('n.delivery_status', '=', 'pending')
-      .where('w.active', '=', 1)
-      .where('n.next_attempt_at', '>', now)
-      .executeTakeFirst();
+    const next = await this.store.nextAttemptAfter(now);
     this.cancelTimer?.();
     this.cancelTimer = undefined;
-    const at = next?.at ? Date.parse(String(next.at)) : NaN;
+    const at = next ? Date.parse(next) : NaN;
     if (!this.running || Number.isNaN(at)) return;
     this.cancelTimer = this.clock.setTimer(at - this.clock.now(), () => {
       this.cancelTimer = undefined;
@@ -217,7 +186,7 @@ export class DeliveryWorker {
 
     const attemptNumber = row.attempt_count + 1;
     const attemptedAt = isoString(this.clock.now());
-    let status = 'pending';
+    let status: 'pending' | 'succeeded' | 'failed' = 'pending';
     let nextAttemptAt: string | null = null;
     if (result.succeeded) status = 'succeeded';
     else if (attemptNumber > this.policy.maxRetries) status = 'failed';
@@ -226,34 +195,17 @@ export class DeliveryWorker {
         this.clock.now() + retryDelayMs(attemptNumber, this.policy, this.random),
       );
 
-    await this.db.transaction().execute(async (trx) => {
-      const updated = await trx
-        .updateTable('webhook_notifications')
-        .set({
-          delivery_status: status,
-          attempt_count: attemptNumber,
-          next_attempt_at: nextAttemptAt,
-          last_attempt_at: attemptedAt,
-        })
-        .where('id', '=', row.id)
-        .where('delivery_status', '=', 'pending')
-        .executeTakeFirst();
-      // The webhook (and its notifications) may have been deleted meanwhile.
-      if (Number(updated.numUpdatedRows) === 0) return;
-      await trx
-        .insertInto('webhook_delivery_attempts')
-        .values({
-          id: uuidv4(),
-          notification_id: row.id,
-          attempt_number: attemptNumber,
-          url: row.url,
-          status_code: result.statusCode,
-          latency_ms: result.latencyMs,
-          error: result.error,
-          succeeded: result.succeeded ? 1 : 0,
-          attempted_at: attemptedAt,
-        })
-        .execute();
+    await this.store.recordAttempt({
+      notificationId: row.id,
+      attemptNumber,
+      url: row.url,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      succeeded: result.succeeded,
+      attemptedAt,
+      status,
+      nextAttemptAt,
     });
     if (!result.succeeded) {
       this.logger?.warn(

@@ -16,13 +16,15 @@ import {
   type RouteMapService,
 } from '../../../src/service/routing/route-builder';
 import {
-  createRouteMapCopiesTable,
   etagMatches,
   isJourneyComplete,
   routeEtag,
+} from '../../../src/service/routing/route-cache';
+import {
+  createRouteMapCopiesTable,
   sqlRouteMapCopies,
   type RouteMapCopiesDatabase,
-} from '../../../src/service/routing/route-cache';
+} from '../../../src/service/store/route-map-copies';
 import type { ContainersTable, ShipmentsTable } from '../../../src/service/store/schema';
 import { DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtures';
 

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../../src/service/store/db';
-import { storeRouteLookups } from '../../../src/service/routing/route-builder';
+import { storeRouteLookups } from '../../../src/service/store/vessels';
 import { PORTS, VESSELS } from './fixtures';
 
 describe('route look-ups over the service store', () => {

@@ -1,0 +1,42 @@
+/**
+ * The service's storage: one owner per aggregate behind intent-level methods. Routes, the
+ * tracking engine, routing, webhooks, search and seed scripts call these owners, never the query
+ * builder; a change that must commit together with its events runs inside `transaction(fn)`,
+ * which hands out the same owners bound to one transaction. This is where another database
+ * engine plugs in.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../../shared/clock';
+import type { ReferenceData } from './reference';
+import type { Database } from './schema';
+import { TrackingStore } from './tracking-store';
+import { sqlRouteMapCopies } from './route-map-copies';
+import { VesselStore } from './vessels';
+import { WebhookStore } from './webhooks';
+
+export class ServiceStorage {
+  readonly tracking: TrackingStore;
+  readonly webhooks: WebhookStore;
+  readonly vessels: VesselStore;
+  /** Stored copies of completed journeys' route maps. */
+  readonly routeMapCopies: ReturnType<typeof sqlRouteMapCopies>;
+
+  constructor(
+    private readonly db: Kysely<Database> | Transaction<Database>,
+    private readonly ref: ReferenceData,
+    private readonly clock: Clock,
+  ) {
+    this.tracking = new TrackingStore(db, ref, clock);
+    this.webhooks = new WebhookStore(db);
+    this.vessels = new VesselStore(db);
+    this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
+  }
+
+  /** Runs `work` in one transaction with owners bound to it; nested calls join the outer one. */
+  async transaction<T>(work: (stores: ServiceStorage) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this);
+    return (this.db as Kysely<Database>)
+      .transaction()
+      .execute((trx) => work(new ServiceStorage(trx, this.ref, this.clock)));
+  }
+}

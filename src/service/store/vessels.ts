@@ -1,0 +1,161 @@
+/**
+ * Owner of vessels as the service records them: AIS positions (the vessels table's current
+ * position and the thinned `vessel_positions` history), the position history the route map and
+ * the vessel endpoints read, and the port and vessel look-ups of the route builder.
+ */
+import type { Kysely } from 'kysely';
+import type { VesselPositionHistory } from '../routing/positions';
+import type { RouteDataSource } from '../routing/route-builder';
+import type { TrackPoint } from '../routing/route-map';
+import type { Database, VesselPositionsTable, VesselsTable } from './schema';
+
+/** A vessel's latest AIS position, written to the vessels table. */
+export interface CurrentPosition {
+  imo: string;
+  mmsi: string;
+  latitude: number;
+  longitude: number;
+  speedKnots: number | null;
+  headingDegrees: number | null;
+  timestamp: string;
+}
+
+const point = (r: VesselPositionsTable): TrackPoint => ({
+  lon: r.longitude,
+  lat: r.latitude,
+  at: Date.parse(r.timestamp),
+  speed_knots: r.speed_knots,
+  heading_deg: r.heading_degrees,
+});
+
+export class VesselStore {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async knownImos(): Promise<Set<string>> {
+    const rows = await this.db.selectFrom('vessels').select('imo').execute();
+    return new Set(rows.map((r) => r.imo));
+  }
+
+  async names(): Promise<{ imo: string; name: string }[]> {
+    return this.db.selectFrom('vessels').select(['imo', 'name']).execute();
+  }
+
+  async find(
+    key: { by: 'id'; id: string } | { by: 'imo'; imo: string },
+  ): Promise<VesselsTable | undefined> {
+    return this.db
+      .selectFrom('vessels')
+      .selectAll()
+      .where(key.by, '=', key.by === 'id' ? key.id : key.imo)
+      .executeTakeFirst();
+  }
+
+  /** Writes current positions and appends history points, in one transaction. */
+  async recordPositions(
+    current: readonly CurrentPosition[],
+    history: readonly VesselPositionsTable[],
+  ): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const p of current) {
+        await trx
+          .updateTable('vessels')
+          .set({
+            latitude: p.latitude,
+            longitude: p.longitude,
+            nautical_speed_knots: p.speedKnots,
+            navigational_heading_degrees: p.headingDegrees,
+            position_timestamp: p.timestamp,
+            mmsi: p.mmsi,
+          })
+          .where('imo', '=', p.imo)
+          .execute();
+      }
+      for (let i = 0; i < history.length; i += 200) {
+        await trx
+          .insertInto('vessel_positions')
+          .values(history.slice(i, i + 200))
+          .execute();
+      }
+    });
+  }
+
+  /** The stored position history, for the route map and the vessel endpoints. */
+  positionHistory(): VesselPositionHistory {
+    const db = this.db;
+    const imoOf = async (v: { imo: string | null; mmsi: string | null }) => {
+      if (v.imo) return v.imo;
+      if (!v.mmsi) return null;
+      const row = await db
+        .selectFrom('vessels')
+        .select('imo')
+        .where('mmsi', '=', v.mmsi)
+        .executeTakeFirst();
+      return row?.imo ?? null;
+    };
+    return {
+      async positions(vessel, fromMs, toMs) {
+        const imo = await imoOf(vessel);
+        if (!imo) return [];
+        const rows = await db
+          .selectFrom('vessel_positions')
+          .selectAll()
+          .where('vessel_imo', '=', imo)
+          .where('timestamp', '>=', new Date(fromMs).toISOString())
+          .where('timestamp', '<=', new Date(toMs).toISOString())
+          .orderBy('timestamp')
+          .execute();
+        return rows.map(point);
+      },
+      async latest(vessel) {
+        const imo = await imoOf(vessel);
+        if (!imo) return null;
+        const row = await db
+          .selectFrom('vessel_positions')
+          .selectAll()
+          .where('vessel_imo', '=', imo)
+          .orderBy('timestamp', 'desc')
+          .executeTakeFirst();
+        return row ? point(row) : null;
+      },
+    };
+  }
+
+  /** Port and vessel look-ups over the reference tables, for the route builder. */
+  routeLookups(): Pick<RouteDataSource, 'ports' | 'vessel'> {
+    return storeRouteLookups(this.db);
+  }
+}
+
+/** Port and vessel look-ups over the service's reference tables. */
+export function storeRouteLookups(db: Kysely<Database>): Pick<RouteDataSource, 'ports' | 'vessel'> {
+  return {
+    async ports(locodes) {
+      if (locodes.length === 0) return [];
+      return db
+        .selectFrom('ports')
+        .select([
+          'id',
+          'locode',
+          'name',
+          'state_abbr',
+          'state',
+          'country_code',
+          'country',
+          'time_zone',
+          'latitude',
+          'longitude',
+        ])
+        .where('locode', 'in', [...new Set(locodes)])
+        .execute();
+    },
+    async vessel(ref) {
+      if (!ref.imo) return null;
+      const row = await db
+        .selectFrom('vessels')
+        .select(['id', 'name', 'imo', 'mmsi'])
+        .where('imo', '=', ref.imo)
+        .executeTakeFirst();
+      return row ?? null;
+    },
+  };
+}
