@@ -24,6 +24,8 @@ import { answerClientError, answerParserEdges, requireHostHeader } from './http-
 import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
 import { RequestLimits } from './rate-limit';
 import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
+import { CallbackVerifier, dcsaCallbackPlugin } from './feeds/dcsa/callback';
+import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { systemClock, type Clock } from '../shared/clock';
 
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
@@ -71,6 +73,8 @@ export function buildApp(
     wallClock?: Clock;
     /** Served at /metrics with /healthz beside it (no API key, as any scrape target). */
     metrics?: FeedMetrics;
+    /** Carrier subscriptions whose signed callbacks are answered under CALLBACK_PATH. */
+    lineSubscriptions?: LineSubscriptions;
   } = {},
 ): FastifyInstance {
   const app = Fastify({
@@ -223,6 +227,22 @@ export function buildApp(
     { prefix: API_PREFIX },
   );
   if (options.metrics) app.register(operatorPlugin, { metrics: options.metrics });
+  const subscriptions = options.lineSubscriptions;
+  if (subscriptions) {
+    app.register(dcsaCallbackPlugin, {
+      prefix: CALLBACK_PATH,
+      verifier: new CallbackVerifier((id) => subscriptions.lookup(id)),
+      sink: (delivery) => subscriptions.receive(delivery),
+      onVerdict: (verdict) => {
+        const source = verdict.scac ? `carrier ${verdict.scac}` : 'unknown subscription';
+        options.metrics?.recordCallback(source, verdict.kind);
+        // Refusals are recorded: a forged signature is worth an operator's look.
+        if (verdict.kind === 'refused') {
+          app.log.warn({ source, reason: verdict.reason }, 'subscription callback refused');
+        }
+      },
+    });
+  }
 
   return app;
 }

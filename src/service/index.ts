@@ -85,6 +85,8 @@ export interface ServiceApp {
   store: ServiceStore;
   /** The tracking engine, when the service was given feeds. */
   engine: TrackingEngine | null;
+  /** Tells the service the origin it listens at (e.g. http://127.0.0.1:4010). */
+  listeningAt(origin: string): void;
   close(): Promise<void>;
 }
 
@@ -165,11 +167,9 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         })),
       processMetrics: true,
     });
-    const app = buildApp(context, {
-      logger: options.logger,
-      wallClock: options.wallClock,
-      metrics,
-    });
+    // Carriers call back at the public base URL when one is configured, else at this
+    // service's own address once it listens (enough for carriers on the same network).
+    let ownOrigin: string | null = null;
     engine = options.feeds
       ? new TrackingEngine({
           db: opened.db,
@@ -179,9 +179,16 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
           feeds: engineFeedConfig(options.feeds, metrics),
           events: webhooks.outbox,
           logger: options.logger as EngineLogger | undefined,
+          callbackBase: () => options.feeds?.publicBaseUrl ?? ownOrigin,
           ...options.engine,
         })
       : null;
+    const app = buildApp(context, {
+      logger: options.logger,
+      wallClock: options.wallClock,
+      metrics,
+      lineSubscriptions: engine?.lineSubscriptions(),
+    });
     await engine?.start();
     if (engine) context.trackingRequestCreated = () => engine?.nudge();
     // Pending deliveries left by a previous run resume now.
@@ -191,6 +198,9 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       app,
       engine,
       store: { accounts, tracking, reference: ref, context, events: webhooks.outbox },
+      listeningAt(origin) {
+        ownOrigin = origin;
+      },
       async close() {
         await context.documents.service.close();
         await engine?.stop();
@@ -241,6 +251,9 @@ export async function startService(
     const port =
       typeof address === 'object' && address ? address.port : (options.port ?? DEFAULT_PORT);
     const shownHost = host.includes(':') ? `[${host}]` : host;
+    // Listening on every interface: loopback is the one address sure to reach it.
+    const ownHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : shownHost;
+    service.listeningAt(`http://${ownHost}:${port}`);
     const smtp =
       options.smtpPort === undefined
         ? undefined

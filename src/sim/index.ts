@@ -9,6 +9,7 @@ import type { TerminalContainerStatus } from '../shared/feeds/terminal';
 import { startAisServer, type AisFaults } from './ais/server';
 import type { SimTokenIssuer } from './carriers/auth';
 import { startCarrierServer } from './carriers/server';
+import type { SimSubscriptions } from './carriers/subscriptions';
 import type { ErrorRates } from './faults';
 import { terminalStatusAt } from './terminals/status';
 import { startTerminalServer } from './terminals/server';
@@ -170,6 +171,8 @@ export interface RunningSimWorld {
   carrierTokens: SimTokenIssuer;
   /** Pushes due DCSA subscription callbacks now (they also go out every real second). */
   pushCarrierSubscriptions(): Promise<number>;
+  /** The subscriptions the simulated carriers hold, for tests. */
+  carrierSubscriptions: SimSubscriptions;
   close(): Promise<void>;
 }
 
@@ -209,6 +212,7 @@ export async function startSimWorld(opts: StartSimWorldOptions): Promise<Running
     world: new SimWorld(model, opts.clock),
     carrierTokens: carriers.tokens,
     pushCarrierSubscriptions: carriers.pushSubscriptions,
+    carrierSubscriptions: carriers.subscriptions,
     feedsDocument: () => ({
       ...carriers.feedsDocument(),
       ais: [{ type: 'nmea_tcp', host, port: ais.port }],

@@ -35,6 +35,7 @@ import {
   type DcsaLookupResult,
   type DcsaQuery,
 } from './dcsa/client';
+import { DcsaSubscriptionClient } from './dcsa/subscriptions';
 import { LineDeadlinesClient, type LineDeadlinesResult } from './line-deadlines/client';
 import type { AisFeed } from './config/load';
 import { TerminalClient, type TerminalSourceConfig } from './terminal/client';
@@ -42,6 +43,8 @@ import { TerminalClient, type TerminalSourceConfig } from './terminal/client';
 export interface CarrierConfig extends DcsaCarrierConfig {
   /** Whether the carrier serves the import-deadlines extension beside its DCSA endpoints. */
   importDeadlines?: boolean;
+  /** Whether to hold DCSA event subscriptions (push) with the carrier. */
+  subscriptions?: boolean;
 }
 
 export interface FeedConfig {
@@ -51,6 +54,8 @@ export interface FeedConfig {
   terminals?: Record<string, TerminalSourceConfig>;
   /** AIS sources (NMEA over TCP or UDP), merged into one vessel store. */
   ais?: AisFeed[];
+  /** Where carriers reach this service for subscription callbacks (else its own address). */
+  publicBaseUrl?: string;
 }
 
 export type UnsupportedCarrier = { outcome: 'unsupported'; scac: string; error: string };
@@ -58,7 +63,11 @@ export type UnsupportedCarrier = { outcome: 'unsupported'; scac: string; error: 
 export class CarrierRegistry {
   private readonly clients = new Map<
     string,
-    { dcsa: DcsaClient; deadlines: LineDeadlinesClient | null }
+    {
+      dcsa: DcsaClient;
+      deadlines: LineDeadlinesClient | null;
+      subscriptions: DcsaSubscriptionClient | null;
+    }
   >();
 
   constructor(config: FeedConfig) {
@@ -68,6 +77,7 @@ export class CarrierRegistry {
         dcsa: new DcsaClient(scac, carrier),
         deadlines:
           carrier.importDeadlines === false ? null : new LineDeadlinesClient(scac, carrier),
+        subscriptions: carrier.subscriptions ? new DcsaSubscriptionClient(scac, carrier) : null,
       });
     }
   }
@@ -82,6 +92,11 @@ export class CarrierRegistry {
 
   client(scac: string): DcsaClient | null {
     return this.clients.get(scac.trim().toUpperCase())?.dcsa ?? null;
+  }
+
+  /** The carrier's subscription client when it is configured for push, else null. */
+  subscriptions(scac: string): DcsaSubscriptionClient | null {
+    return this.clients.get(scac.trim().toUpperCase())?.subscriptions ?? null;
   }
 
   async lookup(scac: string, query: DcsaQuery): Promise<DcsaLookupResult | UnsupportedCarrier> {
@@ -114,7 +129,7 @@ export function terminalClients(config: FeedConfig): Map<string, TerminalClient>
   );
 }
 
-export { DcsaClient, LineDeadlinesClient, TerminalClient };
+export { DcsaClient, DcsaSubscriptionClient, LineDeadlinesClient, TerminalClient };
 export type {
   DcsaCarrierConfig,
   DcsaLookupResult,

@@ -35,6 +35,7 @@ export function engineFeedConfig(config: FeedsConfig, metrics?: FeedMetrics): Fe
           baseUrl: carrier.dcsaBaseUrl,
           signer: createAuthenticator(carrier.auth, { timeoutMs: carrier.timeoutMs }),
           importDeadlines: carrier.importDeadlines,
+          subscriptions: carrier.subscriptions,
           ...sourceSettings('carrier', carrier.scac, carrier, metrics),
         },
       ]),
@@ -51,6 +52,7 @@ export function engineFeedConfig(config: FeedsConfig, metrics?: FeedMetrics): Fe
       ]),
     ),
     ais: config.ais,
+    ...(config.publicBaseUrl ? { publicBaseUrl: config.publicBaseUrl } : {}),
   };
 }
 

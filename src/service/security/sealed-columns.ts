@@ -1,7 +1,8 @@
 /**
- * Keeps webhook signing secrets and custom header values sealed in the database (see
- * secret-box.ts) without every query site knowing: a Kysely plugin seals the `secret` and
- * `headers` values written to `webhooks` by inserts and updates, and opens sealed values of
+ * Keeps webhook signing secrets, custom header values and carrier subscription secrets sealed in
+ * the database (see secret-box.ts) without every query site knowing: a Kysely plugin seals the
+ * `secret` and `headers` values written to `webhooks` and `line_subscriptions` by inserts and
+ * updates, and opens sealed values of
  * result columns named `secret` or `headers` when they are read. Plaintext rows written by
  * older versions are sealed once on start by `sealPlaintextWebhookSecrets`.
  */
@@ -23,7 +24,8 @@ import {
 import type { Database } from '../store/schema';
 import { SEALED_PREFIX, SECRET_KEY_ENV, SECRET_KEY_FILE, SecretBox } from './secret-box';
 
-const SEALED_TABLE = 'webhooks';
+/** Tables whose `secret`/`headers` values are sealed: webhooks and carrier subscriptions. */
+const SEALED_TABLES = new Set(['webhooks', 'line_subscriptions']);
 const SEALED_COLUMNS = new Set(['secret', 'headers']);
 
 const identifierName = (node: OperationNode | undefined): string | undefined => {
@@ -81,10 +83,10 @@ export class SealedColumns implements KyselyPlugin {
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const node = args.node;
-    if (node.kind === 'InsertQueryNode' && identifierName(node.into) === SEALED_TABLE) {
+    if (node.kind === 'InsertQueryNode' && SEALED_TABLES.has(identifierName(node.into) ?? '')) {
       return this.sealInsert(node);
     }
-    if (node.kind === 'UpdateQueryNode' && identifierName(node.table) === SEALED_TABLE) {
+    if (node.kind === 'UpdateQueryNode' && SEALED_TABLES.has(identifierName(node.table) ?? '')) {
       return this.sealUpdate(node);
     }
     return node;

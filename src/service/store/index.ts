@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../shared/clock';
 import type { ReferenceData } from './reference';
 import type { Database } from './schema';
+import { LineSubscriptionStore } from './line-subscriptions';
 import { TrackingStore } from './tracking-store';
 import { sqlRouteMapCopies } from './route-map-copies';
 import { VesselStore } from './vessels';
@@ -18,6 +19,8 @@ export class ServiceStorage {
   readonly tracking: TrackingStore;
   readonly webhooks: WebhookStore;
   readonly vessels: VesselStore;
+  /** DCSA subscriptions held with carriers and the event snapshots pushes merge into. */
+  readonly lineSubscriptions: LineSubscriptionStore;
   /** Stored copies of completed journeys' route maps. */
   readonly routeMapCopies: ReturnType<typeof sqlRouteMapCopies>;
 
@@ -29,6 +32,7 @@ export class ServiceStorage {
     this.tracking = new TrackingStore(db, ref, clock);
     this.webhooks = new WebhookStore(db);
     this.vessels = new VesselStore(db);
+    this.lineSubscriptions = new LineSubscriptionStore(db);
     this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
   }
 

@@ -538,6 +538,36 @@ const documents: Migration = {
   },
 };
 
+/**
+ * DCSA event subscriptions (push) held with carriers, one per tracked shipment, and the events
+ * of each shipment's last line lookup, so a pushed event is applied together with the ones
+ * already known, through the same path as a poll.
+ */
+const lineSubscriptions: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('line_subscriptions')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('shipment_id', 'varchar(36)', (c) =>
+        c.notNull().unique().references('shipments.id').onDelete('cascade'),
+      )
+      .addColumn('scac', 'varchar(4)', (c) => c.notNull())
+      .addColumn('carrier_subscription_id', 'text', (c) => c.notNull())
+      .addColumn('secret', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('last_callback_at', 'varchar(32)')
+      .execute();
+    await db.schema
+      .createTable('line_event_snapshots')
+      .addColumn('shipment_id', 'varchar(36)', (c) =>
+        c.primaryKey().references('shipments.id').onDelete('cascade'),
+      )
+      .addColumn('events', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -546,6 +576,7 @@ export const migrations: Record<string, Migration> = {
   '0004_route_map': routeMap,
   '0005_account_identity': accountIdentity,
   '0006_documents': documents,
+  '0007_line_subscriptions': lineSubscriptions,
 };
 
 export const migrationProvider: MigrationProvider = {

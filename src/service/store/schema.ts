@@ -332,6 +332,27 @@ export interface Database {
   documents: DocumentsTable;
   email_submissions: EmailSubmissionsTable;
   document_settings: DocumentSettingsTable;
+  line_subscriptions: LineSubscriptionsTable;
+  line_event_snapshots: LineEventSnapshotsTable;
+}
+
+/** A DCSA event subscription held with a carrier for one shipment; `id` is in the callback URL. */
+export interface LineSubscriptionsTable {
+  id: string;
+  shipment_id: string;
+  scac: string;
+  carrier_subscription_id: string;
+  /** Sealed at rest (security/sealed-columns.ts); the carrier signs callbacks with it. */
+  secret: string;
+  created_at: string;
+  last_callback_at: string | null;
+}
+
+/** The DCSA events of a shipment's last line lookup (JSON array), merged with pushed ones. */
+export interface LineEventSnapshotsTable {
+  shipment_id: string;
+  events: string;
+  updated_at: string;
 }
 
 export interface EmailSubmissionsTable {

@@ -33,7 +33,9 @@
  * requests, line checks every `lineIntervalMs`, terminal checks every `terminalIntervalMs` while
  * a box is near or at the POD) and hands it to a bounded queue that runs at most `concurrency`
  * jobs at once; work beyond `queueLimit` waits for a later tick. AIS is a stream: positions are
- * buffered per vessel and written on each tick.
+ * buffered per vessel and written on each tick. For carriers with push, a DCSA subscription per
+ * shipment (subscriptions.ts) feeds pushed events through the same apply path, and the line is
+ * polled only every `subscriptionQuietMs` while callbacks keep coming.
  */
 import type { Kysely } from 'kysely';
 import type { TrackingRequestFailedReason } from '../../shared/api/resources';
@@ -46,6 +48,7 @@ import { AisSources } from '../feeds/ais/sources';
 import {
   CarrierRegistry,
   terminalClients,
+  type DcsaEvent,
   type DcsaQuery,
   type FeedConfig,
   type TerminalClient,
@@ -65,6 +68,8 @@ import {
 } from './apply';
 import { PositionRecorder } from './positions';
 import { VesselStore } from '../store/vessels';
+import { LineSubscriptionStore } from '../store/line-subscriptions';
+import { LineSubscriptions, mergeEvents } from './subscriptions';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -78,6 +83,8 @@ export const ARRIVAL_WINDOW_MS = 56 * DAY;
 export const NO_UPDATES_WINDOW_MS = 56 * DAY;
 export const FULL_OUT_WINDOW_MS = 28 * DAY;
 export const TEST_SCAC = 'TEST';
+/** A carrier subscription silent this long no longer stands in for polling. */
+export const SUBSCRIPTION_QUIET_MS = 12 * HOUR;
 
 export interface EngineLogger {
   warn(detail: Record<string, unknown>, message: string): void;
@@ -101,6 +108,10 @@ export interface TrackingEngineOptions {
   tickMs?: number;
   lineIntervalMs?: number;
   terminalIntervalMs?: number;
+  /** Silence of a carrier subscription after which polling returns to `lineIntervalMs`. */
+  subscriptionQuietMs?: number;
+  /** The URL carriers reach this service at for subscription callbacks; null while unknown. */
+  callbackBase?: () => string | null;
 }
 
 export interface EngineStats {
@@ -135,6 +146,8 @@ export class TrackingEngine {
   private readonly ais: AisSources | null;
   private readonly positions: PositionRecorder;
   private readonly vessels: VesselStore;
+  private readonly lineSubscriptionStore: LineSubscriptionStore;
+  private readonly subscriptions: LineSubscriptions;
   private readonly queue: Job[] = [];
   private readonly queuedKeys = new Set<string>();
   private running = 0;
@@ -173,11 +186,22 @@ export class TrackingEngine {
     this.vessels = new VesselStore(this.db);
     this.positions = new PositionRecorder(this.vessels, (imo) => this.knownVessels.has(imo));
     this.ais?.store.subscribe((position, vessel) => this.positions.offer(position, vessel));
+    this.lineSubscriptionStore = new LineSubscriptionStore(this.db);
+    this.subscriptions = new LineSubscriptions({
+      registry: this.carriers,
+      store: this.lineSubscriptionStore,
+      clock: this.clock,
+      callbackBase: options.callbackBase ?? (() => options.feeds.publicBaseUrl ?? null),
+      quietMs: options.subscriptionQuietMs ?? SUBSCRIPTION_QUIET_MS,
+      apply: (shipmentId, events) => this.applyPushedEvents(shipmentId, events),
+      warn: (detail, message) => this.log.warn(detail, message),
+    });
   }
 
   /** Starts the timer loop and the AIS stream. */
   async start(): Promise<void> {
     await this.loadVessels();
+    await this.subscriptions.load();
     this.stopped = false;
     await this.ais?.start();
     this.schedule();
@@ -203,6 +227,11 @@ export class TrackingEngine {
       ais: this.ais?.stats() ?? null,
       positionsStored: this.positions.stored,
     };
+  }
+
+  /** The carrier subscriptions held, for the callback route. */
+  lineSubscriptions(): LineSubscriptions {
+    return this.subscriptions;
   }
 
   /** The AIS sources (null without any), e.g. for the route map's position history. */
@@ -236,6 +265,8 @@ export class TrackingEngine {
   async drain(maxRounds = 25): Promise<void> {
     if (this.knownVessels.size === 0) await this.loadVessels();
     for (let i = 0; i < maxRounds; i++) {
+      // A pass the timer started may have read an earlier time: let it finish, then pass anew.
+      await this.ticking;
       const enqueued = await this.tick();
       await this.whenIdle();
       if (enqueued === 0) return;
@@ -266,6 +297,7 @@ export class TrackingEngine {
     const nowIso = new Date(this.clock.now()).toISOString();
     await this.positions.flush();
     await this.syncStoppedRequests();
+    await this.subscriptions.releaseStopped();
     let room = this.queueLimit - this.queue.length;
     let enqueued = 0;
     if (room <= 0) return 0;
@@ -447,7 +479,7 @@ export class TrackingEngine {
             .flatMap((e) => e.documentReferences ?? [])
             .find((d) => d.documentReferenceType === 'TRD')?.documentReferenceValue ?? number);
 
-    await this.scope(async (scope) => {
+    const shipment = await this.scope(async (scope) => {
       const shipment = await scope.store.createShipment(request.account_id, {
         billOfLadingNumber: billOfLading,
         normalizedNumber: number,
@@ -465,8 +497,15 @@ export class TrackingEngine {
         .execute();
       await applyShipmentFacts(this.env, scope, shipment, view, { announce: false });
       await this.applyContainers(scope, shipment.id, view, numbers, deadlines, terminal);
+      await new LineSubscriptionStore(scope.trx).saveEventSnapshot(
+        shipment.id,
+        result.events,
+        new Date(scope.now).toISOString(),
+      );
       await this.finishRequest(scope, request, 'created', null, shipment.id);
+      return shipment;
     });
+    await this.subscriptions.ensure(shipment, this.queryFor(request));
   }
 
   private journeyEndedLongAgo(view: LineView): boolean {
@@ -707,14 +746,17 @@ export class TrackingEngine {
     const result = await this.carriers.lookup(shipment.scac, query);
     this.count(result.outcome);
     const nowIso = this.nowIso();
-    const nextCheck = new Date(this.clock.now() + this.lineIntervalMs).toISOString();
+    const nextCheck = () =>
+      new Date(
+        this.clock.now() + this.subscriptions.pollDelay(shipmentId, this.lineIntervalMs),
+      ).toISOString();
     if (result.outcome !== 'found') {
       if (result.outcome !== 'not_found')
         this.log.warn({ shipment: shipmentId, outcome: result.outcome }, 'line refresh failed');
       await this.scope(async (scope) => {
         await scope.trx
           .updateTable('shipments')
-          .set({ line_tracking_last_attempted_at: nowIso, next_line_check_at: nextCheck })
+          .set({ line_tracking_last_attempted_at: nowIso, next_line_check_at: nextCheck() })
           .where('id', '=', shipmentId)
           .execute();
         await this.applyStopRules(scope, shipmentId);
@@ -722,32 +764,88 @@ export class TrackingEngine {
       return;
     }
     const view = interpretLine(this.env, result.events, this.clock.now());
+    const deadlines = await this.fetchDeadlines(
+      shipment.scac,
+      await this.openContainerNumbers(shipmentId, view),
+    );
+    const applied = await this.scope((scope) =>
+      this.applyLineEvents(scope, shipmentId, result.events, view, deadlines, nextCheck()),
+    );
+    if (applied) await this.subscriptions.ensure(shipment, query);
+  }
+
+  /**
+   * Events a carrier pushed for a subscribed shipment: merged into the events of its last lookup
+   * and applied exactly as a poll's answer (without the import deadlines, which only a poll
+   * asks for). Before any lookup there is nothing to merge into, so the line is asked instead.
+   */
+  async applyPushedEvents(shipmentId: string, pushed: DcsaEvent[]): Promise<void> {
+    if (!(await this.loadActiveShipment(shipmentId))) return;
+    const known = (await this.lineSubscriptionStore.eventSnapshot(shipmentId)) as
+      DcsaEvent[] | null;
+    if (!known) {
+      this.enqueue(`line:${shipmentId}`, () => this.refreshLine(shipmentId));
+      return;
+    }
+    await this.scope(async (scope) => {
+      // Read again inside the transaction: a poll may have stored a newer answer meanwhile.
+      const current = ((await new LineSubscriptionStore(scope.trx).eventSnapshot(shipmentId)) ??
+        known) as DcsaEvent[];
+      const events = mergeEvents(current, pushed);
+      const view = interpretLine(this.env, events, scope.now);
+      const nextCheck = new Date(
+        scope.now + this.subscriptions.pollDelay(shipmentId, this.lineIntervalMs),
+      ).toISOString();
+      await this.applyLineEvents(scope, shipmentId, events, view, new Map(), nextCheck);
+    });
+  }
+
+  /** Container numbers of the shipment and the line's answer whose empty is not back yet. */
+  private async openContainerNumbers(shipmentId: string, view: LineView): Promise<string[]> {
     const containers = await this.db
       .selectFrom('containers')
       .select(['number', 'empty_terminated_at'])
       .where('shipment_id', '=', shipmentId)
       .execute();
     const numbers = [...new Set([...containers.map((c) => c.number), ...view.containerNumbers])];
-    const open = numbers.filter(
-      (n) => !containers.find((c) => c.number === n && c.empty_terminated_at),
+    return numbers.filter((n) => !containers.find((c) => c.number === n && c.empty_terminated_at));
+  }
+
+  /** Applies the line's events to a shipment still tracked; false when it was stopped. */
+  private async applyLineEvents(
+    scope: ApplyScope,
+    shipmentId: string,
+    events: readonly DcsaEvent[],
+    view: LineView,
+    deadlines: Map<string, LineImportDeadlines | null>,
+    nextCheck: string,
+  ): Promise<boolean> {
+    const current = await scope.trx
+      .selectFrom('shipments')
+      .selectAll()
+      .where('id', '=', shipmentId)
+      .executeTakeFirstOrThrow();
+    if (current.line_tracking_stopped_at) return false;
+    const containers = await scope.trx
+      .selectFrom('containers')
+      .select('number')
+      .where('shipment_id', '=', shipmentId)
+      .execute();
+    const numbers = [...new Set([...containers.map((c) => c.number), ...view.containerNumbers])];
+    await applyShipmentFacts(this.env, scope, current, view, { announce: true });
+    await this.applyContainers(scope, shipmentId, view, numbers, deadlines, null);
+    await new LineSubscriptionStore(scope.trx).saveEventSnapshot(
+      shipmentId,
+      events,
+      new Date(scope.now).toISOString(),
     );
-    const deadlines = await this.fetchDeadlines(shipment.scac, open);
-    await this.scope(async (scope) => {
-      const current = await scope.trx
-        .selectFrom('shipments')
-        .selectAll()
-        .where('id', '=', shipmentId)
-        .executeTakeFirstOrThrow();
-      if (current.line_tracking_stopped_at) return;
-      await applyShipmentFacts(this.env, scope, current, view, { announce: true });
-      await this.applyContainers(scope, shipmentId, view, numbers, deadlines, null);
-      await scope.trx
-        .updateTable('shipments')
-        .set({ next_line_check_at: nextCheck })
-        .where('id', '=', shipmentId)
-        .execute();
-      await this.applyStopRules(scope, shipmentId);
-    });
+    await scope.trx
+      .updateTable('shipments')
+      .set({ next_line_check_at: nextCheck })
+      .where('id', '=', shipmentId)
+      .execute();
+    await this.applyStopRules(scope, shipmentId);
+    return true;
   }
 
   private async refreshTerminal(shipmentId: string): Promise<void> {

@@ -24,9 +24,11 @@ export interface CallbackSubscription {
 
 export type CallbackVerdict =
   | { kind: 'accepted'; subscriptionId: string; scac: string; events: DcsaEvent[] }
-  | { kind: 'replayed'; subscriptionId: string }
+  | { kind: 'replayed'; subscriptionId: string; scac: string }
   | {
       kind: 'refused';
+      /** The carrier of the subscription named, when it exists. */
+      scac: string | null;
       status: 400 | 401 | 404;
       reason: 'unknown_subscription' | 'bad_signature' | 'malformed_body';
       detail: string;
@@ -49,6 +51,7 @@ export class CallbackVerifier {
     if (!subscription) {
       return {
         kind: 'refused',
+        scac: null,
         status: 404,
         reason: 'unknown_subscription',
         detail: 'no such subscription',
@@ -62,23 +65,32 @@ export class CallbackVerifier {
     if (!given || !timingSafeEqual(given, expected)) {
       return {
         kind: 'refused',
+        scac: subscription.scac,
         status: 401,
         reason: 'bad_signature',
         detail: 'Notification-Signature missing or not the HMAC-SHA256 of the body',
       };
     }
     const replayKey = `${subscriptionId}:${expected.toString('hex')}`;
-    if (this.seen.has(replayKey)) return { kind: 'replayed', subscriptionId };
+    if (this.seen.has(replayKey))
+      return { kind: 'replayed', subscriptionId, scac: subscription.scac };
 
     let body: unknown;
     try {
       body = JSON.parse(rawBody.toString('utf8'));
     } catch {
-      return { kind: 'refused', status: 400, reason: 'malformed_body', detail: 'body is not JSON' };
+      return {
+        kind: 'refused',
+        scac: subscription.scac,
+        status: 400,
+        reason: 'malformed_body',
+        detail: 'body is not JSON',
+      };
     }
     if (!Array.isArray(body)) {
       return {
         kind: 'refused',
+        scac: subscription.scac,
         status: 400,
         reason: 'malformed_body',
         detail: 'expected an array of events',
@@ -95,6 +107,7 @@ export class CallbackVerifier {
         // All or nothing: a half-applied notification would be harder to reason about than a retry.
         return {
           kind: 'refused',
+          scac: subscription.scac,
           status: 400,
           reason: 'malformed_body',
           detail: `event ${index} is not a valid DCSA event`,
@@ -132,12 +145,16 @@ export const dcsaCallbackPlugin: FastifyPluginAsync<CallbackPluginOptions> = asy
     },
   );
 
-  app.head<{ Params: { subscriptionId: string } }>('/:subscriptionId', (_req, reply) =>
-    reply.status(204).send(),
+  // Not part of the /v2 API description: carriers call these, clients never do.
+  app.head<{ Params: { subscriptionId: string } }>(
+    '/:subscriptionId',
+    { schema: { hide: true } },
+    (_req, reply) => reply.status(204).send(),
   );
 
   app.post<{ Params: { subscriptionId: string }; Body: Buffer }>(
     '/:subscriptionId',
+    { schema: { hide: true } },
     async (req, reply) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const signature = req.headers['notification-signature'];
