@@ -210,7 +210,7 @@ async function main() {
   console.log(
     `build map, new vessel position:   ${newPositionMs.toFixed(2)} ms  ratio ${(newPositionMs / serializeMs).toFixed(0)}x`,
   );
-  const note = `45-day two-leg journey, ${total} AIS positions; baseline: JSON.stringify of the stored FeatureCollection (${storedBody.length} bytes). No target set by the issue.`;
+  const note = `45-day two-leg journey, ${total} AIS positions; baseline: JSON.stringify of the stored FeatureCollection (${storedBody.length} bytes).`;
   reportResult({
     name: 'map build, warm sea routes',
     value: warmMs,
@@ -224,7 +224,9 @@ async function main() {
     value: newPositionMs,
     baseline: serializeMs,
     unit: 'ms',
-    target: null,
+    // The partial leg joins the leg's lane (routed once per port pair) instead of being routed
+    // over the whole network; the recorded track is still simplified on every build.
+    target: { max: 3 },
     note,
   });
 }

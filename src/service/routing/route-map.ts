@@ -26,7 +26,12 @@
 import type { Position } from 'geojson';
 import type { RouteFeatureCollection } from '../../shared/api/resources';
 import { isValidLonLat, normalizePosition } from '../../shared/geo/antimeridian';
-import { normalizedPath, type SeaRouter } from '../../shared/geo/sea-routes';
+import {
+  normalizedPath,
+  remainingRoute,
+  type SeaRoute,
+  type SeaRouter,
+} from '../../shared/geo/sea-routes';
 import { simplifyPath } from '../../shared/geo/simplify';
 import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
 import type {
@@ -98,6 +103,18 @@ export interface RouteMapOptions {
 }
 
 const ms = (iso: string | null): number | null => (iso === null ? null : Date.parse(iso));
+
+/**
+ * A vessel this far from its leg's sea lane is routed over the whole network instead of joining
+ * the lane (it sails a different way, or the lane would be reached across land).
+ */
+const OFF_LANE_KM = 150;
+
+/**
+ * Simplified lines of the port-to-port sea routes, per tolerance. Keyed by the router's own
+ * route objects, so an entry lives exactly as long as the router keeps that route.
+ */
+const simplifiedLanes = new WeakMap<SeaRoute, Map<string, [number, number][] | null>>();
 const iso = (epochMs: number): string => new Date(epochMs).toISOString();
 
 /** True when call j or any later call has an actual arrival or departure. */
@@ -185,16 +202,47 @@ export function buildRouteMap(
     const coordinates = simplifyPath(path, options.toleranceDeg);
     return coordinates.length >= 2 ? coordinates : null;
   };
-  const seaPath = (from: Position, to: Position): Position[] | null => {
+  const pinEnds = (path: Position[], from: Position, to: Position): Position[] => {
+    // Unwrapping shifts the ends by 360 and back; pin them to the exact places, bit for bit.
+    path[0] = normalizePosition(from);
+    path[path.length - 1] = normalizePosition(to);
+    return path;
+  };
+  const lane = (from: Position, to: Position): SeaRoute | null => {
     try {
-      const path = normalizedPath(router.seaRoute(from, to));
-      // Unwrapping shifts the ends by 360 and back; pin them to the exact places, bit for bit.
-      path[0] = normalizePosition(from);
-      path[path.length - 1] = normalizePosition(to);
-      return path;
+      return router.seaRoute(from, to);
     } catch {
       return null; // No route on the network (e.g. an inland port): draw nothing rather than fail.
     }
+  };
+  /** A port-to-port leg's line: simplified once per route and tolerance, then reused. */
+  const laneLine = (from: Position, to: Position): [number, number][] | null => {
+    const route = lane(from, to);
+    if (!route) return null;
+    let byTolerance = simplifiedLanes.get(route);
+    if (!byTolerance) simplifiedLanes.set(route, (byTolerance = new Map()));
+    const key = String(options.toleranceDeg ?? 'auto');
+    if (!byTolerance.has(key)) {
+      byTolerance.set(key, line(pinEnds(normalizedPath(route), from, to)));
+    }
+    const cached = byTolerance.get(key) ?? null;
+    return cached && cached.map((p) => [p[0], p[1]] as [number, number]);
+  };
+  /**
+   * From the vessel to the next port: the rest of the leg's lane from the lane point nearest the
+   * vessel (the lane is routed once per port pair), or a route of its own when off the lane.
+   */
+  const aheadPath = (vessel: Position, from: Position | null, to: Position): Position[] | null => {
+    const route = from ? lane(from, to) : null;
+    const rest = route && remainingRoute(route, vessel, OFF_LANE_KM);
+    if (rest)
+      return pinEnds(
+        rest.map((p) => normalizePosition(p)),
+        vessel,
+        to,
+      );
+    const own = lane(vessel, to);
+    return own && pinEnds(normalizedPath(own), vessel, to);
   };
 
   for (let k = 0; k < total - 1; k++) {
@@ -206,8 +254,7 @@ export function buildRouteMap(
     const to = portPosition(portOf(k + 1));
 
     if (!started) {
-      const path = from && to ? seaPath(from, to) : null;
-      const coordinates = path && line(path);
+      const coordinates = from && to ? laneLine(from, to) : null;
       if (coordinates) {
         const feature: EstimatedFullLegFeature = {
           type: 'Feature',
@@ -300,7 +347,7 @@ export function buildRouteMap(
     };
     features.push(vessel);
 
-    const path = to ? seaPath(position, to) : null;
+    const path = to ? aheadPath(position, from, to) : null;
     const coordinates = path && line(path);
     if (coordinates && next) {
       // Simplification keeps the first point; pin it to the vessel point bit for bit.

@@ -227,6 +227,32 @@ export function positionAlong(
   return { lon: normalizeLon(lon), lat, courseDeg: bearingDeg(a, b) };
 }
 
+/**
+ * What is left of `route` for a vessel at `at`: the vessel's position, then the route from the
+ * route point nearest to it onward (the next one when the vessel is already past the nearest).
+ * Null when the vessel lies more than `maxOffKm` from every route point: it sails elsewhere, and
+ * a straight line back to the lane could cross land. The positions are unwrapped like the route's.
+ */
+export function remainingRoute(route: SeaRoute, at: Position, maxOffKm: number): Position[] | null {
+  const { path } = route;
+  let nearest = -1;
+  let nearestKm = Infinity;
+  for (let i = 0; i < path.length; i++) {
+    const km = haversineKm(at, path[i]!);
+    if (km < nearestKm) {
+      nearestKm = km;
+      nearest = i;
+    }
+  }
+  if (nearest < 0 || nearestKm > maxOffKm) return null;
+  // Closer to the next point than the nearest one is: the vessel has passed the nearest.
+  const next = path[nearest + 1];
+  if (next && haversineKm(at, next) < haversineKm(path[nearest]!, next)) nearest += 1;
+  const rest = path.slice(nearest);
+  const start: Position = [at[0]! + nearestShift(at[0]!, rest[0]![0]!), at[1]!];
+  return [start, ...rest];
+}
+
 /** The route's positions with longitudes normalized to [-180, 180] (for maps and output). */
 export const normalizedPath = (route: SeaRoute): Position[] =>
   route.path.map((p) => [normalizeLon(p[0]!), p[1]!]);

@@ -6,6 +6,7 @@ import {
   haversineKm,
   normalizedPath,
   positionAlong,
+  remainingRoute,
   type SeaRouter,
 } from '../../../src/shared/geo/sea-routes';
 import { loadMarineNetwork } from '../../../src/service/routing/network';
@@ -46,6 +47,26 @@ describe('createSeaRouter over a given network', () => {
     expect(router.isNetworkVertex([160, 40])).toBe(true);
     expect(router.isNetworkVertex([160 + 360, 40])).toBe(true);
     expect(router.isNetworkVertex([161, 40])).toBe(false);
+  });
+
+  it('gives what is left of a lane from a vessel on it, across the antimeridian', () => {
+    const route = router.seaRoute([139.7, 35.4], [-118.3, 33.7]);
+    // Between [160, 40] and the antimeridian point (this network's points lie far apart).
+    const ahead = remainingRoute(route, [170, 41.5], 1000)!;
+    expect(ahead[0]).toEqual([170, 41.5]);
+    // Already past [160, 40]: the rest starts at the next lane point, unwrapped like the route.
+    expect(ahead[1]).toEqual([180, 42]);
+    expect(ahead.at(-1)).toEqual(route.path.at(-1));
+    expect(antimeridianCrossings(ahead)).toEqual([]);
+    // East of the antimeridian the vessel's longitude is unwrapped to join the lane.
+    const east = remainingRoute(route, [-155, 40.5], 1000)!;
+    expect(east[0]).toEqual([-155 + 360, 40.5]);
+    expect(east[1]).toEqual([-150 + 360, 40]);
+  });
+
+  it('gives nothing for a vessel far from the lane', () => {
+    const route = router.seaRoute([139.7, 35.4], [-118.3, 33.7]);
+    expect(remainingRoute(route, [100, -30], 150)).toBeNull();
   });
 
   it('interpolates positions along a route', () => {
