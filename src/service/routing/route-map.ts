@@ -32,7 +32,7 @@ import {
   type SeaRoute,
   type SeaRouter,
 } from '../../shared/geo/sea-routes';
-import { simplifyPath } from '../../shared/geo/simplify';
+import { simplifyPath, toleranceFor } from '../../shared/geo/simplify';
 import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
 import type {
   CompleteRouteFeature,
@@ -115,6 +115,63 @@ const OFF_LANE_KM = 150;
  * route objects, so an entry lives exactly as long as the router keeps that route.
  */
 const simplifiedLanes = new WeakMap<SeaRoute, Map<string, [number, number][] | null>>();
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Simplified day stretches of recorded tracks kept for reuse (least recently used dropped). */
+const TRACK_STRETCHES_KEPT = 50_000;
+const trackStretches = new Map<string, [number, number][]>();
+
+/**
+ * A recorded track simplified one UTC day at a time, each day's stretch starting where the
+ * previous one ended so the line stays continuous. Finished days are reused from the last build
+ * (positions are only ever appended), so a new position costs the simplification of its own day.
+ * Every dropped position still lies within `toleranceDeg` of the line.
+ */
+function simplifiedTrack(
+  vesselId: string,
+  track: readonly TrackPoint[],
+  toleranceDeg: number,
+): [number, number][] {
+  const out: [number, number][] = [];
+  let start = 0;
+  while (start < track.length) {
+    const day = Math.floor(track[start]!.at / DAY_MS);
+    let end = start;
+    while (end + 1 < track.length && Math.floor(track[end + 1]!.at / DAY_MS) === day) end++;
+    const from = start > 0 ? start - 1 : start;
+    const first = track[from]!;
+    const last = track[end]!;
+    const key = [
+      vesselId,
+      toleranceDeg,
+      end - from,
+      first.at,
+      first.lon,
+      first.lat,
+      last.at,
+      last.lon,
+      last.lat,
+    ].join('|');
+    let stretch = trackStretches.get(key);
+    if (stretch)
+      trackStretches.delete(key); // re-inserted below as the most recent
+    else {
+      stretch = simplifyPath(
+        track.slice(from, end + 1).map((p) => [p.lon, p.lat]),
+        toleranceDeg,
+      );
+    }
+    trackStretches.set(key, stretch);
+    if (trackStretches.size > TRACK_STRETCHES_KEPT) {
+      trackStretches.delete(trackStretches.keys().next().value!);
+    }
+    stretch.forEach((p, i) => {
+      if (i > 0 || out.length === 0) out.push([p[0], p[1]]);
+    });
+    start = end + 1;
+  }
+  return out;
+}
 const iso = (epochMs: number): string => new Date(epochMs).toISOString();
 
 /** True when call j or any later call has an actual arrival or departure. */
@@ -277,7 +334,12 @@ export function buildRouteMap(
     const endMs = Math.min(ms(arrival.inbound_ata_at) ?? now, now + FUTURE_SKEW_MS);
     const track = leg.track.filter((p) => validPoint(p) && p.at >= startMs && p.at <= endMs);
     if (leg.vessel && track.length >= 2) {
-      const coordinates = line(track.map((p) => [p.lon, p.lat]));
+      // One tolerance per leg (from its ports when known), so finished days can be reused.
+      const toleranceDeg =
+        options.toleranceDeg ??
+        toleranceFor(from && to ? [from, to] : track.map((p) => [p.lon, p.lat]));
+      const simplified = simplifiedTrack(leg.vessel.id, track, toleranceDeg);
+      const coordinates = simplified.length >= 2 ? simplified : null;
       if (coordinates) {
         const feature: PastVesselLocationsFeature = {
           type: 'Feature',
