@@ -147,7 +147,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       ref,
       accounts,
       tracking,
-      render: new Renderer(opened.db, ref),
+      render: new Renderer(stores.resources, ref),
       clock,
       config,
       routeMaps,

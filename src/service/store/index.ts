@@ -7,7 +7,9 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../shared/clock';
+import { AccountReads } from './account-reads';
 import type { ReferenceData } from './reference';
+import { ResourceRows } from './resource-rows';
 import type { Database } from './schema';
 import { TrackingStore } from './tracking-store';
 import { sqlRouteMapCopies } from './route-map-copies';
@@ -18,6 +20,10 @@ export class ServiceStorage {
   readonly tracking: TrackingStore;
   readonly webhooks: WebhookStore;
   readonly vessels: VesselStore;
+  /** The API's account-scoped reads: own rows by id, filtered lists, search. */
+  readonly reads: AccountReads;
+  /** Batch reads behind rendering resources and `include`. */
+  readonly resources: ResourceRows;
   /** Stored copies of completed journeys' route maps. */
   readonly routeMapCopies: ReturnType<typeof sqlRouteMapCopies>;
 
@@ -29,6 +35,8 @@ export class ServiceStorage {
     this.tracking = new TrackingStore(db, ref, clock);
     this.webhooks = new WebhookStore(db);
     this.vessels = new VesselStore(db);
+    this.reads = new AccountReads(db);
+    this.resources = new ResourceRows(db);
     this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
   }
 
