@@ -172,9 +172,8 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     });
     engine = options.feeds
       ? new TrackingEngine({
-          db: opened.db,
+          stores,
           ref,
-          tracking,
           clock,
           feeds: engineFeedConfig(options.feeds, metrics),
           events: webhooks.outbox,

@@ -35,7 +35,6 @@
  * jobs at once; work beyond `queueLimit` waits for a later tick. AIS is a stream: positions are
  * buffered per vessel and written on each tick.
  */
-import type { Kysely } from 'kysely';
 import type { TrackingRequestFailedReason } from '../../shared/api/resources';
 import type { Clock } from '../../shared/clock';
 import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
@@ -50,8 +49,9 @@ import {
   type FeedConfig,
   type TerminalClient,
 } from '../feeds';
+import type { ServiceStorage } from '../store';
 import type { ReferenceData } from '../store/reference';
-import type { Database, ShipmentsTable, TrackingRequestsTable } from '../store/schema';
+import type { ShipmentsTable, TrackingRequestsTable } from '../store/schema';
 import type { TrackingStore } from '../store/tracking-store';
 import { isValidContainerNumber } from './infer-number';
 import {
@@ -64,7 +64,7 @@ import {
   type LineView,
 } from './apply';
 import { PositionRecorder } from './positions';
-import { VesselStore } from '../store/vessels';
+import type { VesselStore } from '../store/vessels';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
@@ -87,9 +87,9 @@ export interface EngineLogger {
 const silentLogger: EngineLogger = { warn: () => {}, error: () => {} };
 
 export interface TrackingEngineOptions {
-  db: Kysely<Database>;
+  /** The store's owners; the engine's changes and their events commit in its transactions. */
+  stores: ServiceStorage;
   ref: ReferenceData;
-  tracking: TrackingStore;
   clock: Clock;
   feeds: FeedConfig;
   events?: EventSink;
@@ -120,7 +120,7 @@ interface Job {
 }
 
 export class TrackingEngine {
-  private readonly db: Kysely<Database>;
+  private readonly tracking: TrackingStore;
   private readonly ref: ReferenceData;
   private readonly clock: Clock;
   private readonly carriers: CarrierRegistry;
@@ -146,8 +146,8 @@ export class TrackingEngine {
   private readonly firmsBySmdg = new Map<string, string>();
   private readonly counters = { jobsRun: 0, jobErrors: 0, lookups: {} as Record<string, number> };
 
-  constructor(private readonly options: TrackingEngineOptions) {
-    this.db = options.db;
+  constructor(options: TrackingEngineOptions) {
+    this.tracking = options.stores.tracking;
     this.ref = options.ref;
     this.clock = options.clock;
     this.log = options.logger ?? silentLogger;
@@ -170,7 +170,7 @@ export class TrackingEngine {
       warn: (detail, message) => this.log.warn(detail, message),
     };
     this.ais = options.feeds.ais?.length ? new AisSources(options.feeds.ais, options.clock) : null;
-    this.vessels = new VesselStore(this.db);
+    this.vessels = options.stores.vessels;
     this.positions = new PositionRecorder(this.vessels, (imo) => this.knownVessels.has(imo));
     this.ais?.store.subscribe((position, vessel) => this.positions.offer(position, vessel));
   }
@@ -270,14 +270,14 @@ export class TrackingEngine {
     let enqueued = 0;
     if (room <= 0) return 0;
 
-    const requests = await this.options.tracking.dueTrackingRequests(nowIso, room);
+    const requests = await this.tracking.dueTrackingRequests(nowIso, room);
     for (const r of requests) {
       if (this.enqueue(`request:${r.id}`, () => this.processRequest(r.id))) enqueued++;
     }
     room = this.queueLimit - this.queue.length;
     if (room <= 0) return enqueued;
 
-    const lineDue = await this.options.tracking.lineChecksDue(nowIso, room, TEST_SCAC);
+    const lineDue = await this.tracking.lineChecksDue(nowIso, room, TEST_SCAC);
     for (const id of lineDue) {
       if (this.enqueue(`line:${id}`, () => this.refreshLine(id))) enqueued++;
     }
@@ -286,12 +286,7 @@ export class TrackingEngine {
 
     // Terminal checks while the box is due at, or at, the POD.
     const soon = new Date(this.clock.now() + DAY).toISOString();
-    const terminalDue = await this.options.tracking.terminalChecksDue(
-      nowIso,
-      soon,
-      room,
-      TEST_SCAC,
-    );
+    const terminalDue = await this.tracking.terminalChecksDue(nowIso, soon, room, TEST_SCAC);
     for (const id of terminalDue) {
       if (this.enqueue(`terminal:${id}`, () => this.refreshTerminal(id))) enqueued++;
     }
@@ -339,9 +334,7 @@ export class TrackingEngine {
   }
 
   private scope<T>(fn: (scope: ApplyScope) => Promise<T>): Promise<T> {
-    return this.options.tracking.transaction((store, trx) =>
-      fn({ trx, store, now: this.clock.now() }),
-    );
+    return this.tracking.transaction((store, trx) => fn({ trx, store, now: this.clock.now() }));
   }
 
   // --- tracking requests ----------------------------------------------------------------------
@@ -357,7 +350,7 @@ export class TrackingEngine {
   }
 
   private async processRequest(id: string): Promise<void> {
-    const request = await this.options.tracking.trackingRequest(id);
+    const request = await this.tracking.trackingRequest(id);
     if (!request || (request.status !== 'pending' && request.status !== 'awaiting_manifest'))
       return;
     const number = request.request_number;
@@ -442,7 +435,7 @@ export class TrackingEngine {
   }
 
   private isDuplicate(request: TrackingRequestsTable): Promise<boolean> {
-    return this.options.tracking.isTrackedElsewhere(request);
+    return this.tracking.isTrackedElsewhere(request);
   }
 
   private async succeedTestRequest(request: TrackingRequestsTable): Promise<void> {
@@ -522,7 +515,7 @@ export class TrackingEngine {
       return;
     }
     const delay = RETRY_BASE_MS * 2 ** (retries - 1);
-    await this.options.tracking.scheduleRetry(request.id, {
+    await this.tracking.scheduleRetry(request.id, {
       retryCount: retries,
       reason,
       nextAttemptAt: new Date(this.clock.now() + delay).toISOString(),
@@ -607,7 +600,7 @@ export class TrackingEngine {
   }
 
   private trackingRequestOf(shipmentId: string): Promise<TrackingRequestsTable | undefined> {
-    return this.options.tracking.trackingRequestOfShipment(shipmentId);
+    return this.tracking.trackingRequestOfShipment(shipmentId);
   }
 
   private async refreshLine(shipmentId: string): Promise<void> {
@@ -634,7 +627,7 @@ export class TrackingEngine {
       return;
     }
     const view = interpretLine(this.env, result.events, this.clock.now());
-    const containers = await this.options.tracking.containersOfShipment(shipmentId);
+    const containers = await this.tracking.containersOfShipment(shipmentId);
     const numbers = [...new Set([...containers.map((c) => c.number), ...view.containerNumbers])];
     const open = numbers.filter(
       (n) => !containers.find((c) => c.number === n && c.empty_terminated_at),
@@ -654,7 +647,7 @@ export class TrackingEngine {
   private async refreshTerminal(shipmentId: string): Promise<void> {
     const shipment = await this.loadActiveShipment(shipmentId);
     if (!shipment) return;
-    const containers = await this.options.tracking.containersOfShipment(shipmentId);
+    const containers = await this.tracking.containersOfShipment(shipmentId);
     const open = containers
       .filter((c) => c.current_status !== 'empty_returned' && c.current_status !== 'delivered')
       .map((c) => c.number);
@@ -677,7 +670,7 @@ export class TrackingEngine {
   }
 
   private async loadActiveShipment(id: string): Promise<ShipmentsTable | undefined> {
-    const s = await this.options.tracking.shipment(id);
+    const s = await this.tracking.shipment(id);
     return s && !s.line_tracking_stopped_at ? s : undefined;
   }
 
@@ -721,6 +714,6 @@ export class TrackingEngine {
    * and the shipment is checked at once.
    */
   private async syncStoppedRequests(): Promise<void> {
-    await this.options.tracking.syncStoppedRequests(this.nowIso());
+    await this.tracking.syncStoppedRequests(this.nowIso());
   }
 }
