@@ -8,6 +8,7 @@ import type { Cache } from '../../src/main/cache/cache';
 import type { CachedContainer, CachedShipment } from '../../src/shared/cached-resources';
 import { createServiceApp } from '../../src/service';
 import { Renderer } from '../../src/service/api/render';
+import { ResourceRows } from '../../src/service/store/resource-rows';
 import { seedBenchData } from './seed';
 
 export const BOARD_CONTAINERS = 100_000;
@@ -31,7 +32,7 @@ async function templates(
       rawEventsPerContainer: 0,
     });
     const db = service.store.context.db;
-    const render = new Renderer(db, service.store.reference);
+    const render = new Renderer(new ResourceRows(db), service.store.reference);
     const [container] = await render.containers(
       await db.selectFrom('containers').selectAll().execute(),
     );

@@ -149,7 +149,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       ref,
       accounts,
       tracking,
-      render: new Renderer(opened.db, ref),
+      render: new Renderer(stores.resources, ref),
       clock,
       config,
       routeMaps,
@@ -172,9 +172,8 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     let ownOrigin: string | null = null;
     engine = options.feeds
       ? new TrackingEngine({
-          db: opened.db,
+          stores,
           ref,
-          tracking,
           clock,
           feeds: engineFeedConfig(options.feeds, metrics),
           events: webhooks.outbox,

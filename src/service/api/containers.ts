@@ -38,16 +38,12 @@ const ListQuery = Type.Object({
 export const ROUTING_NOT_ENABLED = 'Routing data feature is not enabled for this account';
 
 export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { db, render } = ctx;
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
 
   async function findOwned(accountId: string, id: string) {
     if (!isUuid(id)) return undefined;
-    return db
-      .selectFrom('containers')
-      .selectAll()
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    return reads.ownedContainer(accountId, id);
   }
 
   app.get(
@@ -65,27 +61,21 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'container');
-      let base = db.selectFrom('containers').where('account_id', '=', account.id);
-      if (typeof query['filter[number]'] === 'string' && query['filter[number]']) {
-        base = base.where('number', '=', query['filter[number]'].toUpperCase());
-      }
+      const number = query['filter[number]'];
       const since = isoFilter(
         query['filter[updated_at][start]'] as string | undefined,
         'filter[updated_at][start]',
       );
-      if (since) base = base.where('updated_at', '>=', since);
       // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
       const readAt = render.generation();
-      const [{ total }, keys] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        base
-          .select(['id', 'updated_at'])
-          .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-      ]);
+      const { total, rows: keys } = await reads.containerKeys(
+        account.id,
+        {
+          number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
+          updatedSince: since,
+        },
+        page,
+      );
       const data = await render.containersByKey(keys, readAt);
       const included = await resolveIncludes(data, include, (type, ids) =>
         render.load(account.id, type, ids),
@@ -137,18 +127,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const include = parseInclude(query.include, 'transport_event');
       const container = await findOwned(account.id, (request.params as { id: string }).id);
       if (!container) throw notFound();
-      const base = db.selectFrom('transport_events').where('container_id', '=', container.id);
-      const [{ total }, rows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('timestamp', 'desc')
-          .orderBy('id')
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-      ]);
+      const { total, rows } = await reads.transportEvents(container.id, page);
       const data = rows.map((r) => render.transportEvent(r));
       const included = await resolveIncludes(data, include, (type, ids) =>
         render.load(account.id, type, ids),
@@ -178,12 +157,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const account = accountOf(request);
       const container = await findOwned(account.id, (request.params as { id: string }).id);
       if (!container) throw notFound();
-      const rows = await db
-        .selectFrom('raw_events')
-        .selectAll()
-        .where('container_id', '=', container.id)
-        .orderBy('event_index')
-        .execute();
+      const rows = await reads.rawEvents(container.id);
       return sendDocument(reply, 200, { data: rows.map((r) => render.rawEvent(r)) });
     },
   );
@@ -211,11 +185,8 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
       const container = await findOwned(account.id, (request.params as { id: string }).id);
       if (!container) throw notFound();
-      const shipment = await db
-        .selectFrom('shipments')
-        .selectAll()
-        .where('id', '=', container.shipment_id)
-        .executeTakeFirstOrThrow();
+      const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
+      if (!shipment) throw notFound();
       const ifNoneMatch = request.headers['if-none-match'];
       const answer = await ctx.routeMaps.respond({ container, shipment, ifNoneMatch });
       reply.header('ETag', answer.etag).header('Cache-Control', answer.cacheControl);

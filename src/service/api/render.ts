@@ -2,15 +2,12 @@
  * Rows -> JSON:API resource objects, and batch loading of resources by type (for `include`).
  * Related reference data (ports, terminals, lines) comes from the in-memory ReferenceData.
  */
-import type { Kysely } from 'kysely';
 import { rememberSerialized } from '../jsonapi/document';
 import type { Identifier, Resource } from '../jsonapi/include';
-import { renderedTableWrites } from '../store/db';
-import type { RenderedTableWrites } from '../store/db';
 import type { ReferenceData } from '../store/reference';
+import type { ResourceRows } from '../store/resource-rows';
 import type {
   ContainersTable,
-  Database,
   MetroAreasTable,
   PortsTable,
   RailTerminalsTable,
@@ -248,16 +245,13 @@ class ResourceCache {
 }
 
 export class Renderer {
-  private readonly writes: RenderedTableWrites | undefined;
   private readonly containerCache = new ResourceCache(CONTAINER_CACHE_SIZE);
   private readonly shipmentCache = new ResourceCache(SHIPMENT_CACHE_SIZE);
 
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly rows: ResourceRows,
     private readonly ref: ReferenceData,
-  ) {
-    this.writes = renderedTableWrites(db);
-  }
+  ) {}
 
   /**
    * The write generation to capture before reading rows that will be rendered: rendered
@@ -265,11 +259,11 @@ export class Renderer {
    * Undefined when the database has no write counter (nothing is cached then).
    */
   generation(): number | undefined {
-    return this.writes?.generation;
+    return this.rows.writeGeneration();
   }
 
   private lookup(cache: ResourceCache, key: RowKey): Resource | undefined {
-    const generation = this.writes?.generation;
+    const generation = this.rows.writeGeneration();
     return generation === undefined ? undefined : cache.get(key.id, key.updated_at, generation);
   }
 
@@ -279,7 +273,7 @@ export class Renderer {
     resource: Resource,
     readAt: number | undefined,
   ): Resource {
-    if (readAt === undefined || this.writes?.generation !== readAt) return resource;
+    if (readAt === undefined || this.rows.writeGeneration() !== readAt) return resource;
     cache.set(key.id, key.updated_at, readAt, rememberSerialized(resource));
     return resource;
   }
@@ -474,17 +468,7 @@ export class Renderer {
     const out: (Resource | undefined)[] = rows.map((r) => this.lookup(this.shipmentCache, r));
     const missing = rows.filter((_r, i) => !out[i]);
     if (missing.length > 0) {
-      const containers = await this.db
-        .selectFrom('containers')
-        .select(['id', 'shipment_id'])
-        .where(
-          'shipment_id',
-          'in',
-          missing.map((r) => r.id),
-        )
-        .orderBy('created_at')
-        .orderBy('number')
-        .execute();
+      const containers = await this.rows.containerIdsOfShipments(missing.map((r) => r.id));
       const byShipment = groupIds(containers, 'shipment_id');
       rows.forEach((r, i) => {
         if (out[i]) return;
@@ -505,23 +489,9 @@ export class Renderer {
     const missing = rows.filter((_r, i) => !out[i]);
     if (missing.length > 0) {
       const ids = missing.map((r) => r.id);
-      const [events, raws] = await Promise.all([
-        this.db
-          .selectFrom('transport_events')
-          .select(['id', 'container_id'])
-          .where('container_id', 'in', ids)
-          .orderBy('created_at', 'desc')
-          .orderBy('id')
-          .execute(),
-        this.db
-          .selectFrom('raw_events')
-          .select(['id', 'container_id'])
-          .where('container_id', 'in', ids)
-          .orderBy('event_index')
-          .execute(),
-      ]);
-      const ev = groupIds(events, 'container_id');
-      const raw = groupIds(raws, 'container_id');
+      const { transportEvents, rawEvents } = await this.rows.eventIdsOfContainers(ids);
+      const ev = groupIds(transportEvents, 'container_id');
+      const raw = groupIds(rawEvents, 'container_id');
       rows.forEach((r, i) => {
         if (out[i]) return;
         const resource = this.container(r, ev.get(r.id) ?? [], raw.get(r.id) ?? []);
@@ -540,11 +510,7 @@ export class Renderer {
     const cached = keys.map((k) => this.lookup(this.containerCache, k));
     const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
     if (missingIds.length === 0) return cached as Resource[];
-    const rows = await this.db
-      .selectFrom('containers')
-      .selectAll()
-      .where('id', 'in', missingIds)
-      .execute();
+    const rows = await this.rows.containers(missingIds);
     const rendered = new Map((await this.containers(rows, readAt)).map((r) => [r.id, r] as const));
     return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
   }
@@ -554,11 +520,7 @@ export class Renderer {
     const cached = keys.map((k) => this.lookup(this.shipmentCache, k));
     const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
     if (missingIds.length === 0) return cached as Resource[];
-    const rows = await this.db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', 'in', missingIds)
-      .execute();
+    const rows = await this.rows.shipments(missingIds);
     const rendered = new Map((await this.shipments(rows, readAt)).map((r) => [r.id, r] as const));
     return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
   }
@@ -588,62 +550,33 @@ export class Renderer {
       case 'rail_terminal':
         return fromMap(ref.railTerminalsById, renderRailTerminal);
       case 'vessel': {
-        const rows = await this.db
-          .selectFrom('vessels')
-          .selectAll()
-          .where('id', 'in', ids)
-          .execute();
+        const rows = await this.rows.vessels(ids);
         return rows.map(renderVessel);
       }
       case 'shipment': {
         const readAt = this.generation();
-        const keys = await this.db
-          .selectFrom('shipments')
-          .select(['id', 'updated_at', 'account_id'])
-          .where('id', 'in', ids)
-          .execute();
+        const keys = await this.rows.shipmentKeys(ids);
         return this.shipmentsByKey(owned(keys), readAt);
       }
       case 'container': {
         const readAt = this.generation();
-        const keys = await this.db
-          .selectFrom('containers')
-          .select(['id', 'updated_at', 'account_id'])
-          .where('id', 'in', ids)
-          .execute();
+        const keys = await this.rows.containerKeys(ids);
         return this.containersByKey(owned(keys), readAt);
       }
       case 'transport_event': {
-        const rows = await this.db
-          .selectFrom('transport_events')
-          .selectAll()
-          .where('id', 'in', ids)
-          .orderBy('created_at', 'desc')
-          .execute();
+        const rows = await this.rows.transportEvents(ids);
         return owned(rows).map((r) => this.transportEvent(r));
       }
       case 'raw_event': {
-        const rows = await this.db
-          .selectFrom('raw_events')
-          .selectAll()
-          .where('id', 'in', ids)
-          .execute();
+        const rows = await this.rows.rawEvents(ids);
         return owned(rows).map((r) => this.rawEvent(r));
       }
       case 'tracking_request': {
-        const rows = await this.db
-          .selectFrom('tracking_requests')
-          .selectAll()
-          .where('id', 'in', ids)
-          .execute();
+        const rows = await this.rows.trackingRequests(ids);
         return owned(rows).map(renderTrackingRequest);
       }
       case 'webhook': {
-        const rows = await this.db
-          .selectFrom('webhooks')
-          .selectAll()
-          .where('id', 'in', ids)
-          .execute();
+        const rows = await this.rows.webhooks(ids);
         return owned(rows).map(renderWebhook);
       }
       default:

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { SearchDocument } from '../../shared/api/documents';
 import type { SearchResult } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../jsonapi/errors';
 import { accountOf, sendDocument } from './http';
-import { likePattern } from './tracking-requests';
 
 export const SEARCH_LIMIT = 25;
 
@@ -16,7 +14,7 @@ export const SEARCH_LIMIT = 25;
  * each; requests whose shipment is already listed are left out.
  */
 export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { db, ref } = ctx;
+  const { ref } = ctx;
   app.get(
     '/search',
     {
@@ -35,55 +33,10 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext):
           source: { parameter: 'query' },
         });
       }
-      const like = sql<string>`${likePattern(text.toUpperCase())} escape '\\'`;
-      const shipments = await db
-        .selectFrom('shipments')
-        .selectAll()
-        .where('account_id', '=', account.id)
-        .where((eb) =>
-          eb.or([
-            eb('bill_of_lading_number', 'like', like),
-            eb('normalized_number', 'like', like),
-            eb(eb.fn('upper', ['ref_numbers']), 'like', like),
-          ]),
-        )
-        .orderBy('created_at', 'desc')
-        .limit(SEARCH_LIMIT)
-        .execute();
-      const containers = await db
-        .selectFrom('containers')
-        .selectAll()
-        .where('account_id', '=', account.id)
-        .where((eb) =>
-          eb.or([eb('number', 'like', like), eb(eb.fn('upper', ['ref_numbers']), 'like', like)]),
-        )
-        .orderBy('created_at', 'desc')
-        .limit(SEARCH_LIMIT)
-        .execute();
-      const requests = await db
-        .selectFrom('tracking_requests')
-        .selectAll()
-        .where('account_id', '=', account.id)
-        .where((eb) =>
-          eb.or([
-            eb('request_number', 'like', like),
-            eb(eb.fn('upper', ['ref_numbers']), 'like', like),
-          ]),
-        )
-        .orderBy('created_at', 'desc')
-        .limit(SEARCH_LIMIT)
-        .execute();
-
+      const hits = await ctx.stores.reads.search(account.id, text.toUpperCase(), SEARCH_LIMIT);
+      const { shipments, containers, trackingRequests: requests } = hits;
       const shipmentIds = shipments.map((s) => s.id);
-      const counts = shipmentIds.length
-        ? await db
-            .selectFrom('containers')
-            .select(['shipment_id', (eb) => eb.fn.countAll<number>().as('n')])
-            .where('shipment_id', 'in', shipmentIds)
-            .groupBy('shipment_id')
-            .execute()
-        : [];
-      const countOf = new Map(counts.map((c) => [c.shipment_id, Number(c.n)]));
+      const countOf = hits.containerCounts;
       const blank = {
         shipment_id: null,
         scac: null,

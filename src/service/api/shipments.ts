@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documents';
 import { extension } from '../../shared/api/resources';
@@ -18,7 +17,6 @@ import {
   sendCollection,
   sendDocument,
 } from './http';
-import { likePattern } from './tracking-requests';
 
 const ListQuery = Type.Object({
   ...PageQuery,
@@ -38,7 +36,8 @@ const ListQuery = Type.Object({
 });
 
 export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { db, render } = ctx;
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
 
   async function document(accountId: string, rows: ShipmentsTable[], include: string[][]) {
     const data = await render.shipments(rows);
@@ -50,12 +49,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   async function findOwned(accountId: string, id: string) {
     if (!isUuid(id)) return undefined;
-    return db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    return reads.ownedShipment(accountId, id);
   }
 
   app.get(
@@ -73,60 +67,24 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'shipment');
-      let base = db.selectFrom('shipments').where('shipments.account_id', '=', account.id);
-      if (typeof query.q === 'string' && query.q) {
-        const pattern = likePattern(query.q.toUpperCase());
-        const like = sql<string>`${pattern} escape '\\'`;
-        base = base.where((eb) =>
-          eb.or([
-            eb('bill_of_lading_number', 'like', like),
-            eb('ref_numbers', 'like', like),
-            eb.exists(
-              eb
-                .selectFrom('containers')
-                .select('containers.id')
-                .whereRef('containers.shipment_id', '=', 'shipments.id')
-                .where('containers.number', 'like', like),
-            ),
-          ]),
-        );
-      }
-      if (typeof query.number === 'string' && query.number) {
-        const number = query.number.toUpperCase();
-        base = base.where((eb) =>
-          eb.or([
-            eb('bill_of_lading_number', '=', number),
-            eb('normalized_number', '=', number),
-            eb.exists(
-              eb
-                .selectFrom('tracking_requests')
-                .select('tracking_requests.id')
-                .whereRef('tracking_requests.shipment_id', '=', 'shipments.id')
-                .where('tracking_requests.request_number', '=', number),
-            ),
-          ]),
-        );
-      }
-      if (typeof query['filter[tracking_stopped]'] === 'boolean') {
-        base = query['filter[tracking_stopped]']
-          ? base.where('line_tracking_stopped_at', 'is not', null)
-          : base.where('line_tracking_stopped_at', 'is', null);
-      }
       const since = isoFilter(
         query['filter[updated_at][start]'] as string | undefined,
         'filter[updated_at][start]',
       );
-      if (since) base = base.where('updated_at', '>=', since);
-      const [{ total }, rows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        base
-          .selectAll()
-          .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-      ]);
+      const stopped = query['filter[tracking_stopped]'];
+      const { total, rows } = await reads.shipments(
+        account.id,
+        {
+          text: typeof query.q === 'string' && query.q ? query.q.toUpperCase() : undefined,
+          number:
+            typeof query.number === 'string' && query.number
+              ? query.number.toUpperCase()
+              : undefined,
+          trackingStopped: typeof stopped === 'boolean' ? stopped : undefined,
+          updatedSince: since,
+        },
+        page,
+      );
       const doc = await document(account.id, rows, include);
       return sendCollection(request, reply, page, Number(total), doc);
     },

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { TRACKING_REQUEST_STATUSES } from '../../shared/api/resources';
 import {
@@ -43,9 +42,6 @@ const ListQuery = Type.Object({
   'filter[updated_at][start]': Type.Optional(Type.String({ format: 'date-time' })),
   'filter[updated_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
 });
-
-/** Escapes LIKE wildcards so user text matches literally. */
-export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Validates and creates one tracking request: the one path for the route and for documents
@@ -131,7 +127,8 @@ export async function createTrackingRequest(
 }
 
 export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { db, render, tracking, ref } = ctx;
+  const { render, tracking, ref } = ctx;
+  const reads = ctx.stores.reads;
 
   async function document(
     accountId: string,
@@ -160,41 +157,21 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
       const query = request.query as Record<string, string | undefined>;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'tracking_request');
-      let base = db.selectFrom('tracking_requests').where('account_id', '=', account.id);
-      if (query.q) {
-        const pattern = likePattern(query.q);
-        base = base.where((eb) =>
-          eb.or([
-            eb('request_number', 'like', sql<string>`${pattern} escape '\\'`),
-            eb('ref_numbers', 'like', sql<string>`${pattern} escape '\\'`),
-          ]),
-        );
-      }
-      if (query['filter[request_number]'])
-        base = base.where('request_number', '=', query['filter[request_number]']);
-      if (query['filter[status]']) base = base.where('status', '=', query['filter[status]']);
-      if (query['filter[scac]'])
-        base = base.where('scac', '=', query['filter[scac]'].toUpperCase());
-      const ranges: [string, 'created_at' | 'updated_at', '>=' | '<='][] = [
-        ['filter[created_at][start]', 'created_at', '>='],
-        ['filter[created_at][end]', 'created_at', '<='],
-        ['filter[updated_at][start]', 'updated_at', '>='],
-        ['filter[updated_at][end]', 'updated_at', '<='],
-      ];
-      for (const [param, column, op] of ranges) {
-        const value = isoFilter(query[param], param);
-        if (value) base = base.where(column, op, value);
-      }
-      const [{ total }, rows] = await Promise.all([
-        base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.size)
-          .offset(page.offset)
-          .execute(),
-      ]);
+      const range = (param: string) => isoFilter(query[param], param);
+      const { total, rows } = await reads.trackingRequests(
+        account.id,
+        {
+          text: query.q || undefined,
+          requestNumber: query['filter[request_number]'] || undefined,
+          status: query['filter[status]'] || undefined,
+          scac: query['filter[scac]']?.toUpperCase() || undefined,
+          createdFrom: range('filter[created_at][start]'),
+          createdUntil: range('filter[created_at][end]'),
+          updatedFrom: range('filter[updated_at][start]'),
+          updatedUntil: range('filter[updated_at][end]'),
+        },
+        page,
+      );
       const doc = await document(account.id, rows, include);
       return sendCollection(request, reply, page, Number(total), doc);
     },
@@ -218,14 +195,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
         (request.query as { include?: string }).include,
         'tracking_request',
       );
-      const row = isUuid(id)
-        ? await db
-            .selectFrom('tracking_requests')
-            .selectAll()
-            .where('id', '=', id)
-            .where('account_id', '=', account.id)
-            .executeTakeFirst()
-        : undefined;
+      const row = isUuid(id) ? await reads.ownedTrackingRequest(account.id, id) : undefined;
       if (!row) throw notFound();
       const doc = await document(account.id, [row], include);
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
@@ -272,11 +242,8 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
         tags: attrs.tags,
       });
       if (!ok) throw notFound();
-      const row = await db
-        .selectFrom('tracking_requests')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow();
+      const row = await reads.ownedTrackingRequest(account.id, id);
+      if (!row) throw notFound();
       return sendDocument(reply, 200, { data: renderTrackingRequest(row) });
     },
   );

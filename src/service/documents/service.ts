@@ -229,7 +229,7 @@ export class DocumentService {
 
   /** Runs one extraction and records its result and event together. */
   async extract(accountId: string, documentId: string): Promise<void> {
-    const { store, events, db } = this.deps;
+    const { store, events } = this.deps;
     const row = await store.get(accountId, documentId);
     if (!row) return;
     let outcome: Parameters<DocumentStore['saveExtraction']>[3];
@@ -256,13 +256,8 @@ export class DocumentService {
       };
     }
     const occurredAt = isoString(this.deps.clock.now());
-    await db.transaction().execute(async (trx) => {
-      await store.saveExtraction(trx, accountId, documentId, outcome);
-      const saved = await trx
-        .selectFrom('documents')
-        .selectAll()
-        .where('id', '=', documentId)
-        .executeTakeFirstOrThrow();
+    await store.transaction(async (trx) => {
+      const saved = await store.saveExtraction(trx, accountId, documentId, outcome);
       await events.record(trx, {
         accountId,
         event: outcome.status === 'extracted' ? 'document.extracted' : 'document.extraction_failed',

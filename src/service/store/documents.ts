@@ -7,6 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
 import type { Database, DocumentsTable, EmailSubmissionsTable } from './schema';
+import { likePattern } from './like';
 
 export type DocumentRow = DocumentsTable;
 export type EmailSubmissionRow = EmailSubmissionsTable;
@@ -49,8 +50,6 @@ export interface ExtractionOutcome {
 }
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 export class DocumentStore {
   constructor(
@@ -307,13 +306,16 @@ export class DocumentStore {
       .execute();
   }
 
-  /** Stores an extraction's result (inside the caller's transaction, next to its event). */
+  /**
+   * Stores an extraction's result (inside the caller's transaction, next to its event) and
+   * returns the saved row.
+   */
   async saveExtraction(
     trx: Db,
     accountId: string,
     id: string,
     outcome: ExtractionOutcome,
-  ): Promise<void> {
+  ): Promise<DocumentRow> {
     const now = this.now();
     await trx
       .updateTable('documents')
@@ -330,6 +332,7 @@ export class DocumentStore {
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .execute();
+    return trx.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   }
 
   /** Links the document to tracking requests and, once known, their shipments and containers. */

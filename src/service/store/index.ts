@@ -7,7 +7,9 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../shared/clock';
+import { AccountReads } from './account-reads';
 import type { ReferenceData } from './reference';
+import { ResourceRows } from './resource-rows';
 import type { Database } from './schema';
 import { LineSubscriptionStore } from './line-subscriptions';
 import { TrackingStore } from './tracking-store';
@@ -21,6 +23,10 @@ export class ServiceStorage {
   readonly vessels: VesselStore;
   /** DCSA subscriptions held with carriers and the event snapshots pushes merge into. */
   readonly lineSubscriptions: LineSubscriptionStore;
+  /** The API's account-scoped reads: own rows by id, filtered lists, search. */
+  readonly reads: AccountReads;
+  /** Batch reads behind rendering resources and `include`. */
+  readonly resources: ResourceRows;
   /** Stored copies of completed journeys' route maps. */
   readonly routeMapCopies: ReturnType<typeof sqlRouteMapCopies>;
 
@@ -33,6 +39,8 @@ export class ServiceStorage {
     this.webhooks = new WebhookStore(db);
     this.vessels = new VesselStore(db);
     this.lineSubscriptions = new LineSubscriptionStore(db);
+    this.reads = new AccountReads(db);
+    this.resources = new ResourceRows(db);
     this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
   }
 

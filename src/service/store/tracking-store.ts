@@ -151,6 +151,17 @@ export class TrackingStore {
     return new TrackingStore(trx, this.ref, this.clock);
   }
 
+  /**
+   * Runs `work` in one transaction with this store bound to it; `trx` is handed on for the
+   * EventSink, so events commit or roll back with the change. Joins an outer transaction.
+   */
+  async transaction<T>(
+    work: (store: TrackingStore, trx: Transaction<Database>) => Promise<T>,
+  ): Promise<T> {
+    if (this.db.isTransaction) return work(this, this.db as Transaction<Database>);
+    return this.db.transaction().execute((trx) => work(this.withTransaction(trx), trx));
+  }
+
   private nowIso(): string {
     return new Date(this.clock.now()).toISOString();
   }
@@ -632,28 +643,284 @@ export class TrackingStore {
     return rows;
   }
 
-  // --- vessels --------------------------------------------------------------------------------
+  // --- the tracking engine's work -------------------------------------------------------------
 
-  async updateVesselPosition(
-    imo: string,
-    position: {
-      latitude: number;
-      longitude: number;
-      speedKnots?: number | null;
-      headingDegrees?: number | null;
-      timestamp: string;
+  /** Requests whose next lookup is due at `nowIso`, oldest first. */
+  async dueTrackingRequests(nowIso: string, limit: number): Promise<TrackingRequestsTable[]> {
+    return this.db
+      .selectFrom('tracking_requests')
+      .selectAll()
+      .where('status', 'in', ['pending', 'awaiting_manifest'])
+      .where((eb) =>
+        eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', nowIso)]),
+      )
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Tracked shipments (not of `excludeScac`) whose line check is due at `nowIso`. */
+  async lineChecksDue(nowIso: string, limit: number, excludeScac: string): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('line_tracking_stopped_at', 'is', null)
+      .where('scac', '!=', excludeScac)
+      .where((eb) =>
+        eb.or([eb('next_line_check_at', 'is', null), eb('next_line_check_at', '<=', nowIso)]),
+      )
+      .orderBy('next_line_check_at')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** Tracked shipments arrived or due by `soonIso` whose terminal check is due at `nowIso`. */
+  async terminalChecksDue(
+    nowIso: string,
+    soonIso: string,
+    limit: number,
+    excludeScac: string,
+  ): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('line_tracking_stopped_at', 'is', null)
+      .where('scac', '!=', excludeScac)
+      .where((eb) => eb.or([eb('pod_ata_at', 'is not', null), eb('pod_eta_at', '<=', soonIso)]))
+      .where((eb) =>
+        eb.or([
+          eb('next_terminal_check_at', 'is', null),
+          eb('next_terminal_check_at', '<=', nowIso),
+        ]),
+      )
+      .limit(limit)
+      .execute();
+    return rows.map((r) => r.id);
+  }
+
+  async trackingRequest(id: string): Promise<TrackingRequestsTable | undefined> {
+    return this.db
+      .selectFrom('tracking_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The first request that created the shipment. */
+  async trackingRequestOfShipment(shipmentId: string): Promise<TrackingRequestsTable | undefined> {
+    return this.db
+      .selectFrom('tracking_requests')
+      .selectAll()
+      .where('shipment_id', '=', shipmentId)
+      .orderBy('created_at')
+      .executeTakeFirst();
+  }
+
+  /** Records a request's outcome (created, failed or awaiting the manifest). */
+  async finishTrackingRequest(
+    id: string,
+    outcome: {
+      status: 'created' | 'failed' | 'awaiting_manifest';
+      failedReason: TrackingRequestFailedReason | null;
+      shipmentId: string | null;
+      nextAttemptAt: string | null;
+      retryCount?: number;
+      updatedAt: string;
     },
   ): Promise<void> {
     await this.db
-      .updateTable('vessels')
+      .updateTable('tracking_requests')
       .set({
-        latitude: position.latitude,
-        longitude: position.longitude,
-        nautical_speed_knots: position.speedKnots ?? null,
-        navigational_heading_degrees: position.headingDegrees ?? null,
-        position_timestamp: position.timestamp,
+        status: outcome.status,
+        failed_reason: outcome.failedReason,
+        is_retrying: 0,
+        shipment_id: outcome.shipmentId,
+        next_attempt_at: outcome.nextAttemptAt,
+        updated_at: outcome.updatedAt,
+        ...(outcome.retryCount !== undefined ? { retry_count: outcome.retryCount } : {}),
       })
-      .where('imo', '=', imo)
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Schedules another lookup of a request after a transient failure. */
+  async scheduleRetry(
+    id: string,
+    retry: { retryCount: number; reason: TrackingRequestFailedReason; nextAttemptAt: string },
+  ): Promise<void> {
+    await this.db
+      .updateTable('tracking_requests')
+      .set({
+        is_retrying: 1,
+        retry_count: retry.retryCount,
+        failed_reason: retry.reason,
+        next_attempt_at: retry.nextAttemptAt,
+        updated_at: this.nowIso(),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** True when the account already tracks the request's number on a shipment not stopped. */
+  async isTrackedElsewhere(request: TrackingRequestsTable): Promise<boolean> {
+    if (request.request_type === 'container') {
+      const row = await this.db
+        .selectFrom('containers')
+        .innerJoin('shipments', 'shipments.id', 'containers.shipment_id')
+        .select('containers.id')
+        .where('containers.account_id', '=', request.account_id)
+        .where('containers.number', '=', request.request_number)
+        .where('shipments.line_tracking_stopped_at', 'is', null)
+        .executeTakeFirst();
+      return row !== undefined;
+    }
+    const row = await this.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('account_id', '=', request.account_id)
+      .where('scac', '=', request.scac)
+      .where((eb) =>
+        eb.or([
+          eb('normalized_number', '=', request.request_number),
+          eb('bill_of_lading_number', '=', request.request_number),
+        ]),
+      )
+      .where('line_tracking_stopped_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async shipment(id: string): Promise<ShipmentsTable | undefined> {
+    return this.db.selectFrom('shipments').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  async containersOfShipment(shipmentId: string): Promise<ContainersTable[]> {
+    return this.db
+      .selectFrom('containers')
+      .selectAll()
+      .where('shipment_id', '=', shipmentId)
+      .execute();
+  }
+
+  /** Engine bookkeeping columns of a shipment: check schedule and line fact timestamps. */
+  async setShipmentSchedule(
+    id: string,
+    changes: Partial<
+      Pick<
+        ShipmentsTable,
+        | 'next_line_check_at'
+        | 'next_terminal_check_at'
+        | 'line_changed_at'
+        | 'line_tracking_last_attempted_at'
+      >
+    >,
+  ): Promise<void> {
+    await this.db.updateTable('shipments').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Writes the shipment facts a line answer derived (see tracking/apply.ts). */
+  async applyShipmentChanges(id: string, changes: Partial<ShipmentsTable>): Promise<void> {
+    await this.db.updateTable('shipments').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Writes the container columns a feed answer derived (see tracking/apply.ts). */
+  async applyContainerChanges(id: string, changes: Partial<ContainersTable>): Promise<void> {
+    await this.db.updateTable('containers').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Milestones already stored for a container (event name and location). */
+  async storedMilestones(
+    containerId: string,
+  ): Promise<{ event: string; location_locode: string | null }[]> {
+    return this.db
+      .selectFrom('transport_events')
+      .select(['event', 'location_locode'])
+      .where('container_id', '=', containerId)
+      .execute();
+  }
+
+  /** A container's stored raw events, in feed order. */
+  async storedRawEvents(containerId: string) {
+    return this.db
+      .selectFrom('raw_events')
+      .select([
+        'event',
+        'original_event',
+        'timestamp',
+        'estimated',
+        'location_locode',
+        'vessel_name',
+        'vessel_imo',
+        'voyage_number',
+      ])
+      .where('container_id', '=', containerId)
+      .orderBy('event_index')
+      .execute();
+  }
+
+  /** Stops line tracking of a shipment and marks its created requests `tracking_stopped`. */
+  async stopLineTracking(
+    shipmentId: string,
+    reason: LineTrackingStoppedReason,
+    nowIso: string,
+  ): Promise<void> {
+    await this.db
+      .updateTable('shipments')
+      .set({
+        line_tracking_stopped_at: nowIso,
+        line_tracking_stopped_reason: reason,
+        updated_at: nowIso,
+      })
+      .where('id', '=', shipmentId)
+      .execute();
+    await this.db
+      .updateTable('tracking_requests')
+      .set({ status: 'tracking_stopped', updated_at: nowIso })
+      .where('shipment_id', '=', shipmentId)
+      .where('status', '=', 'created')
+      .execute();
+  }
+
+  /**
+   * Keeps request status in step with stop/resume done through the API: a stopped shipment's
+   * requests become `tracking_stopped`, a resumed one's `created` again, and a resumed shipment
+   * starts a fresh no-updates window and is checked now.
+   */
+  async syncStoppedRequests(nowIso: string): Promise<void> {
+    await this.db
+      .updateTable('tracking_requests')
+      .set({ status: 'tracking_stopped', updated_at: nowIso })
+      .where('status', '=', 'created')
+      .where('shipment_id', 'in', (eb) =>
+        eb.selectFrom('shipments').select('id').where('line_tracking_stopped_at', 'is not', null),
+      )
+      .execute();
+    const resumed = await this.db
+      .selectFrom('tracking_requests')
+      .innerJoin('shipments', 'shipments.id', 'tracking_requests.shipment_id')
+      .select(['tracking_requests.id as requestId', 'shipments.id as shipmentId'])
+      .where('tracking_requests.status', '=', 'tracking_stopped')
+      .where('shipments.line_tracking_stopped_at', 'is', null)
+      .execute();
+    if (resumed.length === 0) return;
+    await this.db
+      .updateTable('tracking_requests')
+      .set({ status: 'created', updated_at: nowIso })
+      .where(
+        'id',
+        'in',
+        resumed.map((r) => r.requestId),
+      )
+      .execute();
+    await this.db
+      .updateTable('shipments')
+      .set({ next_line_check_at: nowIso, next_terminal_check_at: null, line_changed_at: nowIso })
+      .where(
+        'id',
+        'in',
+        resumed.map((r) => r.shipmentId),
+      )
       .execute();
   }
 }

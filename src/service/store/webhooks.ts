@@ -107,6 +107,11 @@ export class WebhookStore {
       .executeTakeFirst();
   }
 
+  /** Webhooks by id, of any account (the caller checks ownership: see Renderer.load). */
+  async byIds(ids: string[]): Promise<WebhooksTable[]> {
+    return this.db.selectFrom('webhooks').selectAll().where('id', 'in', ids).execute();
+  }
+
   async list(accountId: string, page: Page): Promise<{ total: number; rows: WebhooksTable[] }> {
     const base = this.db.selectFrom('webhooks').where('account_id', '=', accountId);
     const [{ total }, rows] = await Promise.all([

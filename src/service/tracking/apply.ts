@@ -217,16 +217,12 @@ export async function applyShipmentFacts(
     (k) => (shipment[k] ?? null) !== (next[k] ?? null),
   );
   const nowIso = iso(scope.now);
-  await scope.trx
-    .updateTable('shipments')
-    .set({
-      ...next,
-      line_tracking_last_attempted_at: nowIso,
-      line_tracking_last_succeeded_at: nowIso,
-      ...(changed.length > 0 ? { updated_at: nowIso, line_changed_at: nowIso } : {}),
-    })
-    .where('id', '=', shipment.id)
-    .execute();
+  await scope.store.applyShipmentChanges(shipment.id, {
+    ...next,
+    line_tracking_last_attempted_at: nowIso,
+    line_tracking_last_succeeded_at: nowIso,
+    ...(changed.length > 0 ? { updated_at: nowIso, line_changed_at: nowIso } : {}),
+  });
   if (
     options.announce &&
     next.pod_eta_at &&
@@ -479,11 +475,7 @@ export async function applyContainer(
   });
 
   // Transport events: only milestones not stored yet, from any source.
-  const existing = await scope.trx
-    .selectFrom('transport_events')
-    .select(['event', 'location_locode'])
-    .where('container_id', '=', container.id)
-    .execute();
+  const existing = await scope.store.storedMilestones(container.id);
   const seen = new Set(existing.map((e) => `${e.event}|${e.location_locode ?? ''}`));
   const newEvents: { id: string; event: string }[] = [];
   for (const d of drafts) {
@@ -535,14 +527,10 @@ export async function applyContainer(
   }
   const changedAttrs = Object.keys(changeset).length > 0;
   if (changedAttrs || next.terminal_checked_at || newEvents.length > 0) {
-    await scope.trx
-      .updateTable('containers')
-      .set({
-        ...next,
-        ...(changedAttrs || newEvents.length > 0 ? { updated_at: iso(scope.now) } : {}),
-      })
-      .where('id', '=', container.id)
-      .execute();
+    await scope.store.applyContainerChanges(container.id, {
+      ...next,
+      ...(changedAttrs || newEvents.length > 0 ? { updated_at: iso(scope.now) } : {}),
+    });
   }
 
   const accountId = container.account_id;
@@ -609,21 +597,7 @@ async function replaceRawEventsIfChanged(
     vesselImo: e.vessel_imo,
     voyageNumber: e.voyage_number,
   }));
-  const stored = await scope.trx
-    .selectFrom('raw_events')
-    .select([
-      'event',
-      'original_event',
-      'timestamp',
-      'estimated',
-      'location_locode',
-      'vessel_name',
-      'vessel_imo',
-      'voyage_number',
-    ])
-    .where('container_id', '=', containerId)
-    .orderBy('event_index')
-    .execute();
+  const stored = await scope.store.storedRawEvents(containerId);
   const sig = (r: {
     event: string | null;
     original: string;

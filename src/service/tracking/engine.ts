@@ -37,7 +37,6 @@
  * shipment (subscriptions.ts) feeds pushed events through the same apply path, and the line is
  * polled only every `subscriptionQuietMs` while callbacks keep coming.
  */
-import type { Kysely } from 'kysely';
 import type { TrackingRequestFailedReason } from '../../shared/api/resources';
 import type { Clock } from '../../shared/clock';
 import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
@@ -53,8 +52,9 @@ import {
   type FeedConfig,
   type TerminalClient,
 } from '../feeds';
+import type { ServiceStorage } from '../store';
 import type { ReferenceData } from '../store/reference';
-import type { Database, ShipmentsTable, TrackingRequestsTable } from '../store/schema';
+import type { ShipmentsTable, TrackingRequestsTable } from '../store/schema';
 import type { TrackingStore } from '../store/tracking-store';
 import { isValidContainerNumber } from './infer-number';
 import {
@@ -67,7 +67,7 @@ import {
   type LineView,
 } from './apply';
 import { PositionRecorder } from './positions';
-import { VesselStore } from '../store/vessels';
+import type { VesselStore } from '../store/vessels';
 import { LineSubscriptionStore } from '../store/line-subscriptions';
 import { LineSubscriptions, mergeEvents } from './subscriptions';
 
@@ -94,9 +94,9 @@ export interface EngineLogger {
 const silentLogger: EngineLogger = { warn: () => {}, error: () => {} };
 
 export interface TrackingEngineOptions {
-  db: Kysely<Database>;
+  /** The store's owners; the engine's changes and their events commit in its transactions. */
+  stores: ServiceStorage;
   ref: ReferenceData;
-  tracking: TrackingStore;
   clock: Clock;
   feeds: FeedConfig;
   events?: EventSink;
@@ -131,7 +131,7 @@ interface Job {
 }
 
 export class TrackingEngine {
-  private readonly db: Kysely<Database>;
+  private readonly tracking: TrackingStore;
   private readonly ref: ReferenceData;
   private readonly clock: Clock;
   private readonly carriers: CarrierRegistry;
@@ -159,8 +159,8 @@ export class TrackingEngine {
   private readonly firmsBySmdg = new Map<string, string>();
   private readonly counters = { jobsRun: 0, jobErrors: 0, lookups: {} as Record<string, number> };
 
-  constructor(private readonly options: TrackingEngineOptions) {
-    this.db = options.db;
+  constructor(options: TrackingEngineOptions) {
+    this.tracking = options.stores.tracking;
     this.ref = options.ref;
     this.clock = options.clock;
     this.log = options.logger ?? silentLogger;
@@ -183,10 +183,10 @@ export class TrackingEngine {
       warn: (detail, message) => this.log.warn(detail, message),
     };
     this.ais = options.feeds.ais?.length ? new AisSources(options.feeds.ais, options.clock) : null;
-    this.vessels = new VesselStore(this.db);
+    this.vessels = options.stores.vessels;
     this.positions = new PositionRecorder(this.vessels, (imo) => this.knownVessels.has(imo));
     this.ais?.store.subscribe((position, vessel) => this.positions.offer(position, vessel));
-    this.lineSubscriptionStore = new LineSubscriptionStore(this.db);
+    this.lineSubscriptionStore = options.stores.lineSubscriptions;
     this.subscriptions = new LineSubscriptions({
       registry: this.carriers,
       store: this.lineSubscriptionStore,
@@ -302,57 +302,25 @@ export class TrackingEngine {
     let enqueued = 0;
     if (room <= 0) return 0;
 
-    const requests = await this.db
-      .selectFrom('tracking_requests')
-      .selectAll()
-      .where('status', 'in', ['pending', 'awaiting_manifest'])
-      .where((eb) =>
-        eb.or([eb('next_attempt_at', 'is', null), eb('next_attempt_at', '<=', nowIso)]),
-      )
-      .orderBy('created_at')
-      .limit(room)
-      .execute();
+    const requests = await this.tracking.dueTrackingRequests(nowIso, room);
     for (const r of requests) {
       if (this.enqueue(`request:${r.id}`, () => this.processRequest(r.id))) enqueued++;
     }
     room = this.queueLimit - this.queue.length;
     if (room <= 0) return enqueued;
 
-    const lineDue = await this.db
-      .selectFrom('shipments')
-      .select('id')
-      .where('line_tracking_stopped_at', 'is', null)
-      .where('scac', '!=', TEST_SCAC)
-      .where((eb) =>
-        eb.or([eb('next_line_check_at', 'is', null), eb('next_line_check_at', '<=', nowIso)]),
-      )
-      .orderBy('next_line_check_at')
-      .limit(room)
-      .execute();
-    for (const s of lineDue) {
-      if (this.enqueue(`line:${s.id}`, () => this.refreshLine(s.id))) enqueued++;
+    const lineDue = await this.tracking.lineChecksDue(nowIso, room, TEST_SCAC);
+    for (const id of lineDue) {
+      if (this.enqueue(`line:${id}`, () => this.refreshLine(id))) enqueued++;
     }
     room = this.queueLimit - this.queue.length;
     if (room <= 0 || this.terminals.size === 0) return enqueued;
 
     // Terminal checks while the box is due at, or at, the POD.
     const soon = new Date(this.clock.now() + DAY).toISOString();
-    const terminalDue = await this.db
-      .selectFrom('shipments')
-      .select('id')
-      .where('line_tracking_stopped_at', 'is', null)
-      .where('scac', '!=', TEST_SCAC)
-      .where((eb) => eb.or([eb('pod_ata_at', 'is not', null), eb('pod_eta_at', '<=', soon)]))
-      .where((eb) =>
-        eb.or([
-          eb('next_terminal_check_at', 'is', null),
-          eb('next_terminal_check_at', '<=', nowIso),
-        ]),
-      )
-      .limit(room)
-      .execute();
-    for (const s of terminalDue) {
-      if (this.enqueue(`terminal:${s.id}`, () => this.refreshTerminal(s.id))) enqueued++;
+    const terminalDue = await this.tracking.terminalChecksDue(nowIso, soon, room, TEST_SCAC);
+    for (const id of terminalDue) {
+      if (this.enqueue(`terminal:${id}`, () => this.refreshTerminal(id))) enqueued++;
     }
     return enqueued;
   }
@@ -398,11 +366,7 @@ export class TrackingEngine {
   }
 
   private scope<T>(fn: (scope: ApplyScope) => Promise<T>): Promise<T> {
-    return this.db
-      .transaction()
-      .execute((trx) =>
-        fn({ trx, store: this.options.tracking.withTransaction(trx), now: this.clock.now() }),
-      );
+    return this.tracking.transaction((store, trx) => fn({ trx, store, now: this.clock.now() }));
   }
 
   // --- tracking requests ----------------------------------------------------------------------
@@ -418,11 +382,7 @@ export class TrackingEngine {
   }
 
   private async processRequest(id: string): Promise<void> {
-    const request = await this.db
-      .selectFrom('tracking_requests')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const request = await this.tracking.trackingRequest(id);
     if (!request || (request.status !== 'pending' && request.status !== 'awaiting_manifest'))
       return;
     const number = request.request_number;
@@ -487,14 +447,10 @@ export class TrackingEngine {
         refNumbers: JSON.parse(request.ref_numbers) as string[],
         tags: JSON.parse(request.shipment_tags) as string[],
       });
-      await scope.trx
-        .updateTable('shipments')
-        .set({
-          next_line_check_at: new Date(scope.now + this.lineIntervalMs).toISOString(),
-          line_changed_at: new Date(scope.now).toISOString(),
-        })
-        .where('id', '=', shipment.id)
-        .execute();
+      await scope.store.setShipmentSchedule(shipment.id, {
+        next_line_check_at: new Date(scope.now + this.lineIntervalMs).toISOString(),
+        line_changed_at: new Date(scope.now).toISOString(),
+      });
       await applyShipmentFacts(this.env, scope, shipment, view, { announce: false });
       await this.applyContainers(scope, shipment.id, view, numbers, deadlines, terminal);
       await new LineSubscriptionStore(scope.trx).saveEventSnapshot(
@@ -517,32 +473,8 @@ export class TrackingEngine {
     return ended && this.clock.now() - Math.max(...last) > ARRIVAL_WINDOW_MS;
   }
 
-  private async isDuplicate(request: TrackingRequestsTable): Promise<boolean> {
-    if (request.request_type === 'container') {
-      const row = await this.db
-        .selectFrom('containers')
-        .innerJoin('shipments', 'shipments.id', 'containers.shipment_id')
-        .select('containers.id')
-        .where('containers.account_id', '=', request.account_id)
-        .where('containers.number', '=', request.request_number)
-        .where('shipments.line_tracking_stopped_at', 'is', null)
-        .executeTakeFirst();
-      return row !== undefined;
-    }
-    const row = await this.db
-      .selectFrom('shipments')
-      .select('id')
-      .where('account_id', '=', request.account_id)
-      .where('scac', '=', request.scac)
-      .where((eb) =>
-        eb.or([
-          eb('normalized_number', '=', request.request_number),
-          eb('bill_of_lading_number', '=', request.request_number),
-        ]),
-      )
-      .where('line_tracking_stopped_at', 'is', null)
-      .executeTakeFirst();
-    return row !== undefined;
+  private isDuplicate(request: TrackingRequestsTable): Promise<boolean> {
+    return this.tracking.isTrackedElsewhere(request);
   }
 
   private async succeedTestRequest(request: TrackingRequestsTable): Promise<void> {
@@ -564,19 +496,16 @@ export class TrackingEngine {
     failedReason: TrackingRequestFailedReason | null,
     shipmentId: string | null,
     nextAttemptAt: string | null = null,
+    retryCount?: number,
   ): Promise<void> {
-    await scope.trx
-      .updateTable('tracking_requests')
-      .set({
-        status,
-        failed_reason: failedReason,
-        is_retrying: 0,
-        shipment_id: shipmentId,
-        next_attempt_at: nextAttemptAt,
-        updated_at: new Date(scope.now).toISOString(),
-      })
-      .where('id', '=', request.id)
-      .execute();
+    await scope.store.finishTrackingRequest(request.id, {
+      status,
+      failedReason,
+      shipmentId,
+      nextAttemptAt,
+      retryCount,
+      updatedAt: new Date(scope.now).toISOString(),
+    });
     const event =
       status === 'created'
         ? 'tracking_request.succeeded'
@@ -619,28 +548,17 @@ export class TrackingEngine {
   ): Promise<void> {
     const retries = (request.retry_count ?? 0) + 1;
     if (retries > MAX_RETRIES) {
-      await this.scope(async (scope) => {
-        await this.finishRequest(scope, request, 'failed', 'retries_exhausted', null);
-        await scope.trx
-          .updateTable('tracking_requests')
-          .set({ retry_count: MAX_RETRIES })
-          .where('id', '=', request.id)
-          .execute();
-      });
+      await this.scope((scope) =>
+        this.finishRequest(scope, request, 'failed', 'retries_exhausted', null, null, MAX_RETRIES),
+      );
       return;
     }
     const delay = RETRY_BASE_MS * 2 ** (retries - 1);
-    await this.db
-      .updateTable('tracking_requests')
-      .set({
-        is_retrying: 1,
-        retry_count: retries,
-        failed_reason: reason,
-        next_attempt_at: new Date(this.clock.now() + delay).toISOString(),
-        updated_at: this.nowIso(),
-      })
-      .where('id', '=', request.id)
-      .execute();
+    await this.tracking.scheduleRetry(request.id, {
+      retryCount: retries,
+      reason,
+      nextAttemptAt: new Date(this.clock.now() + delay).toISOString(),
+    });
   }
 
   // --- shipments ------------------------------------------------------------------------------
@@ -692,16 +610,9 @@ export class TrackingEngine {
     deadlines: Map<string, LineImportDeadlines | null>,
     terminal: Map<string, TerminalContainerStatus> | null,
   ): Promise<void> {
-    const shipment = await scope.trx
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', shipmentId)
-      .executeTakeFirstOrThrow();
-    const existing = await scope.trx
-      .selectFrom('containers')
-      .selectAll()
-      .where('shipment_id', '=', shipmentId)
-      .execute();
+    const shipment = await scope.store.shipment(shipmentId);
+    if (!shipment) throw new Error(`shipment ${shipmentId} vanished`);
+    const existing = await scope.store.containersOfShipment(shipmentId);
     const byNumber = new Map(existing.map((c) => [c.number, c]));
     const inlandMove =
       view !== null && view.route.destination !== null && view.route.destination !== view.route.pod;
@@ -727,13 +638,8 @@ export class TrackingEngine {
     }
   }
 
-  private async trackingRequestOf(shipmentId: string): Promise<TrackingRequestsTable | undefined> {
-    return this.db
-      .selectFrom('tracking_requests')
-      .selectAll()
-      .where('shipment_id', '=', shipmentId)
-      .orderBy('created_at')
-      .executeTakeFirst();
+  private trackingRequestOf(shipmentId: string): Promise<TrackingRequestsTable | undefined> {
+    return this.tracking.trackingRequestOfShipment(shipmentId);
   }
 
   private async refreshLine(shipmentId: string): Promise<void> {
@@ -754,11 +660,10 @@ export class TrackingEngine {
       if (result.outcome !== 'not_found')
         this.log.warn({ shipment: shipmentId, outcome: result.outcome }, 'line refresh failed');
       await this.scope(async (scope) => {
-        await scope.trx
-          .updateTable('shipments')
-          .set({ line_tracking_last_attempted_at: nowIso, next_line_check_at: nextCheck() })
-          .where('id', '=', shipmentId)
-          .execute();
+        await scope.store.setShipmentSchedule(shipmentId, {
+          line_tracking_last_attempted_at: nowIso,
+          next_line_check_at: nextCheck(),
+        });
         await this.applyStopRules(scope, shipmentId);
       });
       return;
@@ -802,11 +707,7 @@ export class TrackingEngine {
 
   /** Container numbers of the shipment and the line's answer whose empty is not back yet. */
   private async openContainerNumbers(shipmentId: string, view: LineView): Promise<string[]> {
-    const containers = await this.db
-      .selectFrom('containers')
-      .select(['number', 'empty_terminated_at'])
-      .where('shipment_id', '=', shipmentId)
-      .execute();
+    const containers = await this.tracking.containersOfShipment(shipmentId);
     const numbers = [...new Set([...containers.map((c) => c.number), ...view.containerNumbers])];
     return numbers.filter((n) => !containers.find((c) => c.number === n && c.empty_terminated_at));
   }
@@ -820,17 +721,10 @@ export class TrackingEngine {
     deadlines: Map<string, LineImportDeadlines | null>,
     nextCheck: string,
   ): Promise<boolean> {
-    const current = await scope.trx
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', shipmentId)
-      .executeTakeFirstOrThrow();
+    const current = await scope.store.shipment(shipmentId);
+    if (!current) throw new Error(`shipment ${shipmentId} vanished`);
     if (current.line_tracking_stopped_at) return false;
-    const containers = await scope.trx
-      .selectFrom('containers')
-      .select('number')
-      .where('shipment_id', '=', shipmentId)
-      .execute();
+    const containers = await scope.store.containersOfShipment(shipmentId);
     const numbers = [...new Set([...containers.map((c) => c.number), ...view.containerNumbers])];
     await applyShipmentFacts(this.env, scope, current, view, { announce: true });
     await this.applyContainers(scope, shipmentId, view, numbers, deadlines, null);
@@ -839,11 +733,7 @@ export class TrackingEngine {
       events,
       new Date(scope.now).toISOString(),
     );
-    await scope.trx
-      .updateTable('shipments')
-      .set({ next_line_check_at: nextCheck })
-      .where('id', '=', shipmentId)
-      .execute();
+    await scope.store.setShipmentSchedule(shipmentId, { next_line_check_at: nextCheck });
     await this.applyStopRules(scope, shipmentId);
     return true;
   }
@@ -851,11 +741,7 @@ export class TrackingEngine {
   private async refreshTerminal(shipmentId: string): Promise<void> {
     const shipment = await this.loadActiveShipment(shipmentId);
     if (!shipment) return;
-    const containers = await this.db
-      .selectFrom('containers')
-      .select(['number', 'current_status'])
-      .where('shipment_id', '=', shipmentId)
-      .execute();
+    const containers = await this.tracking.containersOfShipment(shipmentId);
     const open = containers
       .filter((c) => c.current_status !== 'empty_returned' && c.current_status !== 'delivered')
       .map((c) => c.number);
@@ -870,39 +756,24 @@ export class TrackingEngine {
           new Map(),
           terminal,
         );
-      await scope.trx
-        .updateTable('shipments')
-        .set({
-          next_terminal_check_at: new Date(scope.now + this.terminalIntervalMs).toISOString(),
-        })
-        .where('id', '=', shipmentId)
-        .execute();
+      await scope.store.setShipmentSchedule(shipmentId, {
+        next_terminal_check_at: new Date(scope.now + this.terminalIntervalMs).toISOString(),
+      });
       await this.applyStopRules(scope, shipmentId);
     });
   }
 
   private async loadActiveShipment(id: string): Promise<ShipmentsTable | undefined> {
-    const s = await this.db
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const s = await this.tracking.shipment(id);
     return s && !s.line_tracking_stopped_at ? s : undefined;
   }
 
   /** Stops line tracking when a stop rule holds (see the header comment). */
   private async applyStopRules(scope: ApplyScope, shipmentId: string): Promise<void> {
-    const s = await scope.trx
-      .selectFrom('shipments')
-      .selectAll()
-      .where('id', '=', shipmentId)
-      .executeTakeFirstOrThrow();
+    const s = await scope.store.shipment(shipmentId);
+    if (!s) throw new Error(`shipment ${shipmentId} vanished`);
     if (s.line_tracking_stopped_at) return;
-    const containers = await scope.trx
-      .selectFrom('containers')
-      .select(['empty_terminated_at', 'pod_full_out_at', 'final_destination_full_out_at'])
-      .where('shipment_id', '=', shipmentId)
-      .execute();
+    const containers = await scope.store.containersOfShipment(shipmentId);
     const now = scope.now;
     const olderThan = (t: string | null | undefined, ms: number) =>
       t != null && now - Date.parse(t) > ms;
@@ -928,21 +799,7 @@ export class TrackingEngine {
       reason = 'no_updates_at_line';
     if (!reason) return;
     const nowIso = new Date(now).toISOString();
-    await scope.trx
-      .updateTable('shipments')
-      .set({
-        line_tracking_stopped_at: nowIso,
-        line_tracking_stopped_reason: reason,
-        updated_at: nowIso,
-      })
-      .where('id', '=', shipmentId)
-      .execute();
-    await scope.trx
-      .updateTable('tracking_requests')
-      .set({ status: 'tracking_stopped', updated_at: nowIso })
-      .where('shipment_id', '=', shipmentId)
-      .where('status', '=', 'created')
-      .execute();
+    await scope.store.stopLineTracking(shipmentId, reason, nowIso);
   }
 
   /**
@@ -951,41 +808,6 @@ export class TrackingEngine {
    * and the shipment is checked at once.
    */
   private async syncStoppedRequests(): Promise<void> {
-    const nowIso = this.nowIso();
-    await this.db
-      .updateTable('tracking_requests')
-      .set({ status: 'tracking_stopped', updated_at: nowIso })
-      .where('status', '=', 'created')
-      .where('shipment_id', 'in', (eb) =>
-        eb.selectFrom('shipments').select('id').where('line_tracking_stopped_at', 'is not', null),
-      )
-      .execute();
-    const resumed = await this.db
-      .selectFrom('tracking_requests')
-      .innerJoin('shipments', 'shipments.id', 'tracking_requests.shipment_id')
-      .select(['tracking_requests.id as requestId', 'shipments.id as shipmentId'])
-      .where('tracking_requests.status', '=', 'tracking_stopped')
-      .where('shipments.line_tracking_stopped_at', 'is', null)
-      .execute();
-    if (resumed.length === 0) return;
-    await this.db
-      .updateTable('tracking_requests')
-      .set({ status: 'created', updated_at: nowIso })
-      .where(
-        'id',
-        'in',
-        resumed.map((r) => r.requestId),
-      )
-      .execute();
-    // A resumed shipment starts a fresh no-updates window and is checked now.
-    await this.db
-      .updateTable('shipments')
-      .set({ next_line_check_at: nowIso, next_terminal_check_at: null, line_changed_at: nowIso })
-      .where(
-        'id',
-        'in',
-        resumed.map((r) => r.shipmentId),
-      )
-      .execute();
+    await this.tracking.syncStoppedRequests(this.nowIso());
   }
 }

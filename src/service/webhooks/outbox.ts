@@ -10,6 +10,7 @@ import { isoString, type Clock } from '../../shared/clock';
 import { Renderer } from '../api/render';
 import type { EventSink, TrackingEvent } from '../events/event-sink';
 import type { ReferenceData } from '../store/reference';
+import { ResourceRows } from '../store/resource-rows';
 import type { Database } from '../store/schema';
 import { WebhookStore } from '../store/webhooks';
 import { isWebhookEvent } from './catalog';
@@ -29,7 +30,7 @@ export class WebhookOutbox implements EventSink {
     const subscribed = await store.subscribers(event.accountId, event.event);
     if (subscribed.length === 0) return;
 
-    const render = new Renderer(trx, this.ref);
+    const render = new Renderer(new ResourceRows(trx), this.ref);
     const body = await buildEventBody(event, (type, ids) =>
       render.load(event.accountId, type, ids),
     );

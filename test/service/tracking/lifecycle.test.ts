@@ -19,7 +19,8 @@ import {
   ReferenceData,
 } from '../../../src/service/store/reference';
 import type { Database } from '../../../src/service/store/schema';
-import { TrackingStore } from '../../../src/service/store/tracking-store';
+import { ServiceStorage } from '../../../src/service/store';
+import type { TrackingStore } from '../../../src/service/store/tracking-store';
 import { MAX_RETRIES, TrackingEngine } from '../../../src/service/tracking/engine';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
 import { sendJson, startServer, type TestServer } from '../feeds/support/http-server';
@@ -109,7 +110,8 @@ async function harness(): Promise<Harness> {
   const opened = await openDatabase(dataDir);
   await loadReferenceData(opened.db, readReferenceDir(FIXTURE_REFERENCE_DIR));
   const ref = await ReferenceData.fromDatabase(opened.db);
-  const tracking = new TrackingStore(opened.db, ref, clock);
+  const stores = new ServiceStorage(opened.db, ref, clock);
+  const tracking = stores.tracking;
   const accounts = new AccountStore(opened.db, clock);
   const account = await accounts.create('acme');
   const events: TrackingEvent[] = [];
@@ -150,9 +152,8 @@ async function harness(): Promise<Harness> {
   });
   const engine = new TrackingEngine({
     logger: { warn: () => {}, error: (d, m) => console.error(m, d) },
-    db: opened.db,
+    stores,
     ref,
-    tracking,
     clock,
     events: sink,
     feeds: {

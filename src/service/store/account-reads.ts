@@ -1,0 +1,310 @@
+/**
+ * What the API reads of an account's tracking data: its own rows by id (another account's id
+ * is simply not found), the filtered and paged lists of /shipments, /containers and
+ * /tracking_requests, a container's events, and /search. Writes live in tracking-store.ts.
+ */
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type {
+  ContainersTable,
+  Database,
+  RawEventsTable,
+  ShipmentsTable,
+  TrackingRequestsTable,
+  TransportEventsTable,
+} from './schema';
+
+import { likePattern } from './like';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** `likePattern(text)` with its escape character declared, for a `like` comparison. */
+const containing = (text: string) => sql<string>`${likePattern(text)} escape '\\'`;
+
+export interface PageWindow {
+  size: number;
+  offset: number;
+}
+
+/** One page of a list and the size of the whole list. */
+export interface ListPage<T> {
+  total: number;
+  rows: T[];
+}
+
+export interface ContainerListFilter {
+  /** Exact container number (upper case). */
+  number?: string;
+  /** Only containers updated at or after (then listed oldest change first). */
+  updatedSince?: string;
+}
+
+export interface ShipmentListFilter {
+  /** Upper-cased text found in the bill of lading, ref numbers or a container number. */
+  text?: string;
+  /** Upper-cased number: bill of lading, normalized number or a request's number. */
+  number?: string;
+  trackingStopped?: boolean;
+  /** Only shipments updated at or after (then listed oldest change first). */
+  updatedSince?: string;
+}
+
+export interface TrackingRequestListFilter {
+  /** Text found in the request number or ref numbers. */
+  text?: string;
+  requestNumber?: string;
+  status?: string;
+  scac?: string;
+  createdFrom?: string;
+  createdUntil?: string;
+  updatedFrom?: string;
+  updatedUntil?: string;
+}
+
+export interface SearchHits {
+  shipments: ShipmentsTable[];
+  containers: ContainersTable[];
+  trackingRequests: TrackingRequestsTable[];
+  /** Containers per listed shipment. */
+  containerCounts: Map<string, number>;
+}
+
+export class AccountReads {
+  constructor(private readonly db: Db) {}
+
+  async ownedShipment(accountId: string, id: string): Promise<ShipmentsTable | undefined> {
+    return this.db
+      .selectFrom('shipments')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  async ownedContainer(accountId: string, id: string): Promise<ContainersTable | undefined> {
+    return this.db
+      .selectFrom('containers')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  async ownedTrackingRequest(
+    accountId: string,
+    id: string,
+  ): Promise<TrackingRequestsTable | undefined> {
+    return this.db
+      .selectFrom('tracking_requests')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Ids and update times of a page of the account's containers (most recent first, or oldest
+   * change first with `updatedSince`): renderings are cached by both, full rows read for the rest.
+   */
+  async containerKeys(
+    accountId: string,
+    filter: ContainerListFilter,
+    page: PageWindow,
+  ): Promise<ListPage<{ id: string; updated_at: string }>> {
+    let base = this.db.selectFrom('containers').where('account_id', '=', accountId);
+    if (filter.number) base = base.where('number', '=', filter.number);
+    const since = filter.updatedSince;
+    if (since) base = base.where('updated_at', '>=', since);
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      base
+        .select(['id', 'updated_at'])
+        .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.size)
+        .offset(page.offset)
+        .execute(),
+    ]);
+    return { total: Number(total), rows };
+  }
+
+  /** A page of the account's shipments (most recent first, or oldest change first with `updatedSince`). */
+  async shipments(
+    accountId: string,
+    filter: ShipmentListFilter,
+    page: PageWindow,
+  ): Promise<ListPage<ShipmentsTable>> {
+    let base = this.db.selectFrom('shipments').where('shipments.account_id', '=', accountId);
+    if (filter.text) {
+      const like = containing(filter.text);
+      base = base.where((eb) =>
+        eb.or([
+          eb('bill_of_lading_number', 'like', like),
+          eb('ref_numbers', 'like', like),
+          eb.exists(
+            eb
+              .selectFrom('containers')
+              .select('containers.id')
+              .whereRef('containers.shipment_id', '=', 'shipments.id')
+              .where('containers.number', 'like', like),
+          ),
+        ]),
+      );
+    }
+    if (filter.number) {
+      const number = filter.number;
+      base = base.where((eb) =>
+        eb.or([
+          eb('bill_of_lading_number', '=', number),
+          eb('normalized_number', '=', number),
+          eb.exists(
+            eb
+              .selectFrom('tracking_requests')
+              .select('tracking_requests.id')
+              .whereRef('tracking_requests.shipment_id', '=', 'shipments.id')
+              .where('tracking_requests.request_number', '=', number),
+          ),
+        ]),
+      );
+    }
+    if (filter.trackingStopped !== undefined) {
+      base = filter.trackingStopped
+        ? base.where('line_tracking_stopped_at', 'is not', null)
+        : base.where('line_tracking_stopped_at', 'is', null);
+    }
+    const since = filter.updatedSince;
+    if (since) base = base.where('updated_at', '>=', since);
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      base
+        .selectAll()
+        .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.size)
+        .offset(page.offset)
+        .execute(),
+    ]);
+    return { total: Number(total), rows };
+  }
+
+  /** A page of the account's tracking requests, most recent first. */
+  async trackingRequests(
+    accountId: string,
+    filter: TrackingRequestListFilter,
+    page: PageWindow,
+  ): Promise<ListPage<TrackingRequestsTable>> {
+    let base = this.db.selectFrom('tracking_requests').where('account_id', '=', accountId);
+    if (filter.text) {
+      const text = filter.text;
+      base = base.where((eb) =>
+        eb.or([
+          eb('request_number', 'like', containing(text)),
+          eb('ref_numbers', 'like', containing(text)),
+        ]),
+      );
+    }
+    if (filter.requestNumber) base = base.where('request_number', '=', filter.requestNumber);
+    if (filter.status) base = base.where('status', '=', filter.status);
+    if (filter.scac) base = base.where('scac', '=', filter.scac);
+    if (filter.createdFrom) base = base.where('created_at', '>=', filter.createdFrom);
+    if (filter.createdUntil) base = base.where('created_at', '<=', filter.createdUntil);
+    if (filter.updatedFrom) base = base.where('updated_at', '>=', filter.updatedFrom);
+    if (filter.updatedUntil) base = base.where('updated_at', '<=', filter.updatedUntil);
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(page.size)
+        .offset(page.offset)
+        .execute(),
+    ]);
+    return { total: Number(total), rows };
+  }
+
+  /** A page of a container's transport events, newest first. */
+  async transportEvents(
+    containerId: string,
+    page: PageWindow,
+  ): Promise<ListPage<TransportEventsTable>> {
+    const base = this.db.selectFrom('transport_events').where('container_id', '=', containerId);
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('timestamp', 'desc')
+        .orderBy('id')
+        .limit(page.size)
+        .offset(page.offset)
+        .execute(),
+    ]);
+    return { total: Number(total), rows };
+  }
+
+  /** A container's raw carrier milestones in feed order. */
+  async rawEvents(containerId: string): Promise<RawEventsTable[]> {
+    return this.db
+      .selectFrom('raw_events')
+      .selectAll()
+      .where('container_id', '=', containerId)
+      .orderBy('event_index')
+      .execute();
+  }
+
+  /**
+   * The account's shipments, containers and tracking requests whose numbers or references
+   * contain `text` (upper case), newest first, at most `limit` of each.
+   */
+  async search(accountId: string, text: string, limit: number): Promise<SearchHits> {
+    const like = containing(text);
+    const shipments = await this.db
+      .selectFrom('shipments')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where((eb) =>
+        eb.or([
+          eb('bill_of_lading_number', 'like', like),
+          eb('normalized_number', 'like', like),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', like),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    const containers = await this.db
+      .selectFrom('containers')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where((eb) =>
+        eb.or([eb('number', 'like', like), eb(eb.fn('upper', ['ref_numbers']), 'like', like)]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    const trackingRequests = await this.db
+      .selectFrom('tracking_requests')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where((eb) =>
+        eb.or([
+          eb('request_number', 'like', like),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', like),
+        ]),
+      )
+      .orderBy('created_at', 'desc')
+      .limit(limit)
+      .execute();
+    const shipmentIds = shipments.map((s) => s.id);
+    const counts = shipmentIds.length
+      ? await this.db
+          .selectFrom('containers')
+          .select(['shipment_id', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('shipment_id', 'in', shipmentIds)
+          .groupBy('shipment_id')
+          .execute()
+      : [];
+    const containerCounts = new Map(counts.map((c) => [c.shipment_id, Number(c.n)]));
+    return { shipments, containers, trackingRequests, containerCounts };
+  }
+}

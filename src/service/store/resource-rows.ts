@@ -1,0 +1,126 @@
+/**
+ * The batch reads behind rendering API resources and loading `include`d ones: rows by id and
+ * the ids of related rows, one query per relationship, never per row. Webhook rows are read
+ * through their owner (webhooks.ts), the one place for their sealed columns.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { renderedTableWrites } from './db';
+import type {
+  ContainersTable,
+  Database,
+  RawEventsTable,
+  ShipmentsTable,
+  TrackingRequestsTable,
+  TransportEventsTable,
+  VesselsTable,
+  WebhooksTable,
+} from './schema';
+import { WebhookStore } from './webhooks';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** What identifies a rendering: the row and the update it shows. */
+export interface OwnedRowKey {
+  id: string;
+  updated_at: string;
+  account_id: string;
+}
+
+export class ResourceRows {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * The database's count of writes to rendered tables, for caching renderings; undefined inside
+   * a transaction or for a database without the counter (nothing is cached then).
+   */
+  writeGeneration(): number | undefined {
+    if (this.db.isTransaction) return undefined;
+    return renderedTableWrites(this.db as Kysely<Database>)?.generation;
+  }
+
+  /** Container ids per shipment, in the order a shipment lists them. */
+  async containerIdsOfShipments(
+    shipmentIds: string[],
+  ): Promise<{ id: string; shipment_id: string }[]> {
+    return this.db
+      .selectFrom('containers')
+      .select(['id', 'shipment_id'])
+      .where('shipment_id', 'in', shipmentIds)
+      .orderBy('created_at')
+      .orderBy('number')
+      .execute();
+  }
+
+  /** Transport event ids (newest first) and raw event ids (feed order) of containers. */
+  async eventIdsOfContainers(containerIds: string[]): Promise<{
+    transportEvents: { id: string; container_id: string }[];
+    rawEvents: { id: string; container_id: string }[];
+  }> {
+    const [transportEvents, rawEvents] = await Promise.all([
+      this.db
+        .selectFrom('transport_events')
+        .select(['id', 'container_id'])
+        .where('container_id', 'in', containerIds)
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+        .execute(),
+      this.db
+        .selectFrom('raw_events')
+        .select(['id', 'container_id'])
+        .where('container_id', 'in', containerIds)
+        .orderBy('event_index')
+        .execute(),
+    ]);
+    return { transportEvents, rawEvents };
+  }
+
+  async containers(ids: string[]): Promise<ContainersTable[]> {
+    return this.db.selectFrom('containers').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async shipments(ids: string[]): Promise<ShipmentsTable[]> {
+    return this.db.selectFrom('shipments').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async containerKeys(ids: string[]): Promise<OwnedRowKey[]> {
+    return this.db
+      .selectFrom('containers')
+      .select(['id', 'updated_at', 'account_id'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
+  async shipmentKeys(ids: string[]): Promise<OwnedRowKey[]> {
+    return this.db
+      .selectFrom('shipments')
+      .select(['id', 'updated_at', 'account_id'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
+  async vessels(ids: string[]): Promise<VesselsTable[]> {
+    return this.db.selectFrom('vessels').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** Newest first. */
+  async transportEvents(ids: string[]): Promise<TransportEventsTable[]> {
+    return this.db
+      .selectFrom('transport_events')
+      .selectAll()
+      .where('id', 'in', ids)
+      .orderBy('created_at', 'desc')
+      .execute();
+  }
+
+  async rawEvents(ids: string[]): Promise<RawEventsTable[]> {
+    return this.db.selectFrom('raw_events').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async trackingRequests(ids: string[]): Promise<TrackingRequestsTable[]> {
+    return this.db.selectFrom('tracking_requests').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async webhooks(ids: string[]): Promise<WebhooksTable[]> {
+    return new WebhookStore(this.db).byIds(ids);
+  }
+}
