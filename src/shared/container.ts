@@ -132,7 +132,8 @@ export function lfdEndsAt(localDate: string, zone: string): number {
 }
 
 export interface LfdDeadline {
-  source: LfdSource;
+  /** Null for a service that reports only the coalesced `pickup_lfd`, without saying whose. */
+  source: LfdSource | null;
   zone: string;
   /** Calendar date of the last free day in `zone`. */
   date: string;
@@ -142,12 +143,21 @@ export interface LfdDeadline {
   binding: boolean;
 }
 
-/** Every deadline a container has, earliest first, each in its own zone. */
+/**
+ * Every deadline a container has, earliest first, each in its own zone. `pickupLfd` (the
+ * coalesced date) stands in, read at the port, when no source is reported.
+ */
 export function lfdDeadlines(
   deadlines: LfdDeadlines | null | undefined,
   zones: LfdZones,
+  pickupLfd?: string | null,
 ): LfdDeadline[] {
   const bindingSource = bindingLfd(deadlines).source;
+  if (!bindingSource && pickupLfd) {
+    const zone = lfdZone('line', zones);
+    const date = lfdLocalDate(pickupLfd, zone);
+    return date ? [{ source: null, zone, date, endsAt: lfdEndsAt(date, zone), binding: true }] : [];
+  }
   const out: LfdDeadline[] = [];
   for (const source of LFD_SOURCES) {
     const value = deadlines?.[source];
@@ -164,6 +174,21 @@ export function lfdDeadlines(
     });
   }
   return out.sort((a, b) => a.endsAt - b.endsAt);
+}
+
+/** The calendar windows the board filters on: due within 1 (today), 2, 3 or 7 days. */
+export const LFD_DUE_DAYS = [1, 2, 3, 7] as const;
+export type LfdDueDays = (typeof LFD_DUE_DAYS)[number];
+
+/**
+ * From when a deadline counts as due within `days` calendar days of its zone: the start of the
+ * day `days - 1` before it (so 1 = from the morning of the day itself).
+ */
+export function lfdDueFrom(localDate: string, zone: string, days: number): number {
+  return DateTime.fromISO(localDate, { zone })
+    .minus({ days: days - 1 })
+    .startOf('day')
+    .toMillis();
 }
 
 /** The deadline that drives urgency: the earliest one not yet past, else the latest past one. */
@@ -218,6 +243,10 @@ export function lfdDayPhrase(localDate: string, zone: string, now: number): stri
 }
 
 /** "terminal storage starts first": why an earlier deadline than the binding one matters. */
+/** "Terminal LFD", or plain "LFD" when the service did not say whose. */
+export const lfdSourceLabel = (source: LfdSource | null): string =>
+  source ? `${LFD_SOURCE_LABELS[source]} LFD` : 'LFD';
+
 export const LFD_SOURCE_LABELS: Record<LfdSource, string> = {
   line: 'Line',
   terminal: 'Terminal',
@@ -237,6 +266,33 @@ export function appointmentAfterLfd(
   if (!appointmentAt || !deadline) return false;
   const at = Date.parse(appointmentAt);
   return Number.isFinite(at) && at >= deadline.endsAt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the box is
+
+export interface LocationFacts {
+  status: string;
+  terminalName: string | null;
+  podName: string | null;
+  /** The inland destination (the rail ramp for a rail move). */
+  destinationName: string | null;
+  railDepartedAt: string | null;
+  railUnloadedAt: string | null;
+}
+
+export interface ContainerLocation {
+  /** `terminal` at the port, `rail` travelling to the ramp, `ramp` at the ramp. */
+  kind: 'terminal' | 'rail' | 'ramp';
+  name: string | null;
+}
+
+/** Where the box sits: the port terminal until it goes on rail, then the destination ramp. */
+export function containerLocation(f: LocationFacts): ContainerLocation {
+  const ramp = f.destinationName;
+  if (f.railUnloadedAt && ramp) return { kind: 'ramp', name: ramp };
+  if ((f.status === 'on_rail' || f.railDepartedAt) && ramp) return { kind: 'rail', name: ramp };
+  return { kind: 'terminal', name: f.terminalName ?? f.podName };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,29 +12,12 @@ export function humanize(value: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const zoned = (iso: string, zone: string | null | undefined): DateTime => {
-  const at = DateTime.fromISO(iso, { zone: 'utc' });
-  const inZone = zone ? at.setZone(zone) : at.setZone('local');
-  return inZone.isValid ? inZone : at.setZone('local');
-};
-
-/** A date and time in the given IANA zone (local zone when unknown), with the zone's short name. */
-export function formatDateTime(iso: string | null | undefined, zone?: string | null): string {
-  if (!iso) return '—';
-  const at = zoned(iso, zone);
-  return at.toFormat('d LLL yyyy HH:mm ZZZZ');
-}
-
-/** A short date in the given zone: what a table cell has room for. */
-export function formatDate(iso: string | null | undefined, zone?: string | null): string {
-  if (!iso) return '—';
-  return zoned(iso, zone).toFormat('d LLL');
-}
-
-export function formatShortDateTime(iso: string | null | undefined, zone?: string | null): string {
-  if (!iso) return '—';
-  return zoned(iso, zone).toFormat('d LLL HH:mm ZZZZ');
-}
+export {
+  formatDate,
+  formatDateTime,
+  formatLocalDate,
+  formatShortDateTime,
+} from '../../shared/date-style';
 
 /** "3 min ago", "in 2 days": relative to the given instant. */
 export function formatRelative(iso: string | null | undefined, now: number): string {
