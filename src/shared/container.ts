@@ -317,36 +317,36 @@ export const activeHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
 export const pendingHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
   holds.filter((h) => h.status === 'pending');
 
-/** Readable names of the hold codes terminals report. */
-export const HOLD_LABELS: Readonly<Record<string, string>> = {
-  customs: 'Customs',
-  freight: 'Freight',
-  usda: 'USDA',
-  vacis: 'VACIS exam',
-  tmf: 'Traffic mitigation fee',
-  ctf: 'Clean truck fee',
-  other: 'Other',
+/**
+ * The hold codes terminals report, each with a readable name and what it means for the
+ * dispatcher: who must clear it before the box can go. Unknown codes are spelled out.
+ */
+export const HOLD_KINDS: Readonly<Record<string, { label: string; description: string }>> = {
+  customs: { label: 'Customs', description: 'Customs (CBP) has not released the cargo.' },
+  freight: {
+    label: 'Freight',
+    description: 'The line holds the box until freight charges are paid.',
+  },
+  usda: { label: 'USDA', description: 'USDA agriculture inspection must release the cargo.' },
+  vacis: { label: 'VACIS exam', description: 'CBP selected the box for a VACIS X-ray exam.' },
+  tmf: {
+    label: 'Traffic mitigation fee',
+    description: 'The port traffic mitigation fee (TMF) is unpaid.',
+  },
+  ctf: { label: 'Clean truck fee', description: 'The port clean truck fee is unpaid.' },
+  line: { label: 'Line', description: 'The shipping line holds the box.' },
+  other: { label: 'Other', description: 'The terminal reports a hold of another kind.' },
 };
 
-/** What each hold means for the dispatcher: who must clear it before the box can go. */
-export const HOLD_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  customs: 'Customs (CBP) has not released the cargo.',
-  freight: 'The line holds the box until freight charges are paid.',
-  usda: 'USDA agriculture inspection must release the cargo.',
-  vacis: 'CBP selected the box for a VACIS X-ray exam.',
-  tmf: 'The port traffic mitigation fee is unpaid.',
-  ctf: 'The port clean truck fee is unpaid.',
-  other: 'The terminal reports a hold of another kind.',
-};
-
-export function holdDescription(code: string): string {
-  return (
-    HOLD_DESCRIPTIONS[code.toLowerCase()] ?? `Hold reported by the terminal: ${holdLabel(code)}.`
-  );
-}
+const holdKind = (code: string) =>
+  Object.hasOwn(HOLD_KINDS, code.toLowerCase()) ? HOLD_KINDS[code.toLowerCase()] : undefined;
 
 export function holdLabel(code: string): string {
-  return HOLD_LABELS[code.toLowerCase()] ?? spellOut(code);
+  return holdKind(code)?.label ?? spellOut(code);
+}
+
+export function holdDescription(code: string): string {
+  return holdKind(code)?.description ?? `Hold reported by the terminal: ${holdLabel(code)}.`;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -10,6 +10,8 @@ import { contentHash, containerReadiness } from '../cache/projection';
 import {
   activeHolds,
   hasLeftTerminal,
+  holdDescription,
+  holdLabel,
   lfdCountdown,
   lfdDayPhrase,
   lfdLocalDate,
@@ -111,14 +113,19 @@ export function containerAlerts(
     add(
       'hold_placed',
       hold.name,
-      `Hold placed on ${number}: ${hold.name}`,
-      hold.description ?? `${hold.name} hold at the terminal.`,
+      `Hold placed on ${number}: ${holdLabel(hold.name)}`,
+      holdDescription(hold.name) + (hold.description ? ` (${hold.description})` : ''),
     );
   }
   const heldAfterNames = new Set(heldAfter.map((h) => h.name));
   for (const name of heldBefore) {
     if (heldAfterNames.has(name)) continue;
-    add('hold_cleared', name, `Hold cleared on ${number}: ${name}`, `${name} hold released.`);
+    add(
+      'hold_cleared',
+      name,
+      `Hold cleared on ${number}: ${holdLabel(name)}`,
+      `${holdLabel(name)} hold released.`,
+    );
   }
 
   if (!sameInstant(b.pickup_appointment_at, a.pickup_appointment_at)) {
