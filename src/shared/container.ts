@@ -412,6 +412,34 @@ export function describeNotReady(
   }
 }
 
+/** A board row's readiness facts, as the cache projects them. */
+export interface ReadinessRow {
+  ready: boolean;
+  status: string;
+  holdsCount: number;
+  ataAt: string | null;
+  dischargedAt: string | null;
+  availabilityKnown: boolean;
+  availableForPickup: boolean | null;
+}
+
+/** "Ready", or "Not ready: 2 holds": a board row's readiness in words. */
+export function readinessText(row: ReadinessRow): string {
+  if (row.ready) return 'Ready';
+  const facts = {
+    status: row.status,
+    activeHoldCount: row.holdsCount,
+    arrivedAt: row.ataAt,
+    dischargedAt: row.dischargedAt,
+    fullOutAt: null,
+    availabilityKnown: row.availabilityKnown,
+    availableForPickup: row.availableForPickup,
+  };
+  const state = readiness(facts);
+  // The cache's verdict stands; a row it holds back for a reason the row does not show is unreleased.
+  return `Not ready: ${state.ready ? 'not released' : describeNotReady(state.reason, facts)}`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fees
 

@@ -5,7 +5,12 @@
  * ever becomes SQL text.
  */
 import type Database from 'better-sqlite3';
-import { ACTIVE_HOLD_STATUS, containerLocation, type LfdDueDays } from '../../shared/container';
+import {
+  ACTIVE_HOLD_STATUS,
+  containerLocation,
+  type FeeLike,
+  type LfdDueDays,
+} from '../../shared/container';
 import { STILL_AT_TERMINAL_SQL, type StoredDeadline } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import {
@@ -287,6 +292,17 @@ export class BoardQueries {
       ...params,
     ) as IterableIterator<RawRow>) {
       yield toBoardRow(r);
+    }
+  }
+
+  /** Every row of a query with its itemised fees, in board order (for the exports). */
+  *exportRows(q: ContainerQuery, now: number): Generator<{ row: BoardRow; fees: FeeLike[] }> {
+    const { clause, params } = this.where(q, now);
+    for (const { feesJson, ...r } of this.stmt(
+      `${SELECT_ROW}, json_extract(c.json, '$.attributes.fees_at_pod_terminal') AS feesJson
+       ${FROM} ${clause} ${this.orderBy(q)}`,
+    ).iterate(...params) as IterableIterator<RawRow & { feesJson: string | null }>) {
+      yield { row: toBoardRow(r), fees: feesJson ? (JSON.parse(feesJson) as FeeLike[]) : [] };
     }
   }
 

@@ -8,14 +8,13 @@ import type { BoardColumn, BoardRow } from '../../shared/desktop';
 import {
   LFD_FIRST_NOTES,
   appointmentAfterLfd,
-  describeNotReady,
   drivingDeadline,
   hasLeftTerminal,
   holdDescription,
   holdLabel,
   lfdCountdown,
   lfdUrgencyOf,
-  readiness,
+  readinessText,
   type LfdDeadline,
 } from '../../shared/container';
 import {
@@ -49,20 +48,8 @@ declare module '@tanstack/react-table' {
 }
 
 /** Why a container cannot be picked up yet, in a few words. */
-export function notReadyReason(row: BoardRow): string {
-  const facts = {
-    status: row.status,
-    activeHoldCount: row.holdsCount,
-    arrivedAt: row.ataAt,
-    dischargedAt: row.dischargedAt,
-    fullOutAt: null,
-    availabilityKnown: row.availabilityKnown,
-    availableForPickup: row.availableForPickup,
-  };
-  const state = readiness(facts);
-  // The cache's verdict stands; a row it holds back for a reason the row does not show is unreleased.
-  return state.ready ? 'not released' : describeNotReady(state.reason, facts);
-}
+export const notReadyReason = (row: BoardRow): string =>
+  readinessText({ ...row, ready: false }).replace(/^Not ready: /, '');
 
 const helper = createColumnHelper<BoardLine>();
 

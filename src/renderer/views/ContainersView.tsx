@@ -104,19 +104,29 @@ export function ContainersView() {
   const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
   const onOpen = useCallback((row: { id: string }) => navigate('containers', row.id), []);
 
-  const onExport = async () => {
+  /** Downloads the current view as CSV or .xlsx, named with the app's date (simulated in demo mode). */
+  const onExport = async (format: 'csv' | 'xlsx') => {
     setExportState('Exporting…');
     try {
-      const { csv, rows } = await quayside.exportContainersCsv({
-        ...query,
-        offset: undefined,
-        limit: undefined,
-      });
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      const all = { ...query, offset: undefined, limit: undefined };
+      let blob: Blob;
+      let rows: number;
+      if (format === 'csv') {
+        const csv = await quayside.exportContainersCsv(all);
+        blob = new Blob([csv.csv], { type: 'text/csv;charset=utf-8' });
+        rows = csv.rows;
+      } else {
+        const xlsx = await quayside.exportContainersXlsx(all);
+        const bytes = Uint8Array.from(atob(xlsx.base64), (c) => c.charCodeAt(0));
+        blob = new Blob([bytes], {
+          type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        });
+        rows = xlsx.rows;
+      }
+      const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;
-      // Named with the app's date (simulated in demo mode), the day the board shows.
-      link.download = `containers-${filters.view ?? 'all'}-${DateTime.fromMillis(appNow()).toISODate()}.csv`;
+      link.download = `containers-${filters.view ?? 'all'}-${DateTime.fromMillis(appNow()).toISODate()}.${format}`;
       document.body.append(link);
       link.click();
       link.remove();
@@ -271,8 +281,11 @@ export function ContainersView() {
             </button>
           </fieldset>
         </details>
-        <button type="button" onClick={onExport}>
+        <button type="button" onClick={() => void onExport('csv')}>
           Export CSV
+        </button>
+        <button type="button" className="secondary" onClick={() => void onExport('xlsx')}>
+          Export Excel
         </button>
       </div>
 
