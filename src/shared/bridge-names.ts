@@ -14,6 +14,7 @@ export const BRIDGE_METHOD_LIST = [
   'getViewCounts',
   'getContainerDetail',
   'exportContainersCsv',
+  'exportContainersXlsx',
   'getRouteMap',
   'listShipments',
   'getShipmentDetail',

@@ -143,6 +143,11 @@ export const bridgeMethods = {
     argument: ContainerQuery,
     result: result<{ csv: string; rows: number }>(),
   },
+  /** The same export as an .xlsx workbook with real date cells, its bytes in base64. */
+  exportContainersXlsx: {
+    argument: ContainerQuery,
+    result: result<{ base64: string; rows: number }>(),
+  },
   getRouteMap: {
     argument: Type.Object({ containerId: Id }, { additionalProperties: false }),
     result: result<RouteMapResult | null>(),

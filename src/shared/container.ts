@@ -5,6 +5,7 @@
  * desktop cache, the alert rules and the renderer all read these; none keeps its own copy.
  * No Node imports: the renderer bundles this file.
  */
+import { DateTime } from 'luxon';
 
 // ---------------------------------------------------------------------------------------------
 // Statuses
@@ -99,6 +100,201 @@ export function bindingLfd(deadlines: LfdDeadlines | null | undefined): BindingL
   return { date: null, source: null };
 }
 
+/**
+ * Where each deadline's calendar day is read: the line's and the terminal's at the port of
+ * discharge, the rail carrier's at the destination ramp (`final_destination_timezone`).
+ */
+export interface LfdZones {
+  port: string | null | undefined;
+  destination?: string | null | undefined;
+}
+
+export function lfdZone(source: LfdSource, zones: LfdZones): string {
+  const zone = source === 'rail' ? (zones.destination ?? zones.port) : zones.port;
+  return zone && DateTime.local().setZone(zone).isValid ? zone : 'UTC';
+}
+
+/**
+ * The last free day as a calendar date (`yyyy-MM-dd`) in its zone. A bare date is taken as it is;
+ * an instant (the feeds send the first moment of the day) is read in the zone.
+ */
+export function lfdLocalDate(value: string, zone: string): string | null {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    return DateTime.fromISO(value, { zone }).isValid ? value : null;
+  }
+  const at = DateTime.fromISO(value, { setZone: true });
+  return at.isValid ? at.setZone(zone).toISODate() : null;
+}
+
+/** Free time runs through the whole last free day: it ends at the next midnight in the zone. */
+export function lfdEndsAt(localDate: string, zone: string): number {
+  return DateTime.fromISO(localDate, { zone }).plus({ days: 1 }).startOf('day').toMillis();
+}
+
+export interface LfdDeadline {
+  /** Null for a service that reports only the coalesced `pickup_lfd`, without saying whose. */
+  source: LfdSource | null;
+  zone: string;
+  /** Calendar date of the last free day in `zone`. */
+  date: string;
+  /** The instant free time ends (epoch ms): the end of `date` in `zone`. */
+  endsAt: number;
+  /** The deadline the line/terminal/rail precedence picks as `pickup_lfd`. */
+  binding: boolean;
+}
+
+/**
+ * Every deadline a container has, earliest first, each in its own zone. `pickupLfd` (the
+ * coalesced date) stands in, read at the port, when no source is reported.
+ */
+export function lfdDeadlines(
+  deadlines: LfdDeadlines | null | undefined,
+  zones: LfdZones,
+  pickupLfd?: string | null,
+): LfdDeadline[] {
+  const bindingSource = bindingLfd(deadlines).source;
+  if (!bindingSource && pickupLfd) {
+    const zone = lfdZone('line', zones);
+    const date = lfdLocalDate(pickupLfd, zone);
+    return date ? [{ source: null, zone, date, endsAt: lfdEndsAt(date, zone), binding: true }] : [];
+  }
+  const out: LfdDeadline[] = [];
+  for (const source of LFD_SOURCES) {
+    const value = deadlines?.[source];
+    if (!value) continue;
+    const zone = lfdZone(source, zones);
+    const date = lfdLocalDate(value, zone);
+    if (!date) continue;
+    out.push({
+      source,
+      zone,
+      date,
+      endsAt: lfdEndsAt(date, zone),
+      binding: source === bindingSource,
+    });
+  }
+  return out.sort((a, b) => a.endsAt - b.endsAt);
+}
+
+/** The calendar windows the board filters on: due within 1 (today), 2, 3 or 7 days. */
+export const LFD_DUE_DAYS = [1, 2, 3, 7] as const;
+export type LfdDueDays = (typeof LFD_DUE_DAYS)[number];
+
+/**
+ * From when a deadline counts as due within `days` calendar days of its zone: the start of the
+ * day `days - 1` before it (so 1 = from the morning of the day itself).
+ */
+export function lfdDueFrom(localDate: string, zone: string, days: number): number {
+  return DateTime.fromISO(localDate, { zone })
+    .minus({ days: days - 1 })
+    .startOf('day')
+    .toMillis();
+}
+
+/** The deadline that drives urgency: the earliest one not yet past, else the latest past one. */
+export function drivingDeadline<D extends Pick<LfdDeadline, 'endsAt'>>(
+  deadlines: readonly D[],
+  now: number,
+): D | null {
+  const sorted = [...deadlines].sort((a, b) => a.endsAt - b.endsAt);
+  return sorted.find((d) => d.endsAt > now) ?? sorted[sorted.length - 1] ?? null;
+}
+
+/** Calendar days from today (in `zone`) to the last free day: 0 today, 1 tomorrow, -1 yesterday. */
+export function lfdDaysAway(localDate: string, zone: string, now: number): number {
+  const today = DateTime.fromMillis(now, { zone }).startOf('day');
+  const day = DateTime.fromISO(localDate, { zone }).startOf('day');
+  return Math.round(day.diff(today, 'days').days);
+}
+
+export type LfdUrgency = 'overdue' | 'today' | 'soon' | 'later';
+
+/** Overdue once the day is over; "today" on the day itself; "soon" within the next 2 days. */
+export function lfdUrgencyOf(localDate: string, zone: string, now: number): LfdUrgency {
+  if (now >= lfdEndsAt(localDate, zone)) return 'overdue';
+  const days = lfdDaysAway(localDate, zone, now);
+  if (days <= 0) return 'today';
+  if (days <= 2) return 'soon';
+  return 'later';
+}
+
+const HOUR_MS = 3_600_000;
+
+/** "2d 5h left", "5h 32m left", "overdue 1d 3h": counted to the end of the last free day. */
+export function lfdCountdown(localDate: string, zone: string, now: number): string {
+  const diff = lfdEndsAt(localDate, zone) - now;
+  const abs = Math.abs(diff);
+  const days = Math.floor(abs / (24 * HOUR_MS));
+  const hours = Math.floor((abs % (24 * HOUR_MS)) / HOUR_MS);
+  const minutes = Math.floor((abs % HOUR_MS) / 60_000);
+  const span =
+    days > 0 ? `${days}d ${hours}h` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
+  return diff <= 0 ? `overdue ${span}` : `${span} left`;
+}
+
+/** "LFD today", "LFD tomorrow", "LFD in 3 days", "LFD passed yesterday": for alerts. */
+export function lfdDayPhrase(localDate: string, zone: string, now: number): string {
+  const days = lfdDaysAway(localDate, zone, now);
+  if (days === 0) return now >= lfdEndsAt(localDate, zone) ? 'LFD passed' : 'LFD today';
+  if (days === 1) return 'LFD tomorrow';
+  if (days > 1) return `LFD in ${days} days`;
+  if (days === -1) return 'LFD passed yesterday';
+  return `LFD passed ${-days} days ago`;
+}
+
+/** "terminal storage starts first": why an earlier deadline than the binding one matters. */
+/** "Terminal LFD", or plain "LFD" when the service did not say whose. */
+export const lfdSourceLabel = (source: LfdSource | null): string =>
+  source ? `${LFD_SOURCE_LABELS[source]} LFD` : 'LFD';
+
+export const LFD_SOURCE_LABELS: Record<LfdSource, string> = {
+  line: 'Line',
+  terminal: 'Terminal',
+  rail: 'Rail',
+};
+export const LFD_FIRST_NOTES: Record<LfdSource, string> = {
+  line: 'line demurrage starts first',
+  terminal: 'terminal storage starts first',
+  rail: 'rail storage starts first',
+};
+
+/** An appointment booked after free time has ended. */
+export function appointmentAfterLfd(
+  appointmentAt: string | null | undefined,
+  deadline: Pick<LfdDeadline, 'endsAt'> | null,
+): boolean {
+  if (!appointmentAt || !deadline) return false;
+  const at = Date.parse(appointmentAt);
+  return Number.isFinite(at) && at >= deadline.endsAt;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Where the box is
+
+export interface LocationFacts {
+  status: string;
+  terminalName: string | null;
+  podName: string | null;
+  /** The inland destination (the rail ramp for a rail move). */
+  destinationName: string | null;
+  railDepartedAt: string | null;
+  railUnloadedAt: string | null;
+}
+
+export interface ContainerLocation {
+  /** `terminal` at the port, `rail` travelling to the ramp, `ramp` at the ramp. */
+  kind: 'terminal' | 'rail' | 'ramp';
+  name: string | null;
+}
+
+/** Where the box sits: the port terminal until it goes on rail, then the destination ramp. */
+export function containerLocation(f: LocationFacts): ContainerLocation {
+  const ramp = f.destinationName;
+  if (f.railUnloadedAt && ramp) return { kind: 'ramp', name: ramp };
+  if ((f.status === 'on_rail' || f.railDepartedAt) && ramp) return { kind: 'rail', name: ramp };
+  return { kind: 'terminal', name: f.terminalName ?? f.podName };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Holds
 
@@ -121,19 +317,36 @@ export const activeHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
 export const pendingHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
   holds.filter((h) => h.status === 'pending');
 
-/** Readable names of the hold codes terminals report. */
-export const HOLD_LABELS: Readonly<Record<string, string>> = {
-  customs: 'Customs',
-  freight: 'Freight',
-  usda: 'USDA',
-  vacis: 'VACIS exam',
-  tmf: 'Traffic mitigation fee',
-  ctf: 'Clean truck fee',
-  other: 'Other',
+/**
+ * The hold codes terminals report, each with a readable name and what it means for the
+ * dispatcher: who must clear it before the box can go. Unknown codes are spelled out.
+ */
+export const HOLD_KINDS: Readonly<Record<string, { label: string; description: string }>> = {
+  customs: { label: 'Customs', description: 'Customs (CBP) has not released the cargo.' },
+  freight: {
+    label: 'Freight',
+    description: 'The line holds the box until freight charges are paid.',
+  },
+  usda: { label: 'USDA', description: 'USDA agriculture inspection must release the cargo.' },
+  vacis: { label: 'VACIS exam', description: 'CBP selected the box for a VACIS X-ray exam.' },
+  tmf: {
+    label: 'Traffic mitigation fee',
+    description: 'The port traffic mitigation fee (TMF) is unpaid.',
+  },
+  ctf: { label: 'Clean truck fee', description: 'The port clean truck fee is unpaid.' },
+  line: { label: 'Line', description: 'The shipping line holds the box.' },
+  other: { label: 'Other', description: 'The terminal reports a hold of another kind.' },
 };
 
+const holdKind = (code: string) =>
+  Object.hasOwn(HOLD_KINDS, code.toLowerCase()) ? HOLD_KINDS[code.toLowerCase()] : undefined;
+
 export function holdLabel(code: string): string {
-  return HOLD_LABELS[code.toLowerCase()] ?? spellOut(code);
+  return holdKind(code)?.label ?? spellOut(code);
+}
+
+export function holdDescription(code: string): string {
+  return holdKind(code)?.description ?? `Hold reported by the terminal: ${holdLabel(code)}.`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -197,6 +410,34 @@ export function describeNotReady(
     case 'not_available':
       return 'not available';
   }
+}
+
+/** A board row's readiness facts, as the cache projects them. */
+export interface ReadinessRow {
+  ready: boolean;
+  status: string;
+  holdsCount: number;
+  ataAt: string | null;
+  dischargedAt: string | null;
+  availabilityKnown: boolean;
+  availableForPickup: boolean | null;
+}
+
+/** "Ready", or "Not ready: 2 holds": a board row's readiness in words. */
+export function readinessText(row: ReadinessRow): string {
+  if (row.ready) return 'Ready';
+  const facts = {
+    status: row.status,
+    activeHoldCount: row.holdsCount,
+    arrivedAt: row.ataAt,
+    dischargedAt: row.dischargedAt,
+    fullOutAt: null,
+    availabilityKnown: row.availabilityKnown,
+    availableForPickup: row.availableForPickup,
+  };
+  const state = readiness(facts);
+  // The cache's verdict stands; a row it holds back for a reason the row does not show is unreleased.
+  return `Not ready: ${state.ready ? 'not released' : describeNotReady(state.reason, facts)}`;
 }
 
 // ---------------------------------------------------------------------------------------------

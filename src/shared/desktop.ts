@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from 'typebox';
 import type { CachedContainer, CachedEvent, CachedShipment } from './cached-resources';
-import type { AlertKind, LfdSource } from './container';
+import type { AlertKind, ContainerLocation, LfdDeadline, LfdSource } from './container';
 
 export const BOARD_VIEWS = [
   'needs_action_today',
@@ -42,6 +42,19 @@ export const BOARD_COLUMNS = [
 ] as const;
 export type BoardColumn = (typeof BOARD_COLUMNS)[number];
 
+/**
+ * The board's LFD filters, by calendar day of each deadline's zone: a deadline already past, or
+ * one still to meet that falls today, by tomorrow, within 3 or within 7 days.
+ */
+export const LFD_DUE_FILTERS = [
+  'overdue',
+  'today',
+  'by_tomorrow',
+  'next_3_days',
+  'next_7_days',
+] as const;
+export type LfdDueFilter = (typeof LFD_DUE_FILTERS)[number];
+
 /** One of a list of strings, keeping the literal union as the static type. */
 const literals = <const T extends readonly string[]>(values: T) =>
   Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value))));
@@ -60,6 +73,7 @@ export const ContainerQuery = Type.Object(
     /** Binding LFD window, ISO instants, inclusive. */
     lfdFrom: Type.Optional(Instant),
     lfdTo: Type.Optional(Instant),
+    lfdDue: Type.Optional(literals(LFD_DUE_FILTERS)),
     hasHolds: Type.Optional(Type.Boolean()),
     ready: Type.Optional(Type.Boolean()),
     sort: Type.Optional(
@@ -103,10 +117,15 @@ export interface BoardRow {
   feesCurrency: string | null;
   lfd: string | null;
   lfdSource: LfdSource | null;
+  /** Every deadline, earliest first, each a calendar day of its own zone (shared LFD rule). */
+  deadlines: LfdDeadline[];
+  /** Where the box is: the port terminal, or the destination ramp for a rail move. */
+  location: ContainerLocation;
   pickupAppointmentAt: string | null;
   terminalCheckedAt: string | null;
   updatedAt: string | null;
   podTimezone: string | null;
+  destinationTimezone: string | null;
   customer: string | null;
 }
 

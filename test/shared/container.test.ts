@@ -11,6 +11,7 @@ import {
   describeNotReady,
   feesSum,
   hasLeftTerminal,
+  holdDescription,
   holdLabel,
   pendingHolds,
   readiness,
@@ -109,6 +110,15 @@ describe('holds', () => {
     expect(holdLabel('customs')).toBe('Customs');
     expect(holdLabel('USDA')).toBe('USDA');
     expect(holdLabel('port_security')).toBe('Port security');
+    expect(holdLabel('vacis')).toBe('VACIS exam');
+    expect(holdLabel('tmf')).toBe('Traffic mitigation fee');
+    // A code that happens to name an object property is still just an unknown code.
+    expect(holdLabel('constructor')).toBe('Constructor');
+  });
+  it('says what each hold means for the dispatcher', () => {
+    expect(holdDescription('freight')).toMatch(/freight charges are paid/);
+    expect(holdDescription('VACIS')).toMatch(/X-ray exam/);
+    expect(holdDescription('port_security')).toBe('Hold reported by the terminal: Port security.');
   });
 });
 

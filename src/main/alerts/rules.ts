@@ -7,9 +7,20 @@
 import type { AlertDraft } from '../../shared/desktop';
 import type { UpcomingDeadline } from '../cache/interface';
 import { contentHash, containerReadiness } from '../cache/projection';
-import { activeHolds, hasLeftTerminal } from '../../shared/container';
+import {
+  activeHolds,
+  hasLeftTerminal,
+  holdDescription,
+  holdLabel,
+  lfdCountdown,
+  lfdDayPhrase,
+  lfdLocalDate,
+  lfdSourceLabel,
+  lfdZone,
+} from '../../shared/container';
+import { formatLocalDate } from '../../shared/date-style';
 import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
-import { formatDuration, formatInZone } from './format';
+import { formatInZone } from './format';
 
 const HOUR = 3_600_000;
 
@@ -73,9 +84,19 @@ export function containerAlerts(
   // One alert for all deadline changes of one write: a new line LFD moves pickup_lfd too.
   const lfdChanges = LFD_FIELDS.filter(([, , get]) => !sameInstant(get(b), get(a)));
   if (lfdChanges.length > 0) {
+    // Each deadline is a calendar day of its own zone: the ramp's for rail, the port's otherwise.
+    const zones = {
+      port: zone,
+      destination: a.final_destination_timezone ?? b.final_destination_timezone,
+    };
+    const day = (field: (typeof LFD_FIELDS)[number][0], value: string | null | undefined) => {
+      if (!value) return 'none';
+      const inZone = lfdZone(field === 'rail' ? 'rail' : 'line', zones);
+      const date = lfdLocalDate(value, inZone);
+      return date ? formatLocalDate(date, inZone, true) : value;
+    };
     const lines = lfdChanges.map(
-      ([, label, get]) =>
-        `${label}: ${formatInZone(get(b), zone)} -> ${formatInZone(get(a), zone)}`,
+      ([field, label, get]) => `${label}: ${day(field, get(b))} -> ${day(field, get(a))}`,
     );
     const detail = lfdChanges.map(([field, , get]) => `${field}=${get(a) ?? ''}`).join(';');
     add('lfd_changed', detail, `LFD changed for ${number}`, lines.join('\n'));
@@ -92,14 +113,19 @@ export function containerAlerts(
     add(
       'hold_placed',
       hold.name,
-      `Hold placed on ${number}: ${hold.name}`,
-      hold.description ?? `${hold.name} hold at the terminal.`,
+      `Hold placed on ${number}: ${holdLabel(hold.name)}`,
+      holdDescription(hold.name) + (hold.description ? ` (${hold.description})` : ''),
     );
   }
   const heldAfterNames = new Set(heldAfter.map((h) => h.name));
   for (const name of heldBefore) {
     if (heldAfterNames.has(name)) continue;
-    add('hold_cleared', name, `Hold cleared on ${number}: ${name}`, `${name} hold released.`);
+    add(
+      'hold_cleared',
+      name,
+      `Hold cleared on ${number}: ${holdLabel(name)}`,
+      `${holdLabel(name)} hold released.`,
+    );
   }
 
   if (!sameInstant(b.pickup_appointment_at, a.pickup_appointment_at)) {
@@ -188,9 +214,10 @@ export function shipmentAlerts(
 }
 
 /**
- * "LFD approaching" alerts due at `now`: for each container, the tightest threshold already
- * crossed. A threshold crossed before the container was first synced is old news and stays
- * silent, and the tightest-only rule keeps a long offline gap from raising one alert per threshold.
+ * "LFD approaching" alerts due at `now`: for each deadline, the tightest threshold (hours before
+ * its free time ends) already crossed. A threshold crossed before the container was first synced
+ * is old news and stays silent, and the tightest-only rule keeps a long offline gap from raising
+ * one alert per threshold. Titles count calendar days of the deadline's zone ("LFD tomorrow").
  */
 export function approachingAlerts(
   deadlines: readonly UpcomingDeadline[],
@@ -199,20 +226,21 @@ export function approachingAlerts(
 ): AlertDraft[] {
   const thresholds = [...new Set(thresholdsHours)].sort((x, y) => x - y);
   const drafts: AlertDraft[] = [];
-  for (const d of deadlines) {
-    const lfd = instant(d.lfd);
-    const seen = instant(d.firstSeenAt);
-    if (lfd === null || seen === null || now >= lfd) continue;
-    const crossed = thresholds.find((h) => now >= lfd - h * HOUR);
-    if (crossed === undefined || seen > lfd - crossed * HOUR) continue;
-    const where = d.terminalName ? ` at ${d.terminalName}` : '';
+  for (const { deadline: d, ...c } of deadlines) {
+    const seen = instant(c.firstSeenAt);
+    if (seen === null || now >= d.endsAt) continue;
+    const crossed = thresholds.find((h) => now >= d.endsAt - h * HOUR);
+    if (crossed === undefined || seen > d.endsAt - crossed * HOUR) continue;
+    const where = c.terminalName ? ` at ${c.terminalName}` : '';
     drafts.push({
       kind: 'lfd_approaching',
-      dedupeKey: `lfd_approaching:${d.id}:${new Date(lfd).toISOString()}:${crossed}h`,
-      containerId: d.id,
+      dedupeKey: `lfd_approaching:${c.id}:${new Date(d.endsAt).toISOString()}:${crossed}h`,
+      containerId: c.id,
       shipmentId: null,
-      title: `LFD in ${formatDuration(lfd - now)} for ${d.number}`,
-      body: `Last free day${where}: ${formatInZone(d.lfd, d.podTimezone)}${d.lfdSource ? ` (${d.lfdSource})` : ''}.`,
+      title: `${lfdDayPhrase(d.date, d.zone, now)} for ${c.number}`,
+      body:
+        `${lfdSourceLabel(d.source)}${where}: ${formatLocalDate(d.date, d.zone, true)}` +
+        ` (free time ends at midnight, ${lfdCountdown(d.date, d.zone, now)}).`,
     });
   }
   return drafts;
@@ -225,11 +253,9 @@ export function nextCrossing(
   thresholdsHours: readonly number[],
 ): number | null {
   let next: number | null = null;
-  for (const d of deadlines) {
-    const lfd = instant(d.lfd);
-    if (lfd === null) continue;
+  for (const { deadline } of deadlines) {
     for (const h of thresholdsHours) {
-      const at = lfd - h * HOUR;
+      const at = deadline.endsAt - h * HOUR;
       if (at > now && (next === null || at < next)) next = at;
     }
   }

@@ -5,8 +5,13 @@
  * ever becomes SQL text.
  */
 import type Database from 'better-sqlite3';
-import { ACTIVE_HOLD_STATUS } from '../../shared/container';
-import { STILL_AT_TERMINAL_SQL } from './projection';
+import {
+  ACTIVE_HOLD_STATUS,
+  containerLocation,
+  type FeeLike,
+  type LfdDueDays,
+} from '../../shared/container';
+import { STILL_AT_TERMINAL_SQL, type StoredDeadline } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import {
   BOARD_VIEWS,
@@ -17,6 +22,7 @@ import {
   type BoardView,
   type ContainerDetail,
   type ContainerQuery,
+  type LfdDueFilter,
   type ShipmentDetail,
   type ShipmentListRow,
 } from '../../shared/desktop';
@@ -33,6 +39,7 @@ export type {
 } from '../../shared/desktop';
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 
 /** Board column -> SQL expression it sorts on. */
 const SORT_COLUMNS: Record<BoardColumn, string> = {
@@ -51,7 +58,8 @@ const SORT_COLUMNS: Record<BoardColumn, string> = {
   ready: 'c.ready',
   holdsCount: 'c.holds_count',
   feesAmount: 'c.fees_amount',
-  lfd: 'c.lfd',
+  // The earliest deadline first: whichever source it is, it is the one that starts costing money.
+  lfd: 'c.lfd_first_end_at',
   pickupAppointmentAt: 'c.pickup_appointment_at',
   terminalCheckedAt: 'c.terminal_checked_at',
   updatedAt: 'c.updated_at',
@@ -72,27 +80,79 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
   c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
   c.updated_at AS updatedAt, coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone,
-  s.customer_name AS customer`;
+  s.customer_name AS customer, c.lfd_deadlines AS deadlines,
+  json_extract(c.json, '$.attributes.final_destination_timezone') AS destinationTimezone,
+  json_extract(c.json, '$.attributes.pod_rail_departed_at') AS railDepartedAt,
+  json_extract(c.json, '$.attributes.ind_rail_unloaded_at') AS railUnloadedAt,
+  json_extract(s.json, '$.attributes.destination_name') AS destinationName`;
 
 const FROM = `FROM containers c
   LEFT JOIN shipments s ON s.id = c.shipment_id
   LEFT JOIN terminals t ON t.id = c.pod_terminal_id`;
 
-type RawRow = Omit<BoardRow, 'availabilityKnown' | 'availableForPickup' | 'ready' | 'holdNames'> & {
+type RawRow = Omit<
+  BoardRow,
+  'availabilityKnown' | 'availableForPickup' | 'ready' | 'holdNames' | 'deadlines' | 'location'
+> & {
   holdNames: string | null;
   availabilityKnown: number;
   availableForPickup: number | null;
   ready: number;
+  deadlines: string | null;
+  railDepartedAt: string | null;
+  railUnloadedAt: string | null;
+  destinationName: string | null;
 };
 
-const toBoardRow = (r: RawRow): BoardRow => ({
+const toBoardRow = ({
+  railDepartedAt,
+  railUnloadedAt,
+  destinationName,
+  deadlines,
+  ...r
+}: RawRow): BoardRow => ({
   ...r,
   availabilityKnown: r.availabilityKnown === 1,
   availableForPickup: r.availableForPickup === null ? null : r.availableForPickup === 1,
   ready: r.ready === 1,
   // Names are joined with the unit separator, which no hold name contains.
   holdNames: r.holdNames ? r.holdNames.split('\u001f') : [],
+  deadlines: deadlines
+    ? (JSON.parse(deadlines) as StoredDeadline[]).map(({ dueFrom: _dueFrom, ...d }) => d)
+    : [],
+  location: containerLocation({
+    status: r.status,
+    terminalName: r.terminalName,
+    podName: r.podName,
+    destinationName,
+    railDepartedAt,
+    railUnloadedAt,
+  }),
 });
+
+/** Calendar days each due filter looks ahead (null: already past). */
+const DUE_DAYS: Record<LfdDueFilter, LfdDueDays | null> = {
+  overdue: null,
+  today: 1,
+  by_tomorrow: 2,
+  next_3_days: 3,
+  next_7_days: 7,
+};
+
+/**
+ * SQL condition: a deadline still to meet falls within the next `days` calendar days of its own
+ * zone. The first two terms only narrow the rows cheaply (an index and a bound a day wide of the
+ * exact instants); the per-deadline instants stored with the row decide.
+ */
+function dueWithinSql(days: LfdDueDays, now: number): { clause: string; params: unknown[] } {
+  return {
+    clause: `(c.lfd_first_due_at <= ? AND c.lfd_last_end_at > ? AND EXISTS (
+      SELECT 1 FROM json_each(c.lfd_deadlines) AS d
+      WHERE json_extract(d.value, '$.endsAt') > ?
+        AND json_extract(d.value, '$.dueFrom."${days}"') <= ?))`,
+    params: [now + days * DAY, now, now, now],
+  };
+}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -146,6 +206,15 @@ export class BoardQueries {
       parts.push('c.lfd <= ?');
       params.push(isoParam(q.lfdTo, 'lfdTo'));
     }
+    if (q.lfdDue) {
+      const days = DUE_DAYS[q.lfdDue];
+      const due =
+        days === null
+          ? { clause: 'c.lfd_first_end_at <= ?', params: [now] }
+          : dueWithinSql(days, now);
+      parts.push(`(${STILL_AT_TERMINAL_SQL} AND ${due.clause})`);
+      params.push(...due.params);
+    }
     if (q.hasHolds !== undefined)
       parts.push(q.hasHolds ? 'c.holds_count > 0' : 'c.holds_count = 0');
     if (q.ready !== undefined) parts.push(q.ready ? 'c.ready = 1' : 'c.ready = 0');
@@ -166,16 +235,16 @@ export class BoardQueries {
   private viewClause(view: BoardView, now: number): { clause: string; params: unknown[] } {
     switch (view) {
       case 'needs_action_today':
-        // Overdue or due within a day, or an appointment within a day, and still at the terminal.
+        // Still at the terminal, and a last free day that is today or past (its day has begun in
+        // its zone), or an appointment still ahead today at the terminal.
         return {
-          clause: `(${STILL_AT_TERMINAL_SQL} AND (c.lfd <= ? OR (c.pickup_appointment_at >= ? AND c.pickup_appointment_at <= ?)))`,
-          params: [iso(now + 24 * HOUR), iso(now), iso(now + 24 * HOUR)],
+          clause: `(${STILL_AT_TERMINAL_SQL} AND (c.lfd_first_due_at <= ? OR (c.appointment_day_at <= ? AND c.pickup_appointment_at >= ?)))`,
+          params: [now, now, iso(now)],
         };
-      case 'lfd_next_3_days':
-        return {
-          clause: `(${STILL_AT_TERMINAL_SQL} AND c.lfd >= ? AND c.lfd <= ?)`,
-          params: [iso(now), iso(now + 72 * HOUR)],
-        };
+      case 'lfd_next_3_days': {
+        const due = dueWithinSql(3, now);
+        return { clause: `(${STILL_AT_TERMINAL_SQL} AND ${due.clause})`, params: due.params };
+      }
       case 'on_hold':
         return { clause: `(${STILL_AT_TERMINAL_SQL} AND c.holds_count > 0)`, params: [] };
       case 'ready_for_pickup':
@@ -223,6 +292,17 @@ export class BoardQueries {
       ...params,
     ) as IterableIterator<RawRow>) {
       yield toBoardRow(r);
+    }
+  }
+
+  /** Every row of a query with its itemised fees, in board order (for the exports). */
+  *exportRows(q: ContainerQuery, now: number): Generator<{ row: BoardRow; fees: FeeLike[] }> {
+    const { clause, params } = this.where(q, now);
+    for (const { feesJson, ...r } of this.stmt(
+      `${SELECT_ROW}, json_extract(c.json, '$.attributes.fees_at_pod_terminal') AS feesJson
+       ${FROM} ${clause} ${this.orderBy(q)}`,
+    ).iterate(...params) as IterableIterator<RawRow & { feesJson: string | null }>) {
+      yield { row: toBoardRow(r), fees: feesJson ? (JSON.parse(feesJson) as FeeLike[]) : [] };
     }
   }
 

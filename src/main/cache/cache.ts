@@ -16,6 +16,7 @@ import {
   STILL_AT_TERMINAL_SQL,
   type ContainerRow,
   type ShipmentRow,
+  type StoredDeadline,
 } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import { BoardQueries } from './board-query';
@@ -283,12 +284,14 @@ export class Cache implements CacheStore {
          pod_terminal_id, pod_arrived_at, pod_discharged_at, availability_known,
          available_for_pickup, ready, holds_count, fees_amount, fees_currency, lfd, lfd_source,
          pickup_appointment_at, picked_up_at, empty_returned_at, terminal_checked_at, updated_at,
-         pod_timezone, hash, json, first_seen_at, synced_at, events_stale)
+         pod_timezone, lfd_deadlines, lfd_first_due_at, lfd_first_end_at, lfd_last_end_at,
+         appointment_day_at, hash, json, first_seen_at, synced_at, events_stale)
        VALUES (@id, @shipment_id, @number, @ref_numbers, @current_status, @pod_terminal_id,
          @pod_arrived_at, @pod_discharged_at, @availability_known, @available_for_pickup, @ready,
          @holds_count, @fees_amount, @fees_currency, @lfd, @lfd_source, @pickup_appointment_at,
          @picked_up_at, @empty_returned_at, @terminal_checked_at, @updated_at, @pod_timezone,
-         @hash, @json, @now, @now, 1)
+         @lfd_deadlines, @lfd_first_due_at, @lfd_first_end_at, @lfd_last_end_at,
+         @appointment_day_at, @hash, @json, @now, @now, 1)
        ON CONFLICT(id) DO UPDATE SET shipment_id = excluded.shipment_id,
          number = excluded.number, ref_numbers = excluded.ref_numbers,
          current_status = excluded.current_status, pod_terminal_id = excluded.pod_terminal_id,
@@ -300,7 +303,10 @@ export class Cache implements CacheStore {
          lfd_source = excluded.lfd_source, pickup_appointment_at = excluded.pickup_appointment_at,
          picked_up_at = excluded.picked_up_at, empty_returned_at = excluded.empty_returned_at,
          terminal_checked_at = excluded.terminal_checked_at, updated_at = excluded.updated_at,
-         pod_timezone = excluded.pod_timezone, hash = excluded.hash, json = excluded.json,
+         pod_timezone = excluded.pod_timezone, lfd_deadlines = excluded.lfd_deadlines,
+         lfd_first_due_at = excluded.lfd_first_due_at,
+         lfd_first_end_at = excluded.lfd_first_end_at, lfd_last_end_at = excluded.lfd_last_end_at,
+         appointment_day_at = excluded.appointment_day_at, hash = excluded.hash, json = excluded.json,
          synced_at = excluded.synced_at, events_stale = 1
        RETURNING seq`,
     ).get({ ...row, now }) as { seq: number };
@@ -577,15 +583,34 @@ export class Cache implements CacheStore {
     this.db.transaction(() => ids.forEach((id) => update.run(now, id)))();
   }
 
-  /** Containers with a binding LFD still ahead, for the time-based "LFD approaching" alerts. */
+  /**
+   * Every last free day still ahead of a container at the terminal, earliest first. Deadlines of
+   * one container ending at the same instant (line and terminal on the same day) come once.
+   */
   upcomingDeadlines(fromIso: string): UpcomingDeadline[] {
-    return this.stmt(
-      `SELECT c.id, c.number, c.lfd, c.lfd_source AS lfdSource, c.pod_timezone AS podTimezone,
-         c.first_seen_at AS firstSeenAt, t.name AS terminalName
+    const from = Date.parse(fromIso);
+    const rows = this.stmt(
+      `SELECT c.id, c.number, c.lfd_deadlines AS deadlines, c.first_seen_at AS firstSeenAt,
+         t.name AS terminalName
        FROM containers c LEFT JOIN terminals t ON t.id = c.pod_terminal_id
-       WHERE c.lfd IS NOT NULL AND c.lfd > ? AND ${STILL_AT_TERMINAL_SQL}
-       ORDER BY c.lfd`,
-    ).all(fromIso) as UpcomingDeadline[];
+       WHERE c.lfd_last_end_at > ? AND ${STILL_AT_TERMINAL_SQL}`,
+    ).all(from) as {
+      id: string;
+      number: string;
+      deadlines: string;
+      firstSeenAt: string;
+      terminalName: string | null;
+    }[];
+    const upcoming: UpcomingDeadline[] = [];
+    for (const { deadlines, ...row } of rows) {
+      const seen = new Set<number>();
+      for (const { dueFrom: _dueFrom, ...deadline } of JSON.parse(deadlines) as StoredDeadline[]) {
+        if (deadline.endsAt <= from || seen.has(deadline.endsAt)) continue;
+        seen.add(deadline.endsAt);
+        upcoming.push({ ...row, deadline });
+      }
+    }
+    return upcoming.sort((a, b) => a.deadline.endsAt - b.deadline.endsAt);
   }
 
   // -------------------------------------------------------------------------------------------
@@ -641,7 +666,32 @@ function migrate(db: Database.Database): void {
   for (let version = current; version < MIGRATIONS.length; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
+      if (version + 1 === LFD_COLUMNS_VERSION) fillLfdColumns(db);
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();
+  }
+}
+
+/** The schema version that added the per-zone deadline columns. */
+const LFD_COLUMNS_VERSION = 3;
+
+/** Projects the deadline columns of rows cached before they existed (from each row's JSON). */
+function fillLfdColumns(db: Database.Database): void {
+  const update = db.prepare(
+    `UPDATE containers SET lfd_deadlines = @lfd_deadlines, lfd_first_due_at = @lfd_first_due_at,
+       lfd_first_end_at = @lfd_first_end_at, lfd_last_end_at = @lfd_last_end_at,
+       appointment_day_at = @appointment_day_at
+     WHERE id = @id`,
+  );
+  for (const { json } of db.prepare('SELECT json FROM containers').all() as { json: string }[]) {
+    const row = containerRow(JSON.parse(json) as CachedContainer);
+    update.run({
+      id: row.id,
+      lfd_deadlines: row.lfd_deadlines,
+      lfd_first_due_at: row.lfd_first_due_at,
+      lfd_first_end_at: row.lfd_first_end_at,
+      lfd_last_end_at: row.lfd_last_end_at,
+      appointment_day_at: row.appointment_day_at,
+    });
   }
 }

@@ -9,7 +9,7 @@ import type {
   CachedShipment,
   CachedTerminal,
 } from '../../shared/cached-resources';
-import type { AlertKind } from '../../shared/container';
+import type { AlertKind, LfdDeadline } from '../../shared/container';
 import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
 
@@ -60,13 +60,12 @@ export interface MapCandidate {
   completed: boolean;
 }
 
-/** A container with a binding LFD still ahead (for the "LFD approaching" alerts). */
+/** A last free day still ahead of a container at the terminal (for "LFD approaching" alerts). */
 export interface UpcomingDeadline {
   id: string;
   number: string;
-  lfd: string;
-  lfdSource: string | null;
-  podTimezone: string | null;
+  /** One deadline of the shared LFD rule: a calendar day of its zone, ending at its midnight. */
+  deadline: LfdDeadline;
   firstSeenAt: string;
   terminalName: string | null;
 }

@@ -136,4 +136,15 @@ export const MIGRATIONS: readonly string[] = [
 
   DROP TABLE transport_events;
   `,
+  // 3: each last free day as a calendar day of its own zone (src/shared/container.ts): the list
+  // of deadlines, and the instants the board's calendar views compare with. Filled for existing
+  // rows from their stored JSON right after this step (see migrate in cache.ts).
+  `
+  ALTER TABLE containers ADD COLUMN lfd_deadlines TEXT;
+  ALTER TABLE containers ADD COLUMN lfd_first_due_at INTEGER;
+  ALTER TABLE containers ADD COLUMN lfd_first_end_at INTEGER;
+  ALTER TABLE containers ADD COLUMN lfd_last_end_at INTEGER;
+  ALTER TABLE containers ADD COLUMN appointment_day_at INTEGER;
+  CREATE INDEX containers_lfd_first_due ON containers (lfd_first_due_at);
+  `,
 ];

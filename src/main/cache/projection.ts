@@ -8,10 +8,16 @@ import {
   bindingLfd,
   feesSum,
   LEFT_TERMINAL_STATUSES,
+  LFD_DUE_DAYS,
+  lfdDeadlines,
+  lfdDueFrom,
+  lfdZone,
   readiness,
   type BindingLfd,
+  type LfdDeadline,
   type LfdSource,
 } from '../../shared/container';
+import { DateTime } from 'luxon';
 import type {
   CachedContainer as ContainerResource,
   CachedShipment as ShipmentResource,
@@ -60,6 +66,39 @@ export function containerLfd(c: ContainerResource['attributes']): BindingLfd {
   return binding.date ? binding : { date: c.pickup_lfd ?? null, source: null };
 }
 
+/**
+ * A deadline as the cache stores it (JSON in `containers.lfd_deadlines`): the shared rule's
+ * deadline plus, per calendar window of LFD_DUE_DAYS, the instant from which it counts as due
+ * in it, so that SQL can filter by the calendar day of each deadline's own zone.
+ */
+export interface StoredDeadline extends LfdDeadline {
+  dueFrom: Record<string, number>;
+}
+
+/** Every deadline of a container, earliest first, each a calendar day of its own zone. */
+export function containerDeadlines(c: ContainerResource['attributes']): LfdDeadline[] {
+  const d = c.import_deadlines;
+  return lfdDeadlines(
+    { line: d?.pickup_lfd_line, terminal: d?.pickup_lfd_terminal, rail: d?.pickup_lfd_rail },
+    { port: c.pod_timezone, destination: c.final_destination_timezone },
+    c.pickup_lfd,
+  );
+}
+
+const storedDeadline = (d: LfdDeadline): StoredDeadline => ({
+  ...d,
+  dueFrom: Object.fromEntries(LFD_DUE_DAYS.map((n) => [n, lfdDueFrom(d.date, d.zone, n)])),
+});
+
+/** The start of the appointment's calendar day at the terminal: "today" for the board's views. */
+function appointmentDayStart(c: ContainerResource['attributes']): number | null {
+  if (!c.pickup_appointment_at) return null;
+  const at = DateTime.fromISO(c.pickup_appointment_at, {
+    zone: lfdZone('line', { port: c.pod_timezone }),
+  });
+  return at.isValid ? at.startOf('day').toMillis() : null;
+}
+
 /** Whether the container can be picked up, judged from the resource alone. */
 export function containerReadiness(c: ContainerResource['attributes']) {
   return readiness({
@@ -90,6 +129,15 @@ export interface ContainerRow {
   fees_currency: string | null;
   lfd: string | null;
   lfd_source: LfdSource | null;
+  /** JSON list of StoredDeadline, earliest first; null without deadlines. */
+  lfd_deadlines: string | null;
+  /** Epoch ms: the start of the earliest deadline's day (from then on it needs action). */
+  lfd_first_due_at: number | null;
+  /** Epoch ms: when the earliest and the latest deadline's free time ends. */
+  lfd_first_end_at: number | null;
+  lfd_last_end_at: number | null;
+  /** Epoch ms: the start of the appointment's day at the terminal. */
+  appointment_day_at: number | null;
   pickup_appointment_at: string | null;
   picked_up_at: string | null;
   empty_returned_at: string | null;
@@ -104,6 +152,7 @@ export function containerRow(resource: ContainerResource): ContainerRow {
   const a = resource.attributes;
   const { date: lfd, source } = containerLfd(a);
   const fees = feesSum(a.fees_at_pod_terminal);
+  const deadlines = containerDeadlines(a).map(storedDeadline);
   return {
     id: resource.id,
     shipment_id: resource.relationships?.shipment?.data?.id ?? null,
@@ -121,6 +170,12 @@ export function containerRow(resource: ContainerResource): ContainerRow {
     fees_currency: fees.currency,
     lfd: normIso(lfd),
     lfd_source: source,
+    lfd_deadlines: deadlines.length > 0 ? JSON.stringify(deadlines) : null,
+    lfd_first_due_at:
+      deadlines.length > 0 ? Math.min(...deadlines.map((d) => d.dueFrom[1]!)) : null,
+    lfd_first_end_at: deadlines[0]?.endsAt ?? null,
+    lfd_last_end_at: deadlines[deadlines.length - 1]?.endsAt ?? null,
+    appointment_day_at: appointmentDayStart(a),
     pickup_appointment_at: normIso(a.pickup_appointment_at),
     picked_up_at: normIso(a.pod_full_out_at ?? a.final_destination_full_out_at),
     empty_returned_at: normIso(a.empty_terminated_at),

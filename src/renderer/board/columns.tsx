@@ -5,17 +5,27 @@
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
-import { describeNotReady, hasLeftTerminal, readiness } from '../../shared/container';
+import {
+  LFD_FIRST_NOTES,
+  appointmentAfterLfd,
+  drivingDeadline,
+  hasLeftTerminal,
+  holdDescription,
+  holdLabel,
+  lfdCountdown,
+  lfdUrgencyOf,
+  readinessText,
+  type LfdDeadline,
+} from '../../shared/container';
 import {
   STALE_AFTER_MS,
-  countdown,
   formatDate,
   formatMoney,
   formatRelative,
   formatShortDateTime,
-  lfdUrgency,
   statusLabel,
 } from '../lib/format';
+import { DateTime } from 'luxon';
 
 /** A board line: its position in the whole result and the row once its page has loaded. */
 export interface BoardLine {
@@ -38,20 +48,8 @@ declare module '@tanstack/react-table' {
 }
 
 /** Why a container cannot be picked up yet, in a few words. */
-export function notReadyReason(row: BoardRow): string {
-  const facts = {
-    status: row.status,
-    activeHoldCount: row.holdsCount,
-    arrivedAt: row.ataAt,
-    dischargedAt: row.dischargedAt,
-    fullOutAt: null,
-    availabilityKnown: row.availabilityKnown,
-    availableForPickup: row.availableForPickup,
-  };
-  const state = readiness(facts);
-  // The cache's verdict stands; a row it holds back for a reason the row does not show is unreleased.
-  return state.ready ? 'not released' : describeNotReady(state.reason, facts);
-}
+export const notReadyReason = (row: BoardRow): string =>
+  readinessText({ ...row, ready: false }).replace(/^Not ready: /, '');
 
 const helper = createColumnHelper<BoardLine>();
 
@@ -64,19 +62,92 @@ const cell =
 
 const text = (value: string | null) => value ?? '—';
 
+/** "23 Nov": a last free day as the calendar date of its zone. */
+const lfdDay = (d: LfdDeadline) => DateTime.fromISO(d.date, { zone: d.zone }).toFormat('d LLL');
+const lfdZoneName = (d: LfdDeadline) => DateTime.fromISO(d.date, { zone: d.zone }).toFormat('ZZZZ');
+const sourceName = (d: LfdDeadline) => d.source ?? 'LFD';
+
+/** What the LFD cell says about one deadline, for its tooltip and the detail view. */
+export function describeDeadline(d: LfdDeadline): string {
+  return `${d.source ? `${d.source} LFD` : 'LFD'} ${lfdDay(d)} (${d.zone}, ${lfdZoneName(d)})${d.binding ? ', binding' : ''}`;
+}
+
+/**
+ * The deadline that drives urgency (the earliest one not yet past) with its countdown to the end
+ * of its day; below it the other deadlines, and why the driving one matters when it is not the
+ * binding `pickup_lfd` ("terminal storage starts first").
+ */
 export function LfdCell({ row, now }: { row: BoardRow; now: number }) {
-  if (!row.lfd) return <span className="muted">—</span>;
-  const urgency = hasLeftTerminal(row.status) ? 'done' : lfdUrgency(row.lfd, now);
+  const driving = drivingDeadline(row.deadlines, now);
+  if (!driving) return <span className="muted">—</span>;
+  const done = hasLeftTerminal(row.status);
+  const urgency = done ? 'done' : lfdUrgencyOf(driving.date, driving.zone, now);
+  const others = row.deadlines.filter((d) => d !== driving);
+  const firstNote =
+    !done && !driving.binding && driving.source ? LFD_FIRST_NOTES[driving.source] : null;
+  const lateAppointment = !done && appointmentAfterLfd(row.pickupAppointmentAt, driving);
   return (
     <span
       className={`lfd lfd--${urgency}`}
-      title={`Last free day from the ${row.lfdSource ?? 'unknown'} source`}
+      title={row.deadlines.map(describeDeadline).join('\n')}
+      data-testid="lfd-cell"
     >
-      <span className="lfd__date">{formatDate(row.lfd, row.podTimezone)}</span>
-      <span className="lfd__countdown">
-        {urgency === 'done' ? statusLabel(row.status).toLowerCase() : countdown(row.lfd, now)}
+      <span className="lfd__main">
+        <span className="lfd__date">{lfdDay(driving)}</span>
+        <span className="lfd__countdown">
+          {done
+            ? statusLabel(row.status).toLowerCase()
+            : lfdCountdown(driving.date, driving.zone, now)}
+        </span>
+        <span className="lfd__source">{sourceName(driving)}</span>
       </span>
-      {row.lfdSource ? <span className="lfd__source">{row.lfdSource}</span> : null}
+      {firstNote || others.length > 0 || lateAppointment ? (
+        <span className="lfd__more">
+          {lateAppointment ? <span className="lfd__flag">appointment after LFD · </span> : null}
+          {firstNote ? <span className="lfd__first">{firstNote}</span> : null}
+          {others.map((d) => (
+            <span key={d.source ?? 'lfd'} className="lfd__other">
+              {' '}
+              {lfdDay(d)} {sourceName(d)}
+              {now >= d.endsAt ? ' (past)' : ''}
+            </span>
+          ))}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
+/** "Ready · $1,275 due" / "Not ready: 2 holds · $300 due": readiness with the money owed. */
+export function ReadinessCell({ row }: { row: BoardRow }) {
+  const owed =
+    row.feesAmount !== null && row.feesAmount > 0
+      ? ` · ${formatMoney(row.feesAmount, row.feesCurrency)} due`
+      : '';
+  return row.ready ? (
+    <span className={`chip ${owed ? 'chip--warn' : 'chip--ok'}`}>Ready{owed}</span>
+  ) : (
+    <span className="chip chip--muted">
+      Not ready: {notReadyReason(row)}
+      {owed}
+    </span>
+  );
+}
+
+/** Hold chips by their readable names, wrapping onto a second line inside the row. */
+export function HoldsCell({ row }: { row: BoardRow }) {
+  if (row.holdsCount === 0) return <span className="muted">None</span>;
+  const names = row.holdNames.length > 0 ? row.holdNames : [];
+  return (
+    <span className="chips chips--cell">
+      {names.map((name) => (
+        <span key={name} className="chip chip--danger" title={holdDescription(name)}>
+          {holdLabel(name)}
+        </span>
+      ))}
+      {names.length === 0 ? (
+        <span className="chip chip--danger">{row.holdsCount} holds</span>
+      ) : null}
     </span>
   );
 }
@@ -110,42 +181,33 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     header: 'Readiness',
     size: 160,
     meta: { sortKey: 'ready', label: 'Readiness' },
-    cell: cell((r) =>
-      r.ready ? (
-        <span className="chip chip--ok">Ready</span>
-      ) : (
-        <span className="chip chip--muted">Not ready: {notReadyReason(r)}</span>
-      ),
-    ),
+    cell: cell((r) => <ReadinessCell row={r} />),
   }),
   helper.display({
     id: 'holds',
     header: 'Holds',
     size: 120,
     meta: { sortKey: 'holdsCount', label: 'Holds' },
-    cell: cell((r) =>
-      r.holdsCount > 0 ? (
-        <span className="chips">
-          {(r.holdNames.length > 0 ? r.holdNames : [`${r.holdsCount} holds`]).map((name) => (
-            <span key={name} className="chip chip--danger">
-              {name}
-            </span>
-          ))}
-        </span>
-      ) : (
-        <span className="muted">None</span>
-      ),
-    ),
+    cell: cell((r) => <HoldsCell row={r} />),
   }),
   helper.display({
     id: 'pod',
-    header: 'POD / terminal',
+    header: 'Location',
     size: 170,
-    meta: { sortKey: 'podLocode', label: 'POD and terminal' },
+    meta: { sortKey: 'podLocode', label: 'Location (terminal or rail ramp)' },
     cell: cell((r) => (
-      <span title={[r.podName, r.terminalName].filter(Boolean).join(' · ')}>
-        <span className="mono">{text(r.podLocode)}</span>
-        {r.terminalName ? <span className="muted"> · {r.terminalName}</span> : null}
+      <span title={[r.podLocode, r.podName, r.terminalName].filter(Boolean).join(' · ')}>
+        {r.location.kind === 'terminal' ? (
+          <>
+            <span className="mono">{text(r.podLocode)}</span>
+            {r.location.name ? <span className="muted"> · {r.location.name}</span> : null}
+          </>
+        ) : (
+          <span>
+            {r.location.kind === 'rail' ? 'Rail to ' : 'Ramp: '}
+            {r.location.name}
+          </span>
+        )}
       </span>
     )),
   }),

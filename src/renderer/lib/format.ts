@@ -1,6 +1,7 @@
 /**
  * Display helpers shared by the views: readable labels, dates in the zone they happen in
- * (Luxon), money, and the last-free-day countdown with its urgency.
+ * (the shared date style), money. The last-free-day countdown and urgency are the shared LFD
+ * rule's (src/shared/container.ts).
  */
 import { DateTime } from 'luxon';
 
@@ -12,29 +13,12 @@ export function humanize(value: string): string {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-const zoned = (iso: string, zone: string | null | undefined): DateTime => {
-  const at = DateTime.fromISO(iso, { zone: 'utc' });
-  const inZone = zone ? at.setZone(zone) : at.setZone('local');
-  return inZone.isValid ? inZone : at.setZone('local');
-};
-
-/** A date and time in the given IANA zone (local zone when unknown), with the zone's short name. */
-export function formatDateTime(iso: string | null | undefined, zone?: string | null): string {
-  if (!iso) return '—';
-  const at = zoned(iso, zone);
-  return at.toFormat('d LLL yyyy HH:mm ZZZZ');
-}
-
-/** A short date in the given zone: what a table cell has room for. */
-export function formatDate(iso: string | null | undefined, zone?: string | null): string {
-  if (!iso) return '—';
-  return zoned(iso, zone).toFormat('d LLL');
-}
-
-export function formatShortDateTime(iso: string | null | undefined, zone?: string | null): string {
-  if (!iso) return '—';
-  return zoned(iso, zone).toFormat('d LLL HH:mm ZZZZ');
-}
+export {
+  formatDate,
+  formatDateTime,
+  formatLocalDate,
+  formatShortDateTime,
+} from '../../shared/date-style';
 
 /** "3 min ago", "in 2 days": relative to the given instant. */
 export function formatRelative(iso: string | null | undefined, now: number): string {
@@ -57,30 +41,7 @@ export function formatMoney(amount: number | null, currency: string | null): str
   }
 }
 
-export type Urgency = 'overdue' | 'today' | 'soon' | 'later';
-
 const HOUR = 3_600_000;
-
-/** How pressing a last free day is: overdue, within 24 h, within 3 days, or later. */
-export function lfdUrgency(lfd: string, now: number): Urgency {
-  const left = Date.parse(lfd) - now;
-  if (left < 0) return 'overdue';
-  if (left <= 24 * HOUR) return 'today';
-  if (left <= 72 * HOUR) return 'soon';
-  return 'later';
-}
-
-/** "2d 5h left", "overdue 1d 3h". */
-export function countdown(iso: string, now: number): string {
-  const diff = Date.parse(iso) - now;
-  const abs = Math.abs(diff);
-  const days = Math.floor(abs / (24 * HOUR));
-  const hours = Math.floor((abs % (24 * HOUR)) / HOUR);
-  const minutes = Math.floor((abs % HOUR) / 60_000);
-  const span =
-    days > 0 ? `${days}d ${hours}h` : hours > 0 ? `${hours}h ${minutes}m` : `${minutes}m`;
-  return diff < 0 ? `overdue ${span}` : `${span} left`;
-}
 
 /** Terminal data older than this is shown as stale. */
 export const STALE_AFTER_MS = 7 * 24 * HOUR;

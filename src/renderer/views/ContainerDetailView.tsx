@@ -1,13 +1,24 @@
-import { isActiveHold } from '../../shared/container';
+import {
+  LFD_FIRST_NOTES,
+  appointmentAfterLfd,
+  drivingDeadline,
+  hasLeftTerminal,
+  holdDescription,
+  holdLabel,
+  isActiveHold,
+  lfdCountdown,
+  lfdSourceLabel,
+} from '../../shared/container';
 import type { ContainerDetail } from '../../shared/desktop';
 import { quayside } from '../bridge';
-import { LfdCell, notReadyReason } from '../board/columns';
+import { LfdCell, ReadinessCell } from '../board/columns';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
 import {
   STALE_AFTER_MS,
   formatDateTime,
+  formatLocalDate,
   formatMoney,
   formatRelative,
   humanize,
@@ -54,7 +65,7 @@ export function ContainerDetailView({ id }: { id: string }) {
 
 function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion: number }) {
   const now = useNow();
-  const { row, container, shipment, holds, fees, deadlines, events } = detail;
+  const { row, container, shipment, holds, fees, events } = detail;
   const a = container.attributes;
   const zone = row.podTimezone;
   const map = useAsync(
@@ -77,7 +88,6 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
     ],
     [row.ataAt ? 'Arrived POD' : 'ETA POD', row.ataAt ?? row.etaAt, zone],
     ['Discharged', row.dischargedAt, zone],
-    ['Last free day', row.lfd, zone],
     ['Pickup appointment', row.pickupAppointmentAt, zone],
     ['Picked up', a.pod_full_out_at, zone],
     [
@@ -88,11 +98,9 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
     ['Empty returned', a.empty_terminated_at, a.empty_terminated_timezone],
   ];
 
-  const deadlineRows: ['line' | 'terminal' | 'rail', string, string | null][] = [
-    ['line', 'Shipping line', deadlines.line],
-    ['terminal', 'Terminal', deadlines.terminal],
-    ['rail', 'Rail', deadlines.rail],
-  ];
+  const driving = drivingDeadline(row.deadlines, now);
+  const leftTerminal = hasLeftTerminal(row.status);
+  const lateAppointment = !leftTerminal && appointmentAfterLfd(row.pickupAppointmentAt, driving);
 
   return (
     <article className="detail" aria-label={`Container ${row.number}`}>
@@ -102,11 +110,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         </button>
         <h2 className="detail__title mono">{row.number}</h2>
         <span className={`status status--${row.status}`}>{statusLabel(row.status)}</span>
-        {row.ready ? (
-          <span className="chip chip--ok">Ready for pickup</span>
-        ) : (
-          <span className="chip chip--muted">Not ready: {notReadyReason(row)}</span>
-        )}
+        <ReadinessCell row={row} />
       </header>
       <dl className="facts">
         <dt>Line</dt>
@@ -135,6 +139,12 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         <dd>
           {[row.podName ?? row.podLocode, row.terminalName].filter(Boolean).join(' · ') || '—'}
         </dd>
+        {row.location.kind !== 'terminal' ? (
+          <>
+            <dt>{row.location.kind === 'rail' ? 'On rail to' : 'At ramp'}</dt>
+            <dd>{row.location.name}</dd>
+          </>
+        ) : null}
         <dt>Equipment</dt>
         <dd>
           {[
@@ -168,31 +178,56 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                 ))}
             </tbody>
           </table>
-          {row.lfd ? (
+          {driving ? (
             <p>
               <LfdCell row={row} now={now} />
+            </p>
+          ) : null}
+          {lateAppointment ? (
+            <p role="alert" className="error-banner">
+              The pickup appointment ({formatDateTime(row.pickupAppointmentAt, zone)}) is after free
+              time ends ({lfdSourceLabel(driving!.source)}{' '}
+              {formatLocalDate(driving!.date, driving!.zone)}).
             </p>
           ) : null}
         </section>
 
         <section aria-labelledby="deadlines-heading" className="panel">
           <h3 id="deadlines-heading">Import deadlines</h3>
-          <table className="simple">
-            <tbody>
-              {deadlineRows.map(([source, label, value]) => {
-                const binding = deadlines.bindingSource === source;
-                return (
-                  <tr key={source} className={binding ? 'binding' : undefined}>
-                    <th scope="row">{label}</th>
-                    <td>
-                      {formatDateTime(value, zone)}
-                      {binding ? <span className="chip chip--accent">Binding</span> : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
+          {row.deadlines.length ? (
+            <table className="simple" aria-label="Last free days">
+              <tbody>
+                {row.deadlines.map((d) => {
+                  const past = now >= d.endsAt;
+                  return (
+                    <tr
+                      key={d.source ?? 'lfd'}
+                      className={d === driving ? 'binding' : undefined}
+                      data-testid="deadline"
+                    >
+                      <th scope="row">{lfdSourceLabel(d.source)}</th>
+                      <td>
+                        {formatLocalDate(d.date, d.zone)}{' '}
+                        <span className="muted small">({d.zone})</span>{' '}
+                        <span className={past ? 'lfd--overdue' : undefined}>
+                          {leftTerminal ? '' : lfdCountdown(d.date, d.zone, now)}
+                        </span>
+                        {d === driving && !leftTerminal ? (
+                          <span className="chip chip--warn">
+                            {!d.binding && d.source ? LFD_FIRST_NOTES[d.source] : 'Next deadline'}
+                          </span>
+                        ) : null}
+                        {d.binding ? <span className="chip chip--accent">Binding</span> : null}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          ) : (
+            <p className="muted">No last free day reported.</p>
+          )}
+          <p className="muted small">Free time runs through the end of each day, in its zone.</p>
         </section>
 
         <section aria-labelledby="holds-heading" className="panel">
@@ -203,15 +238,26 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                 <li
                   key={hold.name}
                   className={`chip ${isActiveHold(hold) ? 'chip--danger' : 'chip--warn'}`}
-                  title={hold.description ?? undefined}
+                  title={hold.description ?? holdDescription(hold.name)}
                 >
-                  {hold.name}: {hold.status}
+                  {holdLabel(hold.name)}
+                  {isActiveHold(hold) ? '' : ' (pending)'}
                 </li>
               ))}
             </ul>
           ) : (
             <p className="muted">No holds.</p>
           )}
+          {holds.length ? (
+            <ul className="hold-notes small">
+              {holds.map((hold) => (
+                <li key={hold.name}>
+                  <strong>{holdLabel(hold.name)}</strong>: {holdDescription(hold.name)}
+                  {hold.description ? <span className="muted"> ({hold.description})</span> : null}
+                </li>
+              ))}
+            </ul>
+          ) : null}
           {itemFees.length ? (
             <table className="simple">
               <tbody>

@@ -1,6 +1,11 @@
 import { useCallback, useState } from 'react';
 import type { ColumnSizingState, VisibilityState } from '@tanstack/react-table';
-import { BOARD_VIEWS, type BoardView, type ContainerQuery } from '../../shared/desktop';
+import {
+  BOARD_VIEWS,
+  type BoardView,
+  type ContainerQuery,
+  type LfdDueFilter,
+} from '../../shared/desktop';
 import { quayside } from '../bridge';
 import { BoardTable, type BoardSort } from '../board/BoardTable';
 import { BOARD_COLUMN_DEFS } from '../board/columns';
@@ -8,7 +13,8 @@ import { useBoardPages } from '../board/use-board-pages';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
-import { useNow } from '../hooks/use-now';
+import { appNow, useNow } from '../hooks/use-now';
+import { DateTime } from 'luxon';
 import { useStoredState } from '../hooks/use-stored-state';
 import { statusLabel } from '../lib/format';
 import { navigate } from '../lib/navigation';
@@ -22,13 +28,15 @@ export const VIEW_LABELS: Record<BoardView, string> = {
   at_sea: 'At sea',
 };
 
-const LFD_WINDOWS = {
-  any: { label: 'Any LFD', from: null, to: null },
-  overdue: { label: 'Overdue', from: null, to: 0 },
-  '24h': { label: 'Next 24 hours', from: 0, to: 24 },
-  '72h': { label: 'Next 3 days', from: 0, to: 72 },
-  '7d': { label: 'Next 7 days', from: 0, to: 168 },
-} as const;
+/** LFD filters by calendar day of each deadline's own zone (the shared LFD rule). */
+const LFD_WINDOWS: Record<'any' | LfdDueFilter, string> = {
+  any: 'Any LFD',
+  overdue: 'Overdue',
+  today: 'Due today',
+  by_tomorrow: 'Due by tomorrow',
+  next_3_days: 'Next 3 days',
+  next_7_days: 'Next 7 days',
+};
 type LfdWindow = keyof typeof LFD_WINDOWS;
 
 interface Filters {
@@ -55,10 +63,8 @@ const NO_FILTERS: Filters = {
   ready: 'any',
 };
 
-const HOUR = 3_600_000;
-
-/** The filters as a bridge query; LFD windows are anchored to the current hour so the key is stable. */
-function toQuery(filters: Filters, sort: BoardSort, now: number): ContainerQuery {
+/** The filters as a bridge query (main applies the LFD windows on its own clock). */
+function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
   const query: ContainerQuery = { sort };
   if (filters.view) query.view = filters.view;
   if (filters.search.trim()) query.search = filters.search.trim();
@@ -66,10 +72,8 @@ function toQuery(filters: Filters, sort: BoardSort, now: number): ContainerQuery
   if (filters.line) query.line = [filters.line];
   if (filters.pod) query.pod = [filters.pod];
   if (filters.terminal) query.terminal = [filters.terminal];
-  const window = LFD_WINDOWS[filters.lfd];
-  const hour = Math.floor(now / HOUR) * HOUR;
-  if (window.from !== null) query.lfdFrom = new Date(hour + window.from * HOUR).toISOString();
-  if (window.to !== null) query.lfdTo = new Date(hour + window.to * HOUR).toISOString();
+  // A filter stored by an older version (an hour window) reads as "any".
+  if (filters.lfd !== 'any' && filters.lfd in LFD_WINDOWS) query.lfdDue = filters.lfd;
   if (filters.holds !== 'any') query.hasHolds = filters.holds === 'yes';
   if (filters.ready !== 'any') query.ready = filters.ready === 'yes';
   return query;
@@ -92,7 +96,7 @@ export function ContainersView() {
   );
   const [exportState, setExportState] = useState<string | null>(null);
 
-  const query = toQuery(filters, sort, now);
+  const query = toQuery(filters, sort);
   const pages = useBoardPages(query, dataVersion);
   const facets = useAsync(() => quayside.getBoardFacets(), `facets-${dataVersion}`);
   const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
@@ -100,18 +104,29 @@ export function ContainersView() {
   const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
   const onOpen = useCallback((row: { id: string }) => navigate('containers', row.id), []);
 
-  const onExport = async () => {
+  /** Downloads the current view as CSV or .xlsx, named with the app's date (simulated in demo mode). */
+  const onExport = async (format: 'csv' | 'xlsx') => {
     setExportState('Exporting…');
     try {
-      const { csv, rows } = await quayside.exportContainersCsv({
-        ...query,
-        offset: undefined,
-        limit: undefined,
-      });
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
+      const all = { ...query, offset: undefined, limit: undefined };
+      let blob: Blob;
+      let rows: number;
+      if (format === 'csv') {
+        const csv = await quayside.exportContainersCsv(all);
+        blob = new Blob([csv.csv], { type: 'text/csv;charset=utf-8' });
+        rows = csv.rows;
+      } else {
+        const xlsx = await quayside.exportContainersXlsx(all);
+        const bytes = Uint8Array.from(atob(xlsx.base64), (c) => c.charCodeAt(0));
+        blob = new Blob([bytes], {
+          type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+        });
+        rows = xlsx.rows;
+      }
+      const url = URL.createObjectURL(blob);
       const link = document.createElement('a');
       link.href = url;
-      link.download = `containers-${filters.view ?? 'all'}-${new Date().toISOString().slice(0, 10)}.csv`;
+      link.download = `containers-${filters.view ?? 'all'}-${DateTime.fromMillis(appNow()).toISODate()}.${format}`;
       document.body.append(link);
       link.click();
       link.remove();
@@ -204,9 +219,9 @@ export function ContainersView() {
           value={filters.lfd}
           onChange={(e) => update({ lfd: e.target.value as LfdWindow })}
         >
-          {Object.entries(LFD_WINDOWS).map(([id, window]) => (
+          {Object.entries(LFD_WINDOWS).map(([id, label]) => (
             <option key={id} value={id}>
-              {window.label}
+              {label}
             </option>
           ))}
         </select>
@@ -266,8 +281,11 @@ export function ContainersView() {
             </button>
           </fieldset>
         </details>
-        <button type="button" onClick={onExport}>
+        <button type="button" onClick={() => void onExport('csv')}>
           Export CSV
+        </button>
+        <button type="button" className="secondary" onClick={() => void onExport('xlsx')}>
+          Export Excel
         </button>
       </div>
 

@@ -97,10 +97,8 @@ describe('alerts from changes', () => {
     const [n] = notifier.notifications;
     expect(n!.containerId).toBe(base.id);
     expect(n!.title).toBe('LFD changed for MSKU1111110');
-    // 07:59 UTC is 23:59 the day before in Los Angeles (PST).
-    expect(n!.body).toContain(
-      'Last free day: Tue, Mar 3, 2026, 23:59 PST -> Thu, Mar 5, 2026, 23:59 PST',
-    );
+    // 07:59 UTC is 23:59 the day before in Los Angeles (PST): a last free day is that local date.
+    expect(n!.body).toContain('Last free day: Tue 3 Mar 2026 PST -> Thu 5 Mar 2026 PST');
     expect(n!.body).toContain('Line LFD:');
     expect(n!.body).not.toContain('Terminal LFD');
     // The same write again (a re-sync, a retried page) stores and notifies nothing more.
@@ -195,8 +193,10 @@ describe('alerts from changes', () => {
 });
 
 describe('LFD approaching', () => {
-  it('fires at 48 h and 24 h before the LFD on the clock, once each', () => {
+  it('fires 48 h and 24 h before free time ends (local midnight after the LFD), once each', () => {
+    // 04:00 PST on 4 Mar: the last free day is 4 Mar, free time ends at 00:00 PST on 5 Mar.
     const lfd = START + 72 * H;
+    const endsAt = Date.parse('2026-03-05T08:00:00Z');
     const c = container(
       {
         number: 'MSKU2222220',
@@ -208,18 +208,20 @@ describe('LFD approaching', () => {
     write(c);
     center.start();
     expect(notifier.notifications).toEqual([]);
-    clock.advance(24 * H - 1000);
+    clock.advance(endsAt - 48 * H - START - 1000);
     expect(notifier.notifications).toEqual([]);
     clock.advance(1000);
-    expect(notifier.notifications.map((n) => n.title)).toEqual(['LFD in 48 h for MSKU2222220']);
+    expect(notifier.notifications.map((n) => n.title)).toEqual(['LFD tomorrow for MSKU2222220']);
     clock.advance(23 * H);
     expect(notifier.notifications).toHaveLength(1);
     clock.advance(1 * H);
     expect(notifier.notifications.map((n) => n.title)).toEqual([
-      'LFD in 48 h for MSKU2222220',
-      'LFD in 24 h for MSKU2222220',
+      'LFD tomorrow for MSKU2222220',
+      'LFD today for MSKU2222220',
     ]);
-    expect(notifier.notifications[1]!.body).toContain('PST');
+    expect(notifier.notifications[1]!.body).toBe(
+      'LFD: Wed 4 Mar 2026 PST (free time ends at midnight, 1d 0h left).',
+    );
     clock.advance(48 * H);
     expect(notifier.notifications).toHaveLength(2);
     expect(cache.listAlerts().total).toBe(2);
@@ -239,21 +241,20 @@ describe('LFD approaching', () => {
       ),
     );
     center.start();
-    // Already inside 48 h when first seen: no "48 h" alert.
-    clock.advance(6 * H - 1000);
+    // LFD 2 Mar (PST), free time ends 08:00Z on 3 Mar. Already inside 48 h when first seen: no
+    // "48 h" alert.
+    clock.advance(20 * H - 1000);
     expect(notifier.notifications).toEqual([]);
-    // The 24 h crossing happens after it was first seen: that one is news.
+    // The 24 h crossing (00:00 PST on the day) happens after it was first seen: that one is news.
     clock.advance(1000);
-    expect(notifier.notifications.map((n) => n.title)).toEqual(['LFD in 24 h for OLDU0000001']);
+    expect(notifier.notifications.map((n) => n.title)).toEqual(['LFD today for OLDU0000001']);
     clock.advance(60 * H);
     expect(notifier.notifications).toHaveLength(1);
   });
 
   it('formats in the given zone and falls back to UTC for unknown zones', () => {
-    expect(formatInZone('2026-07-01T12:00:00Z', 'Asia/Shanghai')).toBe(
-      'Wed, Jul 1, 2026, 20:00 GMT+8',
-    );
-    expect(formatInZone('2026-07-01T12:00:00Z', 'Not/AZone')).toBe('Wed, Jul 1, 2026, 12:00 UTC');
+    expect(formatInZone('2026-07-01T12:00:00Z', 'Asia/Shanghai')).toBe('1 Jul 2026 20:00 GMT+8');
+    expect(formatInZone('2026-07-01T12:00:00Z', 'Not/AZone')).toBe('1 Jul 2026 12:00 UTC');
     expect(formatInZone(null, 'UTC')).toBe('none');
   });
 });

@@ -161,7 +161,17 @@ describe('cache file and migrations', () => {
     const old = new Database(file);
     old.exec(MIGRATIONS[0]!);
     old.pragma('user_version = 1');
-    const c = container({ number: 'MSKU7777770' }, {});
+    const c = container(
+      {
+        number: 'MSKU7777770',
+        import_deadlines: {
+          pickup_lfd_line: null,
+          pickup_lfd_terminal: '2026-03-02T08:00:00Z',
+          pickup_lfd_rail: null,
+        },
+      },
+      {},
+    );
     old
       .prepare(
         `INSERT INTO containers (id, number, ref_numbers, current_status, availability_known, ready,
@@ -195,6 +205,10 @@ describe('cache file and migrations', () => {
     expect(cache.schemaVersion()).toBe(MIGRATIONS.length);
     expect(cache.counts()).toEqual({ shipments: 0, containers: 1, events: 3 });
     expect(cache.eventsOf(c.id)).toEqual([events[2], events[0], undated]);
+    // Rows cached before the per-zone deadlines existed get them from their stored JSON.
+    expect(cache.board.containerDetail(c.id)!.row.deadlines).toMatchObject([
+      { source: 'terminal', date: '2026-03-02', zone: 'America/Los_Angeles' },
+    ]);
     expect(cache.board.containerDetail(c.id)!.events.map((e) => e.id)).toEqual(
       [events[2], events[0], undated].map((e) => e.id),
     );
@@ -377,7 +391,8 @@ describe('board queries', () => {
     seed();
     const view = (v: (typeof BOARD_VIEWS)[number]) =>
       numbers(cache.board.containers({ view: v }, NOW).rows).sort();
-    expect(view('needs_action_today')).toEqual(['MSKU1111110', 'MSKU3333330']);
+    // 04:00 PST on 1 Mar: MSKU1111110's line LFD is 2 Mar (tomorrow), so only the overdue box.
+    expect(view('needs_action_today')).toEqual(['MSKU3333330']);
     expect(view('lfd_next_3_days')).toEqual(['MSKU1111110', 'MSKU2222220']);
     expect(view('on_hold')).toEqual(['MSKU2222220', 'MSKU3333330']);
     expect(view('ready_for_pickup')).toEqual(['MSKU1111110']);
@@ -388,6 +403,34 @@ describe('board queries', () => {
     expect(numbers(cache.board.containers({ view: 'lfd_next_3_days' }, NOW + 72 * H).rows)).toEqual(
       [],
     );
+  });
+
+  it('counts "today" and the LFD filters by calendar days of each deadline\'s zone', () => {
+    seed();
+    const q = (query: Parameters<Cache['board']['containers']>[0], now: number) =>
+      numbers(cache.board.containers(query, now).rows).sort();
+    // MSKU1111110's line LFD is 2 Mar at Los Angeles: it needs action from 00:00 PST (08:00Z).
+    const lfdMorning = Date.parse('2026-03-02T08:00:00Z');
+    expect(q({ view: 'needs_action_today' }, lfdMorning - 1)).toEqual(['MSKU3333330']);
+    expect(q({ view: 'needs_action_today' }, lfdMorning)).toEqual(['MSKU1111110', 'MSKU3333330']);
+    expect(q({ lfdDue: 'today' }, lfdMorning)).toEqual(['MSKU1111110']);
+    // Free time runs through 23:59 PST: overdue only from 00:00 PST on 3 Mar.
+    expect(q({ lfdDue: 'overdue' }, lfdMorning + 24 * H - 1)).toEqual(['MSKU3333330']);
+    expect(q({ lfdDue: 'overdue' }, lfdMorning + 24 * H)).toEqual(['MSKU1111110', 'MSKU3333330']);
+    // By tomorrow at 04:00 PST on 1 Mar: the 2 Mar line LFD, not the 3 Mar terminal LFD.
+    expect(q({ lfdDue: 'by_tomorrow' }, NOW)).toEqual(['MSKU1111110']);
+    expect(q({ lfdDue: 'next_3_days' }, NOW)).toEqual(['MSKU1111110', 'MSKU2222220']);
+    expect(q({ lfdDue: 'next_7_days' }, NOW)).toEqual(['MSKU1111110', 'MSKU2222220']);
+    // Once the line LFD is past, the terminal LFD of 3 Mar still comes up as due today.
+    expect(q({ lfdDue: 'today' }, Date.parse('2026-03-03T09:00:00Z'))).toEqual([
+      'MSKU1111110',
+      'MSKU2222220',
+    ]);
+    const row = cache.board.containers({ search: 'MSKU1111110' }, NOW).rows[0]!;
+    expect(row.deadlines.map((d) => [d.source, d.date, d.zone, d.binding])).toEqual([
+      ['line', '2026-03-02', 'America/Los_Angeles', true],
+      ['terminal', '2026-03-03', 'America/Los_Angeles', false],
+    ]);
   });
 
   it('sorts by every board column both ways with empty cells last', () => {

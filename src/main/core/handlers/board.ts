@@ -1,6 +1,7 @@
 /** The container board and a container's detail, read from the cache; its route map. */
 import type { RouteMapResult } from '../../../shared/bridge';
 import { containersCsv } from '../../cache/csv';
+import { containersXlsx } from '../../cache/xlsx';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (
@@ -11,6 +12,7 @@ export const boardHandlers = (
   | 'getViewCounts'
   | 'getContainerDetail'
   | 'exportContainersCsv'
+  | 'exportContainersXlsx'
   | 'getRouteMap'
 > => ({
   listContainers: (query) => ctx.cache.board.containers(query, ctx.clock.now()),
@@ -25,6 +27,10 @@ export const boardHandlers = (
       rows++;
     }
     return { csv, rows };
+  },
+  exportContainersXlsx: async (query) => {
+    const { bytes, rows } = await containersXlsx(ctx.cache.board, query, ctx.clock.now());
+    return { base64: bytes.toString('base64'), rows };
   },
   getRouteMap: async ({ containerId }): Promise<RouteMapResult | null> => {
     const map = await ctx.sync.routeMap(containerId);

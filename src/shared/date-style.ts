@@ -1,0 +1,42 @@
+/**
+ * The one way Quayside writes dates and times for people, shared by the board, the detail views,
+ * alerts, tracking requests and exports: always in the zone where the thing happens (a terminal's
+ * local time, the ramp's for rail), with the zone's short name; never raw UTC.
+ * No Node imports: the renderer bundles this file.
+ */
+import { DateTime } from 'luxon';
+
+const zoned = (iso: string, zone: string | null | undefined): DateTime | null => {
+  const at = DateTime.fromISO(iso, { zone: 'utc' });
+  if (!at.isValid) return null;
+  const inZone = zone ? at.setZone(zone) : at.setZone('local');
+  return inZone.isValid ? inZone : at.setZone('local');
+};
+
+/** "23 Nov 2026 14:00 PST"; "—" when missing. The local zone when the zone is unknown. */
+export function formatDateTime(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso) return '—';
+  return zoned(iso, zone)?.toFormat('d LLL yyyy HH:mm ZZZZ') ?? iso;
+}
+
+/** "23 Nov 14:00 PST": what a table cell has room for. */
+export function formatShortDateTime(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso) return '—';
+  return zoned(iso, zone)?.toFormat('d LLL HH:mm ZZZZ') ?? iso;
+}
+
+/** "23 Nov": the day an instant falls on in the zone. */
+export function formatDate(iso: string | null | undefined, zone?: string | null): string {
+  if (!iso) return '—';
+  return zoned(iso, zone)?.toFormat('d LLL') ?? iso;
+}
+
+/**
+ * A calendar date (`yyyy-MM-dd`, e.g. a last free day) with its weekday and the zone it is a day
+ * of: "Mon 23 Nov PST". `withYear` adds the year for texts read later (alerts, exports).
+ */
+export function formatLocalDate(localDate: string, zone: string, withYear = false): string {
+  const day = DateTime.fromISO(localDate, { zone });
+  if (!day.isValid) return localDate;
+  return day.toFormat(withYear ? 'ccc d LLL yyyy ZZZZ' : 'ccc d LLL ZZZZ');
+}

@@ -1,0 +1,117 @@
+/**
+ * The last free day as a dispatcher reads it: a calendar day of the terminal's (or ramp's) zone
+ * whose free time runs through the end of that day. At a fixed app time on the day the board and
+ * the detail say "left"; the next morning they say "overdue". The app clock is the faked edge:
+ * the renderer's clock reading is answered with a fixed time instead of main's.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { DateTime } from 'luxon';
+import { hasLeftTerminal } from '../../src/shared/container';
+import type { BoardPage, BoardRow } from '../../src/shared/desktop';
+import { startBrowserMode, type LaunchedApp } from './support/launch';
+
+async function listContainers(app: LaunchedApp): Promise<BoardRow[]> {
+  const url = new URL(app.url);
+  const response = await fetch(`${url.origin}/bridge/listContainers`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Quayside-Token': url.searchParams.get('token') ?? '',
+    },
+    body: JSON.stringify({ argument: { limit: 1000 } }),
+  });
+  const reply = (await response.json()) as { ok: boolean; result: BoardPage };
+  if (!reply.ok) throw new Error(`listContainers failed: ${JSON.stringify(reply)}`);
+  return reply.result.rows;
+}
+
+/** A container still at the terminal with a last free day, syncing until the world has one. */
+async function containerWithLfd(page: Page, app: LaunchedApp): Promise<BoardRow> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const row = (await listContainers(app)).find(
+      (r) => r.deadlines.length > 0 && !hasLeftTerminal(r.status),
+    );
+    if (row) return row;
+    if (Date.now() > deadline) throw new Error('no container with a last free day after syncing');
+    const button = page.getByRole('button', { name: 'Sync now' });
+    if (await button.isEnabled()) await button.click();
+    await page.waitForTimeout(1500);
+  }
+}
+
+test.describe('last free day', () => {
+  let dataDir: string;
+  let app: LaunchedApp;
+  /** The app time the renderer is told (null: main's own clock). */
+  let fixedNow: number | null = null;
+
+  test.beforeEach(async ({ page }) => {
+    dataDir = mkdtempSync(join(tmpdir(), 'quayside-lfd-'));
+    app = await startBrowserMode(dataDir);
+    fixedNow = null;
+    await page.route('**/bridge/getClock', async (route) => {
+      if (fixedNow === null) return route.continue();
+      await route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({
+          ok: true,
+          result: { now: new Date(fixedNow).toISOString(), speed: 0 },
+        }),
+      });
+    });
+  });
+  test.afterEach(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('counts down through the whole last free day and is overdue the next morning', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    await page.goto(app.url);
+    const row = await containerWithLfd(page, app);
+    // The latest deadline: at its day every earlier one is past, so it is the one still to meet.
+    const last = row.deadlines[row.deadlines.length - 1]!;
+    const day = DateTime.fromISO(last.date, { zone: last.zone });
+    const shownDate = day.toFormat('d LLL');
+
+    const lfdCell = async () => {
+      await page.getByRole('searchbox', { name: 'Filter containers' }).fill(row.number);
+      const grid = page.getByRole('grid', { name: 'Containers' });
+      await expect(grid.getByRole('row')).toHaveCount(2);
+      await expect(grid.getByRole('row').nth(1)).toContainText(row.number);
+      return grid.getByRole('row').nth(1).getByTestId('lfd-cell');
+    };
+
+    // 05:30 local on the last free day: free time runs until midnight, 18h 30m away.
+    fixedNow = day.set({ hour: 5, minute: 30 }).toMillis();
+    await page.reload();
+    let cell = await lfdCell();
+    await expect(cell).toContainText(shownDate);
+    await expect(cell).toContainText(/1[7-9]h 30m left/);
+    await expect(cell).not.toContainText('overdue');
+    await page.screenshot({ path: test.info().outputPath('lfd-day.png') });
+
+    // The detail lists the deadline with its zone, counted the same way.
+    await page.getByRole('grid', { name: 'Containers' }).getByRole('row').nth(1).click();
+    await expect(page.getByRole('heading', { name: row.number })).toBeVisible();
+    const deadlines = page.getByRole('table', { name: 'Last free days' });
+    await expect(deadlines).toContainText(last.zone);
+    await expect(deadlines).toContainText(day.toFormat('ccc d LLL'));
+    await expect(deadlines).toContainText('left');
+    await page.goBack();
+
+    // 05:30 local the next morning: the day is over.
+    fixedNow = day.plus({ days: 1 }).set({ hour: 5, minute: 30 }).toMillis();
+    await page.reload();
+    cell = await lfdCell();
+    await expect(cell).toContainText(shownDate);
+    await expect(cell).toContainText('overdue 5h 30m');
+    await page.screenshot({ path: test.info().outputPath('lfd-next-morning.png') });
+  });
+});

@@ -1,0 +1,136 @@
+import { describe, expect, it } from 'vitest';
+import {
+  LFD_SOURCES,
+  appointmentAfterLfd,
+  drivingDeadline,
+  lfdCountdown,
+  lfdDayPhrase,
+  lfdDeadlines,
+  lfdEndsAt,
+  lfdLocalDate,
+  lfdUrgencyOf,
+  lfdZone,
+  type LfdDeadlines,
+  type LfdSource,
+} from '../../src/shared/container';
+
+const LA = 'America/Los_Angeles';
+const NY = 'America/New_York';
+const CHI = 'America/Chicago';
+const at = (iso: string): number => Date.parse(iso);
+
+describe('the last free day is a calendar day of its zone', () => {
+  it('reads the first instant of the day sent by the feeds as that local date', () => {
+    expect(lfdLocalDate('2026-11-23T08:00:00.000Z', LA)).toBe('2026-11-23');
+    // The rail box: 06:00Z is 22:00 PST on the 18th but midnight CST on the 19th.
+    expect(lfdLocalDate('2026-11-19T06:00:00.000Z', LA)).toBe('2026-11-18');
+    expect(lfdLocalDate('2026-11-19T06:00:00.000Z', CHI)).toBe('2026-11-19');
+    expect(lfdLocalDate('2026-11-19', CHI)).toBe('2026-11-19');
+    expect(lfdLocalDate('not a date', CHI)).toBeNull();
+  });
+
+  it('ends at the following local midnight', () => {
+    expect(lfdEndsAt('2026-11-23', LA)).toBe(at('2026-11-24T08:00:00Z'));
+    expect(lfdEndsAt('2026-11-24', NY)).toBe(at('2026-11-25T05:00:00Z'));
+  });
+
+  it('is 23 or 25 hours long on the days the clocks change', () => {
+    // US spring forward 8 Mar 2026, fall back 1 Nov 2026.
+    expect(lfdEndsAt('2026-03-08', LA) - at('2026-03-08T08:00:00Z')).toBe(23 * 3_600_000);
+    expect(lfdEndsAt('2026-11-01', LA) - at('2026-11-01T07:00:00Z')).toBe(25 * 3_600_000);
+    expect(lfdLocalDate('2026-11-01T07:00:00Z', LA)).toBe('2026-11-01');
+    expect(lfdLocalDate('2026-03-08T08:00:00Z', LA)).toBe('2026-03-08');
+  });
+
+  it('counts down through the whole day and is overdue from the next morning', () => {
+    // 05:30 PST on the LFD day: not overdue, 18h 30m left.
+    expect(lfdCountdown('2026-11-23', LA, at('2026-11-23T13:30:00Z'))).toBe('18h 30m left');
+    expect(lfdUrgencyOf('2026-11-23', LA, at('2026-11-23T13:30:00Z'))).toBe('today');
+    // 05:30 PST the next morning.
+    expect(lfdCountdown('2026-11-23', LA, at('2026-11-24T13:30:00Z'))).toBe('overdue 5h 30m');
+    expect(lfdUrgencyOf('2026-11-23', LA, at('2026-11-24T13:30:00Z'))).toBe('overdue');
+    expect(lfdUrgencyOf('2026-11-23', LA, at('2026-11-24T08:00:00Z'))).toBe('overdue');
+    expect(lfdUrgencyOf('2026-11-23', LA, at('2026-11-24T07:59:59Z'))).toBe('today');
+  });
+
+  it('judges urgency by calendar days of the zone, not rolling hours', () => {
+    // 23:00 PST on the 22nd: the 24th is two calendar days away although only 25 h remain.
+    const late = at('2026-11-23T07:00:00Z');
+    expect(lfdUrgencyOf('2026-11-23', LA, late)).toBe('soon');
+    expect(lfdUrgencyOf('2026-11-24', LA, late)).toBe('soon');
+    expect(lfdUrgencyOf('2026-11-26', LA, late)).toBe('later');
+    // The same instant is already the 23rd in New York.
+    expect(lfdUrgencyOf('2026-11-23', NY, late)).toBe('today');
+  });
+
+  it('phrases alerts by calendar day', () => {
+    const morning = at('2026-11-23T13:30:00Z');
+    expect(lfdDayPhrase('2026-11-23', LA, morning)).toBe('LFD today');
+    expect(lfdDayPhrase('2026-11-24', LA, morning)).toBe('LFD tomorrow');
+    expect(lfdDayPhrase('2026-11-26', LA, morning)).toBe('LFD in 3 days');
+    expect(lfdDayPhrase('2026-11-22', LA, morning)).toBe('LFD passed yesterday');
+  });
+});
+
+describe('every deadline source, each in its zone', () => {
+  const zones = { port: LA, destination: CHI };
+  const values: Record<LfdSource, string> = {
+    line: '2026-11-24T08:00:00.000Z',
+    terminal: '2026-11-23T08:00:00.000Z',
+    rail: '2026-11-19T06:00:00.000Z',
+  };
+
+  it('reads line and terminal at the port and rail at the destination ramp', () => {
+    expect(lfdZone('line', zones)).toBe(LA);
+    expect(lfdZone('terminal', zones)).toBe(LA);
+    expect(lfdZone('rail', zones)).toBe(CHI);
+    expect(lfdZone('rail', { port: LA })).toBe(LA);
+    expect(lfdZone('line', { port: 'Not/AZone' })).toBe('UTC');
+  });
+
+  // All 7 non-empty combinations of the three sources.
+  const combos: LfdSource[][] = [];
+  for (let mask = 1; mask < 8; mask += 1)
+    combos.push(LFD_SOURCES.filter((_, i) => mask & (1 << i)));
+
+  it.each(combos.map((c) => [c.join('+'), c] as const))(
+    '%s: shows every source, binds by precedence, sorts earliest first',
+    (_name, sources) => {
+      const input: LfdDeadlines = Object.fromEntries(sources.map((s) => [s, values[s]]));
+      const list = lfdDeadlines(input, zones);
+      expect(list.map((d) => d.source).sort()).toEqual([...sources].sort());
+      const expectedBinding = LFD_SOURCES.find((s) => sources.includes(s));
+      expect(list.filter((d) => d.binding).map((d) => d.source)).toEqual([expectedBinding]);
+      for (let i = 1; i < list.length; i += 1) {
+        expect(list[i]!.endsAt).toBeGreaterThanOrEqual(list[i - 1]!.endsAt);
+      }
+    },
+  );
+
+  it('marks the earliest unmet deadline even when another one binds', () => {
+    const list = lfdDeadlines({ line: values.line, terminal: values.terminal }, zones);
+    const morning = at('2026-11-23T13:30:00Z');
+    const driving = drivingDeadline(list, morning);
+    expect(driving?.source).toBe('terminal');
+    expect(driving?.binding).toBe(false);
+    expect(list.find((d) => d.binding)?.source).toBe('line');
+    // Once the terminal's day is over, the line's deadline is the one still to meet.
+    expect(drivingDeadline(list, at('2026-11-24T13:30:00Z'))?.source).toBe('line');
+    // All past: the latest one stays in charge (overdue).
+    expect(drivingDeadline(list, at('2026-11-30T00:00:00Z'))?.source).toBe('line');
+    expect(drivingDeadline([], morning)).toBeNull();
+  });
+
+  it('drops deadlines it cannot read and ignores empty ones', () => {
+    expect(lfdDeadlines({ line: null, terminal: 'garbage', rail: undefined }, zones)).toEqual([]);
+    expect(lfdDeadlines(null, zones)).toEqual([]);
+  });
+
+  it('flags an appointment booked after free time ended', () => {
+    const deadline = { endsAt: lfdEndsAt('2026-11-18', LA) };
+    expect(appointmentAfterLfd('2026-11-22T17:00:00Z', deadline)).toBe(true);
+    expect(appointmentAfterLfd('2026-11-18T23:00:00Z', deadline)).toBe(false);
+    expect(appointmentAfterLfd(null, deadline)).toBe(false);
+    expect(appointmentAfterLfd('2026-11-22T17:00:00Z', null)).toBe(false);
+  });
+});
