@@ -2,6 +2,7 @@
  * Documents on the desktop, end to end: a real tracking service on 127.0.0.1:0 extracting real
  * generated PDFs, the app's real cache files, the dispatcher exactly as both transports call it.
  */
+import nodemailer from 'nodemailer';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ describe('documents through the desktop bridge', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quayside-docs-'));
-    service = await startService({ dataDir: join(dir, 'service'), port: 0 });
+    service = await startService({ dataDir: join(dir, 'service'), port: 0, smtpPort: 0 });
     core = new AppCore({
       appInfo: appInfo(dir),
       settingsStore: new JsonFileSettingsStore(dir),
@@ -210,5 +211,45 @@ describe('documents through the desktop bridge', () => {
       offline.stop();
       rmSync(offlineDir, { recursive: true, force: true });
     }
+  });
+
+  it('lists a mailed document with its sender and subject after a sync', async () => {
+    const settings = await fetch(`${service.baseUrl}/documents/settings`, {
+      headers: { Authorization: `Token ${service.initialKey!}` },
+    });
+    const inbox = ((await settings.json()) as { data: { attributes: { inbox_address: string } } })
+      .data.attributes.inbox_address;
+    await nodemailer
+      .createTransport({
+        host: '127.0.0.1',
+        port: service.smtpPort!,
+        secure: false,
+        ignoreTLS: true,
+        connectionTimeout: 5000,
+        greetingTimeout: 5000,
+        socketTimeout: 10_000,
+      })
+      .sendMail({
+        from: 'notices@line.example',
+        to: inbox,
+        subject: 'Arrival notice for your cargo',
+        text: 'Attached.',
+        attachments: [
+          {
+            filename: 'mailed-notice.pdf',
+            content: Buffer.from(await arrivalNotice('MEDUA7654321')),
+          },
+        ],
+      });
+    await service.store.context.documents.service.idle();
+    await call('syncNow');
+    const { rows } = await call<{ rows: DocumentSummary[] }>('listDocuments');
+    const mailed = rows.find((r) => r.fileName === 'mailed-notice.pdf');
+    expect(mailed).toMatchObject({
+      source: 'email',
+      documentType: 'arrival_notice',
+      email: { from: 'notices@line.example', subject: 'Arrival notice for your cargo' },
+      fileCached: true,
+    });
   });
 });
