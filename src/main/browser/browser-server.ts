@@ -142,6 +142,9 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
       }
       const bytes = readFileSync(documents.filePath(doc.id));
       const fileName = doc.fileName.replace(/[^\w.-]/g, '_');
+      // The app's policy (object-src 'none') would keep the browser's own PDF viewer from
+      // showing it; the response is a PDF or an image only, never a page of ours.
+      reply.removeHeader('Content-Security-Policy');
       return reply
         .type(sniffDocumentType(bytes) ?? 'application/octet-stream')
         .header('Content-Disposition', `inline; filename="${fileName}"`)
