@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
 import { arrivalNoticeFor } from './support/arrival-notice';
 import { startBrowserMode, type LaunchedApp } from './support/launch';
 
@@ -60,9 +60,17 @@ async function untrackedShipment(app: LaunchedApp) {
 }
 
 /** Drops files onto an element the way a user dragging them from the desktop does. */
-async function dropFiles(page: Page, testId: string, files: { name: string; bytes: Uint8Array }[]) {
+async function dropFiles(
+  page: Page,
+  target: Locator,
+  files: { name: string; bytes: Uint8Array }[],
+) {
   const dataTransfer = await page.evaluateHandle(
     (encoded) => {
+      // Runs in the page, where DataTransfer exists (this file is typed for Node).
+      const { DataTransfer } = globalThis as unknown as {
+        DataTransfer: new () => { items: { add(file: File): void } };
+      };
       const transfer = new DataTransfer();
       for (const file of encoded) {
         const bytes = Uint8Array.from(atob(file.base64), (c) => c.charCodeAt(0));
@@ -72,7 +80,7 @@ async function dropFiles(page: Page, testId: string, files: { name: string; byte
     },
     files.map((f) => ({ name: f.name, base64: Buffer.from(f.bytes).toString('base64') })),
   );
-  await page.getByTestId(testId).dispatchEvent('drop', { dataTransfer });
+  await target.dispatchEvent('drop', { dataTransfer });
 }
 
 test.describe('documents in the desktop app', () => {
@@ -95,11 +103,14 @@ test.describe('documents in the desktop app', () => {
     const shipment = await untrackedShipment(app);
     const [container] = shipment.containers as [string];
     await page.goto(app.url);
-    await page.getByRole('link', { name: 'Track' }).click();
-
-    await dropFiles(page, 'document-drop-zone', [
+    // Dropped anywhere on the window (here the board), a document opens the Track view.
+    await expect(page.getByRole('heading', { name: 'Containers', exact: true })).toBeVisible();
+    await dropFiles(page, page.locator('main'), [
       { name: 'arrival-notice.pdf', bytes: await arrivalNoticeFor(shipment) },
-      // Not a document at all: refused by its content, whatever its name says.
+    ]);
+    await expect(page.getByRole('heading', { name: 'Track', exact: true })).toBeVisible();
+    // Not a document at all: refused by its content, whatever its name says.
+    await dropFiles(page, page.getByTestId('document-drop-zone'), [
       { name: 'invoice.pdf', bytes: new TextEncoder().encode('MZ this is a program') },
     ]);
     const refused = page.getByTestId('document-upload').filter({ hasText: 'invoice.pdf' });
@@ -143,7 +154,7 @@ test.describe('documents in the desktop app', () => {
         { timeout: 60_000, intervals: [1500] },
       )
       .toBe(true);
-    await page.evaluate((id) => (window.location.hash = `#/shipments/${id}`), shipmentId!);
+    await page.goto(`${new URL(app.url).origin}/#/shipments/${shipmentId!}`);
     const documents = page.getByRole('table', { name: 'Documents of this shipment' });
     await expect(documents.getByTestId('document-row')).toContainText('arrival-notice.pdf');
     await expect(documents.getByRole('button', { name: 'Open' })).toBeEnabled();

@@ -19,6 +19,8 @@ import { V2Error, type V2Client } from './client';
 const MAX_DOCUMENTS = 5_000;
 const DOWNLOAD_TIMEOUT_MS = 60_000;
 
+const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -26,7 +28,9 @@ const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const ids = (relationship: unknown): string[] => {
   const data = isObject(relationship) ? relationship.data : null;
   return Array.isArray(data)
-    ? data.flatMap((d) => (isObject(d) && typeof d.id === 'string' ? [d.id] : []))
+    ? data.flatMap((d) =>
+        isObject(d) && typeof d.id === 'string' && SAFE_ID.test(d.id) ? [d.id] : [],
+      )
     : [];
 };
 const oneId = (relationship: unknown): string | null => {
@@ -83,7 +87,7 @@ export function documentRecord(
   if (!isObject(resource) || resource.type !== 'document' || typeof resource.id !== 'string') {
     return null;
   }
-  if (!/^[A-Za-z0-9-]{1,64}$/.test(resource.id)) return null;
+  if (!SAFE_ID.test(resource.id)) return null;
   const a = isObject(resource.attributes) ? resource.attributes : null;
   const r = isObject(resource.relationships) ? resource.relationships : {};
   const createdAt = text(a?.created_at);
@@ -142,7 +146,8 @@ export async function syncDocuments(
   const known = cache.versions();
   const seen = new Set<string>();
   const path = 'documents?include=last_document_representation,email_submission&page[size]=100';
-  for await (const page of client.pages(path)) {
+  let complete = true;
+  walk: for await (const page of client.pages(path)) {
     const included = new Map<string, Json>();
     for (const item of page.included) {
       if (isObject(item) && typeof item.type === 'string' && typeof item.id === 'string') {
@@ -158,12 +163,17 @@ export async function syncDocuments(
         });
         continue;
       }
+      if (seen.size >= MAX_DOCUMENTS) {
+        complete = false;
+        outcome.skipped.push({ id: null, reason: `more than ${MAX_DOCUMENTS} documents` });
+        break walk;
+      }
       seen.add(record.id);
-      if (seen.size > MAX_DOCUMENTS) break;
       if (!known.has(record.id) || known.get(record.id) !== record.updatedAt) {
         cache.upsert(record, now);
       }
-      if (!cache.hasFile(record.id)) {
+      // A file the service says is over the limit is never fetched (nor retried every run).
+      if (!cache.hasFile(record.id) && record.sizeBytes <= MAX_DOCUMENT_BYTES) {
         const downloaded = await downloadFile(client, record.id, budget).catch((error: unknown) => {
           outcome.skipped.push({ id: record.id, reason: (error as Error).message });
           return null;
@@ -175,7 +185,8 @@ export async function syncDocuments(
       }
     }
   }
-  cache.deleteMissing(seen);
+  // A cut-short list says nothing about the documents it did not reach.
+  if (complete) cache.deleteMissing(seen);
   outcome.documents = seen.size;
   return outcome;
 }
