@@ -3,19 +3,26 @@
  * extraction read from it, each with its page and confidence.
  */
 
-/** The files the app uploads (the service accepts the same three, judged by content). */
+/** The files documents may be (judged by content, never by name), on the service and the app. */
 export const DOCUMENT_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
 export type DocumentContentType = (typeof DOCUMENT_CONTENT_TYPES)[number];
 
-/** The service's own limit for one file. */
+/** Largest accepted document file. */
 export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
 
-/** Judges a file by its first bytes (never by its name): PDF, PNG, JPEG or nothing. */
+const PDF_HEADER = [0x25, 0x50, 0x44, 0x46, 0x2d]; // %PDF-
+
+/** The content type the bytes really have, or null when it is not an accepted type. */
 export function sniffDocumentType(bytes: Uint8Array): DocumentContentType | null {
-  const starts = (...prefix: number[]) => prefix.every((b, i) => bytes[i] === b);
-  if (starts(0x25, 0x50, 0x44, 0x46, 0x2d)) return 'application/pdf'; // %PDF-
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
+  const startsAt = (offset: number, signature: readonly number[]) =>
+    signature.every((b, i) => bytes[offset + i] === b);
+  // PDF readers accept the header anywhere in the first KiB.
+  const pdfSearchEnd = Math.min(bytes.length, 1024) - PDF_HEADER.length;
+  for (let offset = 0; offset <= pdfSearchEnd; offset++) {
+    if (startsAt(offset, PDF_HEADER)) return 'application/pdf';
+  }
+  if (startsAt(0, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsAt(0, [0xff, 0xd8, 0xff])) return 'image/jpeg';
   return null;
 }
 

@@ -79,7 +79,7 @@ export function DocumentUploadsProvider({ children }: { children: ReactNode }) {
     async (key: string, file: File) => {
       try {
         const bytes = new Uint8Array(await file.arrayBuffer());
-        const problem = uploadProblem(file, bytes.subarray(0, 8));
+        const problem = uploadProblem(file, bytes.subarray(0, 1024));
         if (problem) return update(key, { stage: 'failed', error: problem });
         let doc = await quayside.uploadDocument({
           fileName: file.name.slice(0, 255),

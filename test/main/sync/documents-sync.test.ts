@@ -97,10 +97,13 @@ describe('documents sync step', () => {
           const chunk = Buffer.alloc(1024 * 1024, 0x20);
           response.write(PDF);
           let sent = 0;
-          const more = () => {
+          const more = (): void => {
             while (sent < 21 && !response.destroyed) {
               sent++;
-              if (!response.write(chunk)) return response.once('drain', more);
+              if (!response.write(chunk)) {
+                response.once('drain', more);
+                return;
+              }
             }
             response.end();
           };
