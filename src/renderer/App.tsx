@@ -4,6 +4,8 @@ import { quayside } from './bridge';
 import { GlobalSearch } from './components/GlobalSearch';
 import { SyncStatusIndicator } from './components/SyncStatusIndicator';
 import { Toasts, type Toast } from './components/Toasts';
+import { DocumentUploadsProvider } from './documents/uploads';
+import { WindowDocumentDrop } from './documents/WindowDocumentDrop';
 import { DataVersionContext } from './hooks/data-version';
 import { describeFailure, useBridgeEvent, useBridgeValue } from './hooks/use-bridge';
 import { useTheme } from './hooks/use-theme';
@@ -11,6 +13,7 @@ import { navigate, parseRoute, type Route } from './lib/navigation';
 import { AlertsView } from './views/AlertsView';
 import { ContainerDetailView } from './views/ContainerDetailView';
 import { ContainersView } from './views/ContainersView';
+import { DocumentsView } from './views/DocumentsView';
 import { RequestsView } from './views/RequestsView';
 import { SettingsView } from './views/SettingsView';
 import { ShipmentDetailView } from './views/ShipmentDetailView';
@@ -22,6 +25,7 @@ const VIEWS = [
   { id: 'shipments', label: 'Shipments' },
   { id: 'track', label: 'Track' },
   { id: 'requests', label: 'Requests' },
+  { id: 'documents', label: 'Documents' },
   { id: 'alerts', label: 'Alerts' },
   { id: 'settings', label: 'Settings' },
 ] as const;
@@ -120,6 +124,9 @@ export function App() {
     case 'requests':
       content = <RequestsView />;
       break;
+    case 'documents':
+      content = <DocumentsView />;
+      break;
     case 'alerts':
       content = <AlertsView containerId={route.id} onChanged={refreshUnread} />;
       break;
@@ -130,50 +137,53 @@ export function App() {
 
   return (
     <DataVersionContext.Provider value={dataVersion}>
-      <div className="shell">
-        <header className="shell__header">
-          <span className="brand">Quayside</span>
-          <GlobalSearch />
-          <SyncStatusIndicator status={syncStatus.value} />
-        </header>
-        <nav className="shell__nav" aria-label="Main">
-          <ul>
-            {VIEWS.map((entry) => (
-              <li key={entry.id}>
-                <a
-                  href={`#/${entry.id}`}
-                  aria-current={entry.id === route.view ? 'page' : undefined}
-                >
-                  {entry.label}
-                  {entry.id === 'alerts' && unread ? (
-                    <span className="badge badge--alert" data-testid="unread-badge">
-                      {unread > 99 ? '99+' : unread}
-                      <span className="visually-hidden"> unread</span>
-                    </span>
-                  ) : null}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <main className="shell__main" ref={main}>
-          <h1>{current.label}</h1>
-          {error ? (
-            <p role="alert" className="error-banner">
-              {error}
-            </p>
-          ) : null}
-          {content}
-        </main>
-        <Toasts
-          toasts={toasts}
-          onDismiss={(id) => setToasts((previous) => previous.filter((toast) => toast.id !== id))}
-          onOpen={(toast) => {
-            if (toast.containerId) navigate('containers', toast.containerId);
-            setToasts((previous) => previous.filter((each) => each.id !== toast.id));
-          }}
-        />
-      </div>
+      <DocumentUploadsProvider>
+        <WindowDocumentDrop />
+        <div className="shell">
+          <header className="shell__header">
+            <span className="brand">Quayside</span>
+            <GlobalSearch />
+            <SyncStatusIndicator status={syncStatus.value} />
+          </header>
+          <nav className="shell__nav" aria-label="Main">
+            <ul>
+              {VIEWS.map((entry) => (
+                <li key={entry.id}>
+                  <a
+                    href={`#/${entry.id}`}
+                    aria-current={entry.id === route.view ? 'page' : undefined}
+                  >
+                    {entry.label}
+                    {entry.id === 'alerts' && unread ? (
+                      <span className="badge badge--alert" data-testid="unread-badge">
+                        {unread > 99 ? '99+' : unread}
+                        <span className="visually-hidden"> unread</span>
+                      </span>
+                    ) : null}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <main className="shell__main" ref={main}>
+            <h1>{current.label}</h1>
+            {error ? (
+              <p role="alert" className="error-banner">
+                {error}
+              </p>
+            ) : null}
+            {content}
+          </main>
+          <Toasts
+            toasts={toasts}
+            onDismiss={(id) => setToasts((previous) => previous.filter((toast) => toast.id !== id))}
+            onOpen={(toast) => {
+              if (toast.containerId) navigate('containers', toast.containerId);
+              setToasts((previous) => previous.filter((each) => each.id !== toast.id));
+            }}
+          />
+        </div>
+      </DocumentUploadsProvider>
     </DataVersionContext.Provider>
   );
 }

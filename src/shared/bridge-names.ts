@@ -26,6 +26,12 @@ export const BRIDGE_METHOD_LIST = [
   'testConnection',
   'setRemoteApiKey',
   'getRemoteApiKeyStatus',
+  'uploadDocument',
+  'listDocuments',
+  'getDocument',
+  'listShipmentDocuments',
+  'trackDocumentNumbers',
+  'openDocument',
   'getCacheInfo',
   'clearCache',
 ] as const;

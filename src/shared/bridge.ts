@@ -21,6 +21,7 @@ import {
   type ShipmentListRow,
 } from './desktop';
 import type { BRIDGE_METHOD_LIST } from './bridge-names';
+import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { Settings, SettingsPatch } from './settings';
 
 const NoArgument = Type.Null();
@@ -119,6 +120,20 @@ export interface RouteMapResult {
   fetchedAt: string;
   completed: boolean;
 }
+
+export interface TrackNumberOutcome {
+  number: string;
+  ok: boolean;
+  message: string;
+}
+
+/**
+ * How a cached document opens: Electron hands the file to the OS viewer; browser mode gives the
+ * tab an address that serves it.
+ */
+export type OpenDocumentResult = { opened: true } | { opened: false; url: string };
+
+const DocumentId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' });
 
 export const bridgeMethods = {
   getAppInfo: { argument: NoArgument, result: AppInfo },
@@ -223,6 +238,57 @@ export const bridgeMethods = {
     argument: NoArgument,
     /** `storedIn`: where the key is kept, in plain words (keychain, or a private file). */
     result: result<{ masked: string | null; storedIn: string }>(),
+  },
+  /**
+   * Uploads a PDF, PNG or JPEG (checked by its first bytes, not its name) to the service, which
+   * extracts its numbers in the background; poll getDocument for the extraction.
+   */
+  uploadDocument: {
+    argument: Type.Object(
+      {
+        fileName: Type.String({ minLength: 1, maxLength: 255 }),
+        dataBase64: Type.String({
+          minLength: 4,
+          maxLength: Math.ceil(MAX_DOCUMENT_BYTES / 3) * 4,
+          pattern: '^[A-Za-z0-9+/]*={0,2}$',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<DocumentSummary>(),
+  },
+  listDocuments: { argument: NoArgument, result: result<{ rows: DocumentSummary[] }>() },
+  /** `refresh`: ask the service for the latest extraction (else the cached copy). */
+  getDocument: {
+    argument: Type.Object(
+      { id: DocumentId, refresh: Type.Optional(Type.Boolean()) },
+      { additionalProperties: false },
+    ),
+    result: result<DocumentSummary | null>(),
+  },
+  listShipmentDocuments: {
+    argument: Type.Object({ shipmentId: Id }, { additionalProperties: false }),
+    result: result<DocumentSummary[]>(),
+  },
+  /** Tracks numbers a document names (wrong check digits are refused), one request each. */
+  trackDocumentNumbers: {
+    argument: Type.Object(
+      {
+        id: DocumentId,
+        numbers: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+          minItems: 1,
+          maxItems: 50,
+        }),
+        /** The shipping line, when the document does not name one. */
+        scac: Type.Optional(Type.String({ pattern: '^[A-Za-z]{4}$' })),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<{ results: TrackNumberOutcome[] }>(),
+  },
+  openDocument: {
+    argument: Type.Object({ id: DocumentId }, { additionalProperties: false }),
+    result: result<OpenDocumentResult>(),
   },
   getCacheInfo: { argument: NoArgument, result: result<CacheInfo>() },
   clearCache: { argument: NoArgument, result: result<CacheInfo>() },

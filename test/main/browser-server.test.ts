@@ -149,4 +149,65 @@ describe('browser-mode server', () => {
     const response = await fetch(`${server.origin}/bridge/events`);
     expect(response.status).toBe(401);
   });
+
+  it('gives the tab a cached document with its type and name, only with the token', async () => {
+    const id = '5f0c7a3e-0000-4000-8000-000000000001';
+    const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
+    core.documents.upsert(
+      {
+        id,
+        name: 'Arrival notice',
+        fileName: 'arrival notice.pdf',
+        contentType: 'application/pdf',
+        sizeBytes: pdf.byteLength,
+        documentType: 'arrival_notice',
+        extractionStatus: 'extracted',
+        extractionError: null,
+        source: 'upload',
+        createdAt: '2026-01-05T00:00:00.000Z',
+        updatedAt: null,
+        carrierScac: null,
+        numbers: [],
+        shipmentIds: [],
+        email: null,
+      },
+      '2026-01-05T00:00:00.000Z',
+    );
+    core.documents.writeFile(id, pdf);
+    const file = (query: string) => fetch(`${server.origin}/documents/${id}/file${query}`);
+
+    const response = await file(`?token=${server.token}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(
+      'inline; filename="arrival_notice.pdf"',
+    );
+    expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true);
+
+    expect((await file('')).status).toBe(401);
+    expect((await file('?token=wrong')).status).toBe(401);
+    const unknown = await fetch(
+      `${server.origin}/documents/00000000-0000-4000-8000-000000000000/file?token=${server.token}`,
+    );
+    expect(unknown.status).toBe(404);
+    const traversal = await fetch(
+      `${server.origin}/documents/..%2Fsettings.json/file?token=${server.token}`,
+    );
+    expect(traversal.status).toBe(404);
+  });
+
+  it('takes an upload larger than other bridge calls, and refuses one over the file limit', async () => {
+    const big = 'A'.repeat(2 * 1024 * 1024);
+    // Reaches the handler (which then reports the missing connection), not the 1 MB body limit.
+    const upload = await call('uploadDocument', {
+      argument: { fileName: 'a.pdf', dataBase64: big },
+    });
+    expect(upload.status).not.toBe(413);
+    const huge = await call('uploadDocument', {
+      argument: { fileName: 'a.pdf', dataBase64: 'A'.repeat(30 * 1024 * 1024) },
+    });
+    expect(huge.status).toBe(413);
+    const other = await call('updateSettings', { argument: { theme: big } });
+    expect(other.status).toBe(413);
+  });
 });

@@ -8,6 +8,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../shared/documents';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { BridgeReply } from '../../shared/bridge';
@@ -95,24 +96,59 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     return undefined;
   });
 
+  const bridgeRoute = async (method: string, request: FastifyRequest, reply: FastifyReply) => {
+    if (!tokensMatch(expectedToken, request.headers[TOKEN_HEADER])) {
+      return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
+    }
+    const body = request.body as { argument?: unknown } | null | undefined;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return reply.code(400).send({
+        ok: false,
+        error: {
+          code: 'invalid_argument',
+          message: 'The request body must be {"argument": ...}.',
+        },
+      } satisfies BridgeReply);
+    }
+    const result = await options.core.dispatch(method, body.argument);
+    return reply.code(statusForReply(result)).send(result);
+  };
+  app.post('/bridge/:method', (request: FastifyRequest<{ Params: { method: string } }>, reply) =>
+    bridgeRoute(request.params.method, request, reply),
+  );
+  // An upload carries the file in base64; only this method gets room for it.
   app.post(
-    '/bridge/:method',
-    async (request: FastifyRequest<{ Params: { method: string } }>, reply) => {
-      if (!tokensMatch(expectedToken, request.headers[TOKEN_HEADER])) {
+    '/bridge/uploadDocument',
+    { bodyLimit: Math.ceil(MAX_DOCUMENT_BYTES / 3) * 4 + 64 * 1024 },
+    (request, reply) => bridgeRoute('uploadDocument', request, reply),
+  );
+
+  // A cached document, for the tab to show (there is no OS viewer to hand it to).
+  app.get(
+    '/documents/:id/file',
+    async (
+      request: FastifyRequest<{ Params: { id: string }; Querystring: { token?: string } }>,
+      reply,
+    ) => {
+      if (!tokensMatch(expectedToken, request.query.token)) {
         return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
       }
-      const body = request.body as { argument?: unknown } | null | undefined;
-      if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-        return reply.code(400).send({
-          ok: false,
-          error: {
-            code: 'invalid_argument',
-            message: 'The request body must be {"argument": ...}.',
-          },
-        } satisfies BridgeReply);
+      const { documents } = options.core;
+      const doc = /^[A-Za-z0-9-]{1,64}$/.test(request.params.id)
+        ? documents.get(request.params.id)
+        : null;
+      if (!doc || !documents.hasFile(doc.id)) {
+        return reply.code(404).type('text/plain').send('This document is not in the local cache.');
       }
-      const result = await options.core.dispatch(request.params.method, body.argument);
-      return reply.code(statusForReply(result)).send(result);
+      const bytes = readFileSync(documents.filePath(doc.id));
+      const fileName = doc.fileName.replace(/[^\w.-]/g, '_');
+      // The app's policy (object-src 'none') would keep the browser's own PDF viewer from
+      // showing it; the response is a PDF or an image only, never a page of ours.
+      reply.removeHeader('Content-Security-Policy');
+      return reply
+        .type(sniffDocumentType(bytes) ?? 'application/octet-stream')
+        .header('Content-Disposition', `inline; filename="${fileName}"`)
+        .send(bytes);
     },
   );
 

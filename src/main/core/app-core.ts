@@ -10,9 +10,11 @@ import { AlertCenter } from '../alerts/alert-center';
 import type { Notifier } from '../alerts/notifier';
 import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher';
 import { Cache } from '../cache/cache';
+import { DocumentCache } from '../cache/document-cache';
 import type { CacheStore } from '../cache/interface';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
+import { syncDocuments } from '../sync/documents';
 import type { EmbeddedServiceProcess } from '../embedded/launcher';
 import { BridgeEventBus } from './event-bus';
 import { bridgeHandlers } from './handlers';
@@ -30,6 +32,8 @@ export interface AppCoreOptions {
   /** The embedded service process (with the simulated world) the shell runs, if any. */
   embedded?: Pick<EmbeddedServiceProcess, 'connection'>;
   clock?: Clock;
+  /** Opens a file in the OS viewer (the Electron shell); see HandlerContext.openFile. */
+  openFile?: (path: string) => Promise<string>;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -37,6 +41,7 @@ export class AppCore {
   readonly events = new BridgeEventBus();
   readonly dispatch: BridgeDispatcher;
   readonly cache: CacheStore;
+  readonly documents: DocumentCache;
   readonly alerts: AlertCenter;
   readonly sync: SyncEngine;
   private syncStatus: SyncStatus;
@@ -48,6 +53,7 @@ export class AppCore {
     const log = options.log ?? ((message, error) => console.error(message, error));
     this.clock = options.clock ?? systemClock;
     this.cache = Cache.open(options.appInfo.dataDir);
+    this.documents = DocumentCache.open(options.appInfo.dataDir);
     this.budgets = new ServiceBudgets(this.clock);
     this.alerts = new AlertCenter(
       this.cache,
@@ -78,12 +84,33 @@ export class AppCore {
       onStatus: (status) => this.setSyncStatus(status),
       onSkipped: (record) =>
         log(`sync skipped ${record.type} ${record.id ?? ''}: ${record.reason}`),
+      extraSteps: [
+        async (client, budget) => {
+          // Documents are extra: a service without them (or a failed download) never fails
+          // the board's sync.
+          try {
+            const outcome = await syncDocuments(
+              client,
+              this.documents,
+              new Date(this.clock.now()).toISOString(),
+              budget,
+            );
+            for (const skipped of outcome.skipped) {
+              log(`sync skipped document ${skipped.id ?? ''}: ${skipped.reason}`);
+            }
+          } catch (error) {
+            log('sync of documents failed', error);
+          }
+        },
+      ],
     });
     this.syncStatus = this.sync.status();
     this.dispatch = createBridgeDispatcher(
       bridgeHandlers({
         appInfo: options.appInfo,
         cache: this.cache,
+        documents: this.documents,
+        ...(options.openFile ? { openFile: options.openFile } : {}),
         clock: this.clock,
         sync: this.sync,
         budgets: this.budgets,
@@ -121,6 +148,7 @@ export class AppCore {
     this.sync.stop();
     this.alerts.stop();
     this.cache.close();
+    this.documents.close();
   }
 
   settings(): Settings {

@@ -168,6 +168,8 @@ async function main(): Promise<void> {
   const core = new AppCore({
     embedded,
     clock,
+    // The cached document file, in the OS's own viewer; '' when it opened.
+    openFile: (path) => shell.openPath(path),
     appInfo: makeAppInfo('electron', dataDir),
     settingsStore: new ElectronSettingsStore(),
     secretStore: createSecretStore(dataDir),

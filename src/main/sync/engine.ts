@@ -26,6 +26,7 @@ import type {
 } from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
 import { checkRecords, typeOf, type SkippedRecord } from './validate';
+import type { RequestBudget } from './request-budget';
 import { ServiceBudgets, type ServiceConnection } from '../core/service-connection';
 
 /** What one run carries from step to step. */
@@ -69,6 +70,8 @@ export interface SyncEngineOptions {
   mapRefreshMs?: number;
   /** How often a full walk runs in incremental mode, to notice records removed on the server. */
   fullWalkEveryMs?: number;
+  /** Further steps of a run (e.g. documents), after the board's data, with the run's client. */
+  extraSteps?: readonly ((client: V2Client, budget: RequestBudget | null) => Promise<void>)[];
 }
 
 export interface SyncResult {
@@ -270,6 +273,9 @@ export class SyncEngine {
     }
     await this.refreshStaleEvents(run);
     await this.refreshMaps(run.client);
+    for (const step of this.options.extraSteps ?? []) {
+      await step(run.client, this.budgets.for(connection));
+    }
     this.commitRun(run, walks);
     return {
       ...cache.counts(),

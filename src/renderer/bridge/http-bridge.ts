@@ -26,6 +26,9 @@ export function takeLaunchToken(): string {
   return sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
 }
 
+/** The token taken at launch (empty in Electron, which has no HTTP bridge). */
+export const currentLaunchToken = (): string => sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
+
 export function createHttpBridge(token: string): QuaysideBridge {
   let source: EventSource | null = null;
   const listeners = new Map<BridgeEvent, Set<(payload: unknown) => void>>();

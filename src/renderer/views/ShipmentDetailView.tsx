@@ -1,4 +1,5 @@
 import { quayside } from '../bridge';
+import { ShipmentDocuments } from '../documents/ShipmentDocuments';
 import { LfdCell, notReadyReason } from '../board/columns';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
@@ -84,6 +85,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
           </tbody>
         </table>
       </div>
+      <ShipmentDocuments shipmentId={id} />
     </article>
   );
 }

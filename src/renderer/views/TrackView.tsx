@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { REQUEST_TYPES, type TrackingRequestRow } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { RequestStatus } from '../components/RequestStatus';
+import { DocumentDropZone } from '../documents/DocumentDropZone';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
@@ -108,6 +109,7 @@ export function TrackView() {
 
   return (
     <section className="track" aria-label="Track">
+      <DocumentDropZone />
       <form className="settings" onSubmit={onSubmit} aria-label="New tracking request" noValidate>
         <fieldset>
           <legend>What to track</legend>

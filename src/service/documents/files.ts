@@ -8,21 +8,13 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Largest accepted document file. */
-export const MAX_DOCUMENT_BYTES = 20 * 1024 * 1024;
-
-export const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
-export type DocumentContentType = (typeof ACCEPTED_TYPES)[number];
-
-/** The content type the bytes really have, or null when it is not an accepted type. */
-export function sniffContentType(bytes: Uint8Array): DocumentContentType | null {
-  const starts = (...sig: number[]) => sig.every((b, i) => bytes[i] === b);
-  // PDF readers accept the header anywhere in the first KiB.
-  if (Buffer.from(bytes.subarray(0, 1024)).includes('%PDF-')) return 'application/pdf';
-  if (starts(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  return null;
-}
+// One home for what a document file may be, shared with the desktop app's checks.
+export {
+  DOCUMENT_CONTENT_TYPES as ACCEPTED_TYPES,
+  MAX_DOCUMENT_BYTES,
+  sniffDocumentType as sniffContentType,
+  type DocumentContentType,
+} from '../../shared/documents';
 
 export const sha256Hex = (bytes: Uint8Array): string =>
   createHash('sha256').update(bytes).digest('hex');

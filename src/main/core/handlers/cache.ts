@@ -7,6 +7,7 @@ export const cacheHandlers = (
   getCacheInfo: () => ctx.cacheInfo(),
   clearCache: () => {
     ctx.cache.clear();
+    ctx.documents.clear();
     ctx.events.emit('dataChanged', { at: nowIso(ctx) });
     return ctx.cacheInfo();
   },

@@ -6,6 +6,7 @@ import type { AppInfo, CacheInfo, SyncStatus } from '../../../shared/bridge';
 import type { Clock } from '../../../shared/clock';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import type { BridgeHandlers } from '../../bridge/dispatcher';
+import type { DocumentCache } from '../../cache/document-cache';
 import type { CacheStore } from '../../cache/interface';
 import type { SyncEngine } from '../../sync/engine';
 import type { BridgeEventBus } from '../event-bus';
@@ -15,6 +16,12 @@ import type { ServiceBudgets, ServiceConnection } from '../service-connection';
 export interface HandlerContext {
   appInfo: AppInfo;
   cache: CacheStore;
+  documents: DocumentCache;
+  /**
+   * Opens a file in the OS viewer (Electron's shell); resolves to an error text, empty when it
+   * opened. Absent in browser mode, where the tab is given the file instead.
+   */
+  openFile?: (path: string) => Promise<string>;
   clock: Clock;
   sync: SyncEngine;
   budgets: ServiceBudgets;

@@ -6,6 +6,7 @@ import { boardHandlers } from './board';
 import { cacheHandlers } from './cache';
 import { connectionHandlers } from './connection';
 import type { HandlerContext } from './context';
+import { documentHandlers } from './documents';
 import { shipmentHandlers } from './shipments';
 import { trackingRequestHandlers } from './tracking-requests';
 
@@ -19,4 +20,5 @@ export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
   ...alertHandlers(ctx),
   ...connectionHandlers(ctx),
   ...cacheHandlers(ctx),
+  ...documentHandlers(ctx),
 });

@@ -1,0 +1,103 @@
+/**
+ * The app's direct calls to the service's /documents: uploading a file and reading one document
+ * back with its extraction. Each call draws on the service's request budget; failures come back
+ * as plain-words errors.
+ */
+import type { DocumentRecord } from '../cache/document-cache';
+import { documentRecord } from '../sync/documents';
+import type { ServiceBudgets, ServiceConnection } from './service-connection';
+
+export class DocumentRequestError extends Error {}
+
+const UPLOAD_TIMEOUT_MS = 120_000;
+
+const statusMessage = (status: number, detail: string | undefined): string =>
+  status === 0
+    ? 'The tracking service is not reachable; uploading needs a connection.'
+    : status === 401
+      ? 'The tracking service refused the API key.'
+      : status === 409
+        ? 'This file was uploaded before.'
+        : status === 429
+          ? 'Too many requests right now; try again in a minute.'
+          : (detail ?? `The tracking service answered HTTP ${status}.`);
+
+async function send(
+  connection: ServiceConnection,
+  budgets: ServiceBudgets,
+  path: string,
+  init: RequestInit & { timeoutMs?: number },
+): Promise<unknown> {
+  let response: Response;
+  let text: string;
+  try {
+    await budgets.for(connection)?.take();
+    response = await fetch(`${connection.baseUrl.replace(/\/$/, '')}/${path}`, {
+      ...init,
+      headers: {
+        Authorization: `Token ${connection.apiKey}`,
+        Accept: 'application/vnd.api+json',
+        ...(init.headers as Record<string, string> | undefined),
+      },
+      signal: AbortSignal.timeout(init.timeoutMs ?? 20_000),
+      redirect: 'manual',
+    });
+    text = await response.text();
+  } catch {
+    throw new DocumentRequestError(statusMessage(0, undefined));
+  }
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  if (response.status >= 200 && response.status < 300) return json;
+  const error = (json as { errors?: { detail?: string; title?: string }[] } | null)?.errors?.[0];
+  throw new DocumentRequestError(statusMessage(response.status, error?.detail ?? error?.title));
+}
+
+/** Uploads a file (already checked by the caller) and returns the new document's id. */
+export async function uploadDocument(
+  connection: ServiceConnection | null,
+  budgets: ServiceBudgets,
+  file: { fileName: string; contentType: string; bytes: Uint8Array },
+): Promise<string> {
+  if (!connection) throw new DocumentRequestError('No tracking service is connected.');
+  const form = new FormData();
+  form.append('name', file.fileName);
+  form.append('file', new Blob([file.bytes], { type: file.contentType }), file.fileName);
+  const json = (await send(connection, budgets, 'documents', {
+    method: 'POST',
+    body: form,
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+  })) as { data?: { id?: unknown } } | null;
+  const id = json?.data?.id;
+  if (typeof id !== 'string') {
+    throw new DocumentRequestError('The tracking service did not say which document it stored.');
+  }
+  return id;
+}
+
+/** One document with its latest extraction and email, as the cache keeps it. */
+export async function fetchDocument(
+  connection: ServiceConnection | null,
+  budgets: ServiceBudgets,
+  id: string,
+): Promise<DocumentRecord | null> {
+  if (!connection) throw new DocumentRequestError('No tracking service is connected.');
+  const json = (await send(
+    connection,
+    budgets,
+    `documents/${encodeURIComponent(id)}?include=last_document_representation,email_submission`,
+    { method: 'GET' },
+  )) as { data?: unknown; included?: unknown[] } | null;
+  const included = new Map<string, Record<string, unknown>>();
+  for (const item of json?.included ?? []) {
+    const resource = item as { type?: unknown; id?: unknown };
+    if (typeof resource.type === 'string' && typeof resource.id === 'string') {
+      included.set(`${resource.type}:${resource.id}`, item as Record<string, unknown>);
+    }
+  }
+  return documentRecord(json?.data, included);
+}
