@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import {
   LFD_SOURCES,
   appointmentAfterLfd,
+  containerLocation,
   drivingDeadline,
   lfdCountdown,
   lfdDayPhrase,
   lfdDeadlines,
+  lfdDueFrom,
   lfdEndsAt,
   lfdLocalDate,
   lfdUrgencyOf,
@@ -132,5 +134,52 @@ describe('every deadline source, each in its zone', () => {
     expect(appointmentAfterLfd('2026-11-18T23:00:00Z', deadline)).toBe(false);
     expect(appointmentAfterLfd(null, deadline)).toBe(false);
     expect(appointmentAfterLfd('2026-11-22T17:00:00Z', null)).toBe(false);
+  });
+});
+
+describe('calendar windows for the board', () => {
+  it('counts a deadline as due within n days from the local morning n - 1 days before it', () => {
+    expect(lfdDueFrom('2026-11-23', LA, 1)).toBe(at('2026-11-23T08:00:00Z'));
+    expect(lfdDueFrom('2026-11-23', LA, 3)).toBe(at('2026-11-21T08:00:00Z'));
+    // Across the November change: 3 Nov is PST, 1 Nov began in PDT.
+    expect(lfdDueFrom('2026-11-03', LA, 3)).toBe(at('2026-11-01T07:00:00Z'));
+    // Across the March change: 9 Mar is PDT, 7 Mar is PST.
+    expect(lfdDueFrom('2026-03-09', LA, 3)).toBe(at('2026-03-07T08:00:00Z'));
+    expect(lfdDueFrom('2026-11-23', 'Asia/Shanghai', 1)).toBe(at('2026-11-22T16:00:00Z'));
+  });
+
+  it('reads a coalesced pickup_lfd at the port when no source is reported', () => {
+    const [only, ...rest] = lfdDeadlines(null, { port: NY }, '2026-11-24T05:00:00Z');
+    expect(rest).toEqual([]);
+    expect(only).toMatchObject({ source: null, zone: NY, date: '2026-11-24', binding: true });
+    // Reported sources win over the coalesced value.
+    expect(
+      lfdDeadlines({ terminal: '2026-11-25T05:00:00Z' }, { port: NY }, '2026-11-24T05:00:00Z'),
+    ).toMatchObject([{ source: 'terminal', date: '2026-11-25' }]);
+  });
+});
+
+describe('where the box is', () => {
+  const base = {
+    status: 'available',
+    terminalName: 'Terminal 18',
+    podName: 'Seattle',
+    destinationName: 'St. Louis ramp',
+    railDepartedAt: null,
+    railUnloadedAt: null,
+  };
+  it('is the port terminal until it goes on rail, then the destination ramp', () => {
+    expect(containerLocation(base)).toEqual({ kind: 'terminal', name: 'Terminal 18' });
+    expect(containerLocation({ ...base, terminalName: null })).toEqual({
+      kind: 'terminal',
+      name: 'Seattle',
+    });
+    expect(containerLocation({ ...base, status: 'on_rail' })).toEqual({
+      kind: 'rail',
+      name: 'St. Louis ramp',
+    });
+    expect(
+      containerLocation({ ...base, status: 'on_rail', railUnloadedAt: '2026-11-19T10:00:00Z' }),
+    ).toEqual({ kind: 'ramp', name: 'St. Louis ramp' });
   });
 });

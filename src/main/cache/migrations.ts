@@ -146,5 +146,6 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE containers ADD COLUMN lfd_last_end_at INTEGER;
   ALTER TABLE containers ADD COLUMN appointment_day_at INTEGER;
   CREATE INDEX containers_lfd_first_due ON containers (lfd_first_due_at);
+  CREATE INDEX containers_lfd_last_end ON containers (lfd_last_end_at);
   `,
 ];

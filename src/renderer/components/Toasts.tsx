@@ -1,3 +1,5 @@
+import { Fragment } from 'react';
+
 export interface Toast {
   id: number;
   title: string;
@@ -5,7 +7,10 @@ export interface Toast {
   containerId: string | null;
 }
 
-/** In-app notifications, newest on top; each can open its container or be dismissed. */
+/**
+ * In-app notifications, collapsed so they never stack over the board: the newest in full (open
+ * its container or dismiss it), the others as one summary line with "Dismiss all".
+ */
 export function Toasts({
   toasts,
   onDismiss,
@@ -15,17 +20,18 @@ export function Toasts({
   onDismiss(id: number): void;
   onOpen(toast: Toast): void;
 }) {
+  const [newest, ...older] = toasts;
   return (
     <div className="toasts" role="region" aria-label="Notifications" aria-live="polite">
-      {toasts.map((toast) => (
-        <div key={toast.id} className="toast" data-testid="toast">
+      {newest ? (
+        <div key={newest.id} className="toast" data-testid="toast">
           <div className="toast__text">
-            <strong>{toast.title}</strong>
-            <span>{toast.body}</span>
+            <strong>{newest.title}</strong>
+            <span>{newest.body}</span>
           </div>
           <div className="toast__actions">
-            {toast.containerId ? (
-              <button type="button" className="secondary" onClick={() => onOpen(toast)}>
+            {newest.containerId ? (
+              <button type="button" className="secondary" onClick={() => onOpen(newest)}>
                 Open
               </button>
             ) : null}
@@ -33,13 +39,33 @@ export function Toasts({
               type="button"
               className="secondary"
               aria-label="Dismiss notification"
-              onClick={() => onDismiss(toast.id)}
+              onClick={() => onDismiss(newest.id)}
             >
               ×
             </button>
           </div>
         </div>
-      ))}
+      ) : null}
+      {older.length > 0 ? (
+        <div className="toast toast--summary" data-testid="toast-summary">
+          <span className="toast__summary-text">
+            {older.length} more:{' '}
+            {older.map((toast, index) => (
+              <Fragment key={toast.id}>
+                {index > 0 ? ' · ' : ''}
+                <span title={toast.body}>{toast.title}</span>
+              </Fragment>
+            ))}
+          </span>
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => toasts.forEach((toast) => onDismiss(toast.id))}
+          >
+            Dismiss all
+          </button>
+        </div>
+      ) : null}
     </div>
   );
 }
