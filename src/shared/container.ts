@@ -258,6 +258,21 @@ export const LFD_FIRST_NOTES: Record<LfdSource, string> = {
   rail: 'rail storage starts first',
 };
 
+/**
+ * The first deadline whose free time is over by the time of the appointment (binding or not:
+ * storage or demurrage runs from it), or null when the appointment meets them all.
+ */
+export function deadlineMissedByAppointment<D extends Pick<LfdDeadline, 'endsAt'>>(
+  appointmentAt: string | null | undefined,
+  deadlines: readonly D[],
+): D | null {
+  return (
+    [...deadlines]
+      .sort((a, b) => a.endsAt - b.endsAt)
+      .find((d) => appointmentAfterLfd(appointmentAt, d)) ?? null
+  );
+}
+
 /** An appointment booked after free time has ended. */
 export function appointmentAfterLfd(
   appointmentAt: string | null | undefined,

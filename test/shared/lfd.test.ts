@@ -3,6 +3,7 @@ import {
   LFD_SOURCES,
   appointmentAfterLfd,
   containerLocation,
+  deadlineMissedByAppointment,
   drivingDeadline,
   lfdCountdown,
   lfdDayPhrase,
@@ -134,6 +135,17 @@ describe('every deadline source, each in its zone', () => {
     expect(appointmentAfterLfd('2026-11-18T23:00:00Z', deadline)).toBe(false);
     expect(appointmentAfterLfd(null, deadline)).toBe(false);
     expect(appointmentAfterLfd('2026-11-22T17:00:00Z', null)).toBe(false);
+  });
+
+  it('names the first deadline an appointment misses, binding or not', () => {
+    const list = lfdDeadlines(
+      { line: '2026-11-24T08:00:00.000Z', terminal: '2026-11-23T08:00:00.000Z' },
+      { port: LA },
+    );
+    // 09:00 PST on the 24th: the terminal's day is over, the line's is not.
+    expect(deadlineMissedByAppointment('2026-11-24T17:00:00Z', list)?.source).toBe('terminal');
+    expect(deadlineMissedByAppointment('2026-11-23T17:00:00Z', list)).toBeNull();
+    expect(deadlineMissedByAppointment(null, list)).toBeNull();
   });
 });
 

@@ -8,7 +8,7 @@
 import { DateTime } from 'luxon';
 import {
   LFD_SOURCES,
-  appointmentAfterLfd,
+  deadlineMissedByAppointment,
   drivingDeadline,
   hasLeftTerminal,
   holdLabel,
@@ -152,7 +152,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     cell: ({ row }, now) =>
       text(
         row.pickupAppointmentAt
-          ? appointmentAfterLfd(row.pickupAppointmentAt, drivingDeadline(row.deadlines, now))
+          ? deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines)
             ? 'Yes'
             : 'No'
           : null,

@@ -7,7 +7,7 @@ import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
 import {
   LFD_FIRST_NOTES,
-  appointmentAfterLfd,
+  deadlineMissedByAppointment,
   drivingDeadline,
   hasLeftTerminal,
   holdDescription,
@@ -85,7 +85,7 @@ export function LfdCell({ row, now }: { row: BoardRow; now: number }) {
   const others = row.deadlines.filter((d) => d !== driving);
   const firstNote =
     !done && !driving.binding && driving.source ? LFD_FIRST_NOTES[driving.source] : null;
-  const lateAppointment = !done && appointmentAfterLfd(row.pickupAppointmentAt, driving);
+  const lateFor = done ? null : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
   return (
     <span
       className={`lfd lfd--${urgency}`}
@@ -101,9 +101,11 @@ export function LfdCell({ row, now }: { row: BoardRow; now: number }) {
         </span>
         <span className="lfd__source">{sourceName(driving)}</span>
       </span>
-      {firstNote || others.length > 0 || lateAppointment ? (
+      {firstNote || others.length > 0 || lateFor ? (
         <span className="lfd__more">
-          {lateAppointment ? <span className="lfd__flag">appointment after LFD · </span> : null}
+          {lateFor ? (
+            <span className="lfd__flag">appointment after {sourceName(lateFor)} LFD · </span>
+          ) : null}
           {firstNote ? <span className="lfd__first">{firstNote}</span> : null}
           {others.map((d) => (
             <span key={d.source ?? 'lfd'} className="lfd__other">

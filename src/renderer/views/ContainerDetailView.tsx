@@ -1,6 +1,6 @@
 import {
   LFD_FIRST_NOTES,
-  appointmentAfterLfd,
+  deadlineMissedByAppointment,
   drivingDeadline,
   hasLeftTerminal,
   holdDescription,
@@ -100,7 +100,9 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
 
   const driving = drivingDeadline(row.deadlines, now);
   const leftTerminal = hasLeftTerminal(row.status);
-  const lateAppointment = !leftTerminal && appointmentAfterLfd(row.pickupAppointmentAt, driving);
+  const lateFor = leftTerminal
+    ? null
+    : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
 
   return (
     <article className="detail" aria-label={`Container ${row.number}`}>
@@ -183,11 +185,11 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
               <LfdCell row={row} now={now} />
             </p>
           ) : null}
-          {lateAppointment ? (
+          {lateFor ? (
             <p role="alert" className="error-banner">
               The pickup appointment ({formatDateTime(row.pickupAppointmentAt, zone)}) is after free
-              time ends ({lfdSourceLabel(driving!.source)}{' '}
-              {formatLocalDate(driving!.date, driving!.zone)}).
+              time ends ({lfdSourceLabel(lateFor.source)}{' '}
+              {formatLocalDate(lateFor.date, lateFor.zone)}).
             </p>
           ) : null}
         </section>
