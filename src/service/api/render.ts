@@ -5,6 +5,7 @@
 import { rememberSerialized } from '../jsonapi/document';
 import type { Identifier, Resource } from '../jsonapi/include';
 import type { ReferenceData } from '../store/reference';
+import { containerLfd } from '../tracking/binding-lfd';
 import type { ResourceRows } from '../store/resource-rows';
 import type {
   ContainersTable,
@@ -361,8 +362,7 @@ export class Renderer {
         created_at: c.created_at,
         updated_at: c.updated_at,
         seal_number: c.seal_number,
-        // The line's LFD is preferred, then the terminal's, then the rail carrier's.
-        pickup_lfd: c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail,
+        pickup_lfd: containerLfd(c).date,
         pickup_appointment_at: c.pickup_appointment_at,
         availability_known: c.availability_known === 1,
         available_for_pickup: bool(c.available_for_pickup),

@@ -35,6 +35,7 @@ import {
 import { referenceId, type ReferenceData } from '../store/reference';
 import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
 import type { TrackingStore } from '../store/tracking-store';
+import { containerLfd } from './binding-lfd';
 import { deriveStatus } from './status';
 
 /** Counters of bad feed data, exposed by the engine's stats. */
@@ -279,9 +280,6 @@ const LFD_EVENTS: [keyof ContainersTable, string][] = [
   ['pickup_lfd_terminal', 'container.pickup_lfd_terminal.changed'],
   ['pickup_lfd_rail', 'container.pickup_lfd_rail.changed'],
 ];
-
-const coalescedLfd = (c: Partial<ContainersTable>) =>
-  c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail ?? null;
 
 /** What the feeds say about one container in this pass; undefined = that source not asked. */
 export interface ContainerInputs {
@@ -553,10 +551,11 @@ export async function applyContainer(
       });
     }
   }
-  if (coalescedLfd(container) !== coalescedLfd(merged)) {
+  const binding = containerLfd(merged);
+  if (containerLfd(container).date !== binding.date) {
     deadlineEvents.push({
       event: 'container.pickup_lfd.changed',
-      source: merged.pickup_lfd_line ? 'shipping_line' : 'terminal',
+      source: binding.source === 'line' ? 'shipping_line' : 'terminal',
     });
   }
   if (changeset.pickup_appointment_at) {
