@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock';
 import { buildApp } from './app';
-import { Renderer } from './api/render';
+import { Renderer } from './resources/renderer';
 import { createTrackingRequest } from './api/tracking-requests';
 import { Documents } from './documents';
 import { startSmtpInbox } from './email/smtp-inbox';
