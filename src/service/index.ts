@@ -22,6 +22,7 @@ import {
 } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
+import { DocumentStore } from './store/documents';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { ServiceStorage } from './store';
 import type { FeedsConfig } from './feeds/config';
@@ -128,7 +129,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       copies: stores.routeMapCopies,
     });
     const documents = new Documents({
-      db: opened.db,
+      store: new DocumentStore(opened.db, clock),
       dataDir: options.dataDir,
       ref,
       clock,
