@@ -7,7 +7,7 @@ import { v4 as uuidv4 } from 'uuid';
 import type { Cache } from '../../src/main/cache/cache';
 import type { CachedContainer, CachedShipment } from '../../src/shared/cached-resources';
 import { createServiceApp } from '../../src/service';
-import { Renderer } from '../../src/service/api/render';
+import { Renderer } from '../../src/service/resources/renderer';
 import { ResourceRows } from '../../src/service/store/resource-rows';
 import { seedBenchData } from './seed';
 

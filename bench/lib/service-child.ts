@@ -1,6 +1,6 @@
 /** The process side of bench/lib/service-process.ts. */
-import { v4 as uuidv4 } from 'uuid';
 import { startService } from '../../src/service';
+import { applyFeedAnswer } from '../../test/support/feed-answers';
 import { seedBenchData, type BenchSeedOptions } from './seed';
 
 interface Args {
@@ -24,7 +24,6 @@ if (args.mode === 'seed') {
   send({ type: 'seeded', key: service.initialKey });
   process.disconnect();
 } else {
-  const db = service.store.context.db;
   send({ type: 'ready', baseUrl: service.baseUrl, key: service.initialKey ?? null });
   process.on('message', (message: { type: string; count?: number; round?: number }) => {
     void (async () => {
@@ -36,44 +35,17 @@ if (args.mode === 'seed') {
           peakRss: process.resourceUsage().maxRSS * 1024,
         });
       } else if (message.type === 'touch') {
-        const now = new Date().toISOString();
-        const rows = await db
-          .selectFrom('containers')
-          .select(['id', 'account_id', 'shipment_id'])
-          .orderBy('created_at')
-          .limit(message.count!)
-          .offset(message.count! * message.round!)
-          .execute();
-        await db.transaction().execute(async (trx) => {
-          for (const c of rows) {
-            await trx
-              .updateTable('containers')
-              .set({ updated_at: now })
-              .where('id', '=', c.id)
-              .execute();
-            await trx
-              .insertInto('transport_events')
-              .values({
-                id: uuidv4(),
-                account_id: c.account_id,
-                container_id: c.id,
-                shipment_id: c.shipment_id,
-                event: 'container.transport.vessel_arrived',
-                voyage_number: null,
-                timestamp: now,
-                timezone: null,
-                location_locode: null,
-                location_id: null,
-                location_type: null,
-                vessel_id: null,
-                terminal_id: null,
-                terminal_type: null,
-                data_source: 'shipping_line',
-                created_at: now,
-              })
-              .execute();
-          }
-        });
+        // Changed the way production changes a box: a feed answer (a new line LFD) applied by
+        // the engine's apply step.
+        const account = (await service.store.accounts.primary())!;
+        const { rows } = await service.store.context.stores.reads.containerKeys(
+          account.id,
+          {},
+          { size: message.count!, offset: message.count! * message.round! },
+        );
+        const lastFreeDay = new Date(Date.now() + (message.round! + 7) * 86_400_000).toISOString();
+        for (const c of rows)
+          await applyFeedAnswer(service.store, c.id, { lineLastFreeDay: lastFreeDay });
         send({ type: 'touched' });
       } else if (message.type === 'close') {
         await service.close();

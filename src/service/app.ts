@@ -13,7 +13,7 @@ import { registerDocumentSchemaRoutes } from './api/document-schemas';
 import { registerDocumentRoutes } from './api/documents';
 import { registerEmailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
-import { API_PREFIX } from './api/render';
+import { API_PREFIX } from './resources/render';
 import { registerReferenceRoutes } from './api/reference';
 import { registerSearchRoutes } from './api/search';
 import { registerShipmentRoutes } from './api/shipments';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock';
-import type { Renderer } from './api/render';
+import type { Renderer } from './resources/renderer';
 import type { Documents } from './documents';
 import type { VesselPositionHistory } from './routing/positions';
 import type { RouteMapService } from './routing/route-builder';

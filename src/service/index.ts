@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock';
 import { buildApp } from './app';
-import { Renderer } from './api/render';
+import { Renderer } from './resources/renderer';
 import { createTrackingRequest } from './api/tracking-requests';
 import { Documents } from './documents';
 import { startSmtpInbox } from './email/smtp-inbox';
@@ -22,6 +22,7 @@ import {
 } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
+import { DocumentStore } from './store/documents';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { ServiceStorage } from './store';
 import type { FeedsConfig } from './feeds/config';
@@ -130,7 +131,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       copies: stores.routeMapCopies,
     });
     const documents = new Documents({
-      db: opened.db,
+      store: new DocumentStore(opened.db, clock),
       dataDir: options.dataDir,
       ref,
       clock,

@@ -120,7 +120,10 @@ describe('shipments', () => {
   it('filters by updated_at (sync extension)', async () => {
     const before = new Date(t.clock.now()).toISOString();
     t.clock.advance(5000);
-    await t.service.store.tracking.updateShipment(seeded.shipment.id, { podVoyageNumber: '124E' });
+    // Stopping and resuming tracking through the API changes the shipment.
+    const shipmentPath = `/shipments/${seeded.shipment.id}`;
+    expect((await t.send('PATCH', `${shipmentPath}/stop_tracking`, {})).status).toBe(200);
+    expect((await t.send('PATCH', `${shipmentPath}/resume_tracking`, {})).status).toBe(200);
     const res = await t.get(`/shipments?filter[updated_at][start]=${before}`);
     expect(res.body.data.map((s: any) => s.id)).toEqual([seeded.shipment.id]);
     const later = new Date(t.clock.now() + 1000).toISOString();

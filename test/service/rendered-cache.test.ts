@@ -9,6 +9,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../src/service/store/db';
+import { applyFeedAnswer } from '../support/feed-answers';
 import { seedShipment, startTestService, type TestService } from './helpers';
 
 let t: TestService;
@@ -51,15 +52,42 @@ describe('rendered resource reuse', () => {
     await text(LIST);
     await text(detail);
 
-    await tracking.updateContainer(id, { currentStatus: 'available', sealNumber: 'SEAL-9' });
+    // The inland rail terminal reports the box unloaded and available, in yard row 9.
+    const now = new Date(t.clock.now()).toISOString();
+    await applyFeedAnswer(t.service.store, id, {
+      terminal: {
+        facility: {
+          kind: 'rail_terminal',
+          firms_code: 'H572',
+          smdg_code: null,
+          name: 'Chicago rail ramp',
+          locode: 'USCHI',
+          time_zone: 'America/Chicago',
+        },
+        checked_at: now,
+        discharged_at: null,
+        rail_unloaded_at: now,
+        available_for_pickup: true,
+        holds: [],
+        fees: [],
+        last_free_day: null,
+        pickup_appointment_at: null,
+        yard_location: 'ROW 9',
+        full_out_at: null,
+        full_out_chassis_number: null,
+        empty_returned_at: null,
+      },
+    });
     for (const doc of [
       JSON.parse(await text(LIST)),
       { data: [JSON.parse(await text(detail)).data] },
     ]) {
       expect(containerIn(doc, id).attributes.current_status).toBe('available');
-      expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-9');
+      expect(containerIn(doc, id).attributes.location_at_pod_terminal).toBe('ROW 9');
     }
 
+    // Later than the terminal's event, so the new one lists first.
+    t.clock.advance(1000);
     const before = containerIn(JSON.parse(await text(LIST)), id).relationships;
     const event = await tracking.addTransportEvent(id, {
       event: 'container.transport.vessel_arrived',

@@ -149,7 +149,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   {
     header: 'Appointment after LFD',
     width: 10,
-    cell: ({ row }, now) =>
+    cell: ({ row }) =>
       text(
         row.pickupAppointmentAt
           ? deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines)

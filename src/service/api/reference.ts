@@ -26,7 +26,7 @@ import {
   renderRailTerminal,
   renderShippingLine,
   renderTerminal,
-} from './render';
+} from '../resources/render';
 
 const params = (name: string, description: string) =>
   Type.Object({ [name]: Type.String({ description }) });

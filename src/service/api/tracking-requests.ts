@@ -16,7 +16,7 @@ import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import { TEST_SCAC } from '../tracking/engine';
 import { inferNumber } from '../tracking/infer-number';
-import { renderTrackingRequest } from './render';
+import { renderTrackingRequest } from '../resources/render';
 import {
   IdParams,
   IncludeQuery,

@@ -27,7 +27,7 @@ import {
   sendCollection,
   sendDocument,
 } from './http';
-import { renderWebhook, renderWebhookNotification } from './render';
+import { renderWebhook, renderWebhookNotification } from '../resources/render';
 
 type Error422 = Omit<JsonApiErrorObject, 'status' | 'title'>;
 
@@ -284,9 +284,15 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       if (errors.length || !isWebhookEvent(body.event)) throw ApiError.many(422, errors);
 
       const id = uuidv4();
-      const document = await exampleNotification(body.event, render, ref, isoString(clock.now()), {
-        id,
-      });
+      const document = await exampleNotification(
+        body.event,
+        render.rendering,
+        ref,
+        isoString(clock.now()),
+        {
+          id,
+        },
+      );
       const payload = JSON.stringify(document);
       const headers = signedHeaders(payload, id, Math.floor(clock.now() / 1000), body.secret);
       const result = await webhooks.sender.post(body.url, payload, headers);
@@ -419,7 +425,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
           source: { parameter: 'event' },
         });
       }
-      const doc = await exampleNotification(event, render, ref, isoString(clock.now()));
+      const doc = await exampleNotification(event, render.rendering, ref, isoString(clock.now()));
       return sendDocument(reply, 200, {
         data: [doc.data],
         included: doc.included,

@@ -1,10 +1,8 @@
 /** Everything the document routes and the SMTP listener share, built once per service. */
-import type { Kysely } from 'kysely';
 import type { Clock } from '../../shared/clock';
 import type { EventSink } from '../events/event-sink';
-import { DocumentStore } from '../store/documents';
+import type { DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
-import type { Database } from '../store/schema';
 import { DocumentFiles } from './files';
 import { TesseractOcr } from './ocr';
 import { DocumentRenderer } from './render';
@@ -24,7 +22,7 @@ export class Documents {
   readonly mailDomain: string;
 
   constructor(options: {
-    db: Kysely<Database>;
+    store: DocumentStore;
     dataDir: string;
     ref: ReferenceData;
     clock: Clock;
@@ -36,11 +34,10 @@ export class Documents {
     mailDomain: string;
   }) {
     this.mailDomain = options.mailDomain;
-    this.store = new DocumentStore(options.db, options.clock);
+    this.store = options.store;
     this.files = new DocumentFiles(options.dataDir);
     this.renderer = new DocumentRenderer(this.store);
     this.service = new DocumentService({
-      db: options.db,
       store: this.store,
       files: this.files,
       ref: options.ref,

@@ -4,13 +4,11 @@
  * `document.extracted` / `document.extraction_failed` event in the same transaction as the
  * result -> tracking requests for what it names when the account's mode is `automatic`.
  */
-import type { Kysely } from 'kysely';
 import type { EventSink } from '../events/event-sink';
 import { ApiError } from '../jsonapi/errors';
 import type { Resource } from '../jsonapi/include';
 import type { DocumentRow, DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
-import type { Database } from '../store/schema';
 import type { TrackingRequestCreateBody } from '../../shared/api/documents';
 import { extractFields, type Extraction } from './extract';
 import type { DocumentFiles } from './files';
@@ -40,7 +38,6 @@ export interface IncomingFile {
 }
 
 export interface DocumentServiceDeps {
-  db: Kysely<Database>;
   store: DocumentStore;
   files: DocumentFiles;
   ref: ReferenceData;

@@ -379,14 +379,6 @@ export class TrackingStore {
     return row;
   }
 
-  async updateShipment(id: string, changes: Partial<ShipmentInput>): Promise<void> {
-    await this.db
-      .updateTable('shipments')
-      .set({ ...this.shipmentColumns(changes), updated_at: this.nowIso() })
-      .where('id', '=', id)
-      .execute();
-  }
-
   /** Stops (reason given) or resumes (reason null) line tracking; scoped to the account. */
   async setLineTracking(
     accountId: string,
@@ -524,14 +516,6 @@ export class TrackingStore {
     const row = { ...base, ...this.containerColumns(input), created_at: now, updated_at: now };
     await this.db.insertInto('containers').values(row).execute();
     return row;
-  }
-
-  async updateContainer(id: string, changes: Partial<ContainerInput>): Promise<void> {
-    await this.db
-      .updateTable('containers')
-      .set({ ...this.containerColumns(changes), updated_at: this.nowIso() })
-      .where('id', '=', id)
-      .execute();
   }
 
   // --- events ---------------------------------------------------------------------------------

@@ -35,6 +35,7 @@ import {
 import { referenceId, type ReferenceData } from '../store/reference';
 import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
 import type { TrackingStore } from '../store/tracking-store';
+import { containerLfd } from './binding-lfd';
 import { deriveStatus } from './status';
 
 /** Counters of bad feed data, exposed by the engine's stats. */
@@ -280,9 +281,6 @@ const LFD_EVENTS: [keyof ContainersTable, string][] = [
   ['pickup_lfd_rail', 'container.pickup_lfd_rail.changed'],
 ];
 
-const coalescedLfd = (c: Partial<ContainersTable>) =>
-  c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail ?? null;
-
 /** What the feeds say about one container in this pass; undefined = that source not asked. */
 export interface ContainerInputs {
   line?: { raw: RawEvent[]; route: DerivedRoute; inlandMove: boolean } | undefined;
@@ -322,139 +320,198 @@ export async function applyContainer(
   container: ContainersTable,
   inputs: ContainerInputs,
 ): Promise<boolean> {
+  // What the sources say, gathered into the columns to write and the milestones seen.
   const next: Partial<ContainersTable> = {};
   const drafts: TransportEventDraft[] = [];
-  let changed = false;
-  const ref = env.ref;
-  const zoneOf = (locode: string | null) =>
-    locode
-      ? (ref.portsByLocode.get(locode)?.time_zone ??
-        ref.metrosByLocode.get(locode)?.time_zone ??
-        null)
-      : null;
-
-  let inlandMove = false;
+  let rawChanged = false;
+  let inlandMove: boolean;
   if (inputs.line) {
-    const { raw, route } = inputs.line;
+    rawChanged = await takeLineEvents(env, scope, container, inputs.line, next, drafts);
     inlandMove = inputs.line.inlandMove;
-    const own = rawEventsForContainer(raw, container.number);
-    const normalized = normalizeEvents(own, route);
-    changed = (await replaceRawEventsIfChanged(scope, container.id, normalized.raw)) || changed;
-    drafts.push(...normalized.transport);
-    const m = deriveContainerMilestones(own, route);
-    // Milestones do not un-happen: a value another source (the terminal) supplied is kept
-    // while the line has not reported it.
-    for (const [k, v] of Object.entries(m) as [keyof typeof m, string | null][]) {
-      next[k] = k === 'ind_eta_at' ? v : (v ?? container[k]);
-    }
-    next.pod_timezone = zoneOf(route.pod);
-    next.final_destination_timezone = zoneOf(route.destination ?? route.pod);
-    if (m.empty_terminated_at) {
-      const ret = own.find((e) => e.timestamp === m.empty_terminated_at && !e.estimated);
-      next.empty_terminated_timezone = zoneOf(ret?.location_locode ?? null);
-    }
   } else {
     inlandMove =
       shipment.destination_id !== null && shipment.destination_id !== shipment.port_of_discharge_id;
   }
-
   if (inputs.deadlines !== undefined) {
     next.pickup_lfd_line = inputs.deadlines?.lastFreeDay ?? null;
   }
+  if (inputs.terminal) takeTerminalRecord(env, scope, container, inputs.terminal, next, drafts);
 
+  const merged = { ...container, ...next } as ContainersTable;
+  next.current_status = derivedStatus(shipment, container, merged, drafts, inlandMove);
+
+  const newEvents = await storeNewMilestones(env, scope, container, drafts);
   if (inputs.terminal) {
-    const t = inputs.terminal;
-    const times: Record<string, string | null> = {};
-    for (const k of [
-      'discharged_at',
-      'rail_unloaded_at',
-      'full_out_at',
-      'empty_returned_at',
-      'last_free_day',
-      'pickup_appointment_at',
-    ] as const) {
-      const actual = k !== 'last_free_day' && k !== 'pickup_appointment_at';
-      const v = plausible(t[k], scope.now, actual);
-      if (v === 'bad') {
-        env.counters.impossibleTimestamps++;
-        env.warn(
-          { container: container.number, field: k, value: t[k] },
-          'terminal sent an impossible time',
-        );
-        times[k] = null;
-      } else times[k] = v;
-    }
-    const rail = t.facility.kind === 'rail_terminal';
-    const firms = t.facility.firms_code;
-    const known = firms
-      ? rail
-        ? ref.railTerminalsByFirms.get(firms)
-        : ref.terminalsByFirms.get(firms)
-      : undefined;
-    if (firms && !known) env.counters.unknownFacilities++;
-    const locode = isKnownLocation(ref, t.facility.locode) ? t.facility.locode : null;
-    if (!locode) env.counters.unknownLocodes++;
-    next.availability_known = 1;
-    next.available_for_pickup = t.available_for_pickup ? 1 : 0;
-    next.holds_at_pod_terminal = JSON.stringify(
-      t.holds
-        .filter((h) => h.status !== 'released')
-        .map((h) => ({ name: h.name, status: h.status, description: h.description })),
-    );
-    next.fees_at_pod_terminal = JSON.stringify(
-      t.fees.map((f) => ({ type: f.type, amount: f.amount, currency_code: f.currency_code })),
-    );
-    next.pickup_appointment_at = times.pickup_appointment_at ?? null;
-    next.location_at_pod_terminal = t.yard_location;
-    next.terminal_checked_at = iso(scope.now);
-    if (rail) {
-      next.pickup_lfd_rail = times.last_free_day ?? null;
-      next.ind_rail_unloaded_at ??=
-        container.ind_rail_unloaded_at ?? times.rail_unloaded_at ?? null;
-      if (times.full_out_at)
-        next.final_destination_full_out_at ??=
-          container.final_destination_full_out_at ?? times.full_out_at;
-    } else {
-      next.pickup_lfd_terminal = times.last_free_day ?? null;
-      if (known) {
-        next.pod_terminal_id = known.id;
-        next.pickup_facility_id = known.id;
-      }
-      // The line's report is preferred; the terminal's fills what the line has not said yet.
-      next.pod_discharged_at ??= container.pod_discharged_at ?? times.discharged_at ?? null;
-      next.pod_full_out_at ??= container.pod_full_out_at ?? times.full_out_at ?? null;
-      if (times.full_out_at) next.pod_full_out_chassis_number = t.full_out_chassis_number;
-      next.pod_timezone ??= container.pod_timezone ?? t.facility.time_zone;
-    }
-    next.empty_terminated_at ??= container.empty_terminated_at ?? times.empty_returned_at ?? null;
-    const terminalFirms = known ? firms : null;
-    const draft = (event: string, at: string | null) => {
-      if (!at) return;
-      drafts.push({
-        event: event as TransportEventDraft['event'],
-        timestamp: at,
-        location_locode: locode,
-        facility_smdg_code: null,
-        vessel_imo: null,
-        vessel_name: null,
-        voyage_number: null,
-        mode_of_transport: null,
-        equipment_reference: container.number,
-        data_source: 'terminal',
-        original_events: [`TERMINAL/${event}`],
-        reported_by: ['terminal'],
-        ...(terminalFirms ? { terminal_firms: terminalFirms } : {}),
-      } as TransportEventDraft);
-    };
-    if (rail) draft('container.transport.rail_unloaded', times.rail_unloaded_at ?? null);
-    else draft('container.transport.vessel_discharged', times.discharged_at ?? null);
-    draft('container.transport.full_out', times.full_out_at ?? null);
-    draft('container.transport.empty_in', times.empty_returned_at ?? null);
+    const flip = await storeAvailabilityFlip(env, scope, container, next, inputs.terminal);
+    if (flip) newEvents.push(flip);
   }
 
-  // Status from the merged facts.
-  const merged = { ...container, ...next } as ContainersTable;
-  next.current_status = deriveStatus({
+  const changeset = trackedChanges(container, next);
+  const changedAttrs = Object.keys(changeset).length > 0;
+  if (changedAttrs || next.terminal_checked_at || newEvents.length > 0) {
+    await scope.store.applyContainerChanges(container.id, {
+      ...next,
+      ...(changedAttrs || newEvents.length > 0 ? { updated_at: iso(scope.now) } : {}),
+    });
+  }
+
+  const accountId = container.account_id;
+  const about = { type: 'container' as const, id: container.id };
+  for (const e of newEvents) {
+    await record(env, scope, accountId, e.event, { type: 'transport_event', id: e.id });
+  }
+  if (changedAttrs && !inputs.created) {
+    await record(env, scope, accountId, 'container.updated', about, changeset);
+  }
+  await recordDeadlineChanges(env, scope, container, merged, changeset);
+  return rawChanged || changedAttrs || newEvents.length > 0;
+}
+
+const zoneOf = (ref: ReferenceData, locode: string | null) =>
+  locode
+    ? (ref.portsByLocode.get(locode)?.time_zone ??
+      ref.metrosByLocode.get(locode)?.time_zone ??
+      null)
+    : null;
+
+/**
+ * The line's events for this box: its raw events (replaced when changed; returns whether they
+ * were), the milestones they derive and the time zones of its places.
+ */
+async function takeLineEvents(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  container: ContainersTable,
+  line: NonNullable<ContainerInputs['line']>,
+  next: Partial<ContainersTable>,
+  drafts: TransportEventDraft[],
+): Promise<boolean> {
+  const { raw, route } = line;
+  const own = rawEventsForContainer(raw, container.number);
+  const normalized = normalizeEvents(own, route);
+  const changed = await replaceRawEventsIfChanged(scope, container.id, normalized.raw);
+  drafts.push(...normalized.transport);
+  const m = deriveContainerMilestones(own, route);
+  // Milestones do not un-happen: a value another source (the terminal) supplied is kept
+  // while the line has not reported it.
+  for (const [k, v] of Object.entries(m) as [keyof typeof m, string | null][]) {
+    next[k] = k === 'ind_eta_at' ? v : (v ?? container[k]);
+  }
+  next.pod_timezone = zoneOf(env.ref, route.pod);
+  next.final_destination_timezone = zoneOf(env.ref, route.destination ?? route.pod);
+  if (m.empty_terminated_at) {
+    const ret = own.find((e) => e.timestamp === m.empty_terminated_at && !e.estimated);
+    next.empty_terminated_timezone = zoneOf(env.ref, ret?.location_locode ?? null);
+  }
+  return changed;
+}
+
+/** The terminal's record for this box: availability, holds, fees, its LFD and milestones. */
+function takeTerminalRecord(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  container: ContainersTable,
+  t: TerminalContainerStatus,
+  next: Partial<ContainersTable>,
+  drafts: TransportEventDraft[],
+): void {
+  const ref = env.ref;
+  const times: Record<string, string | null> = {};
+  for (const k of [
+    'discharged_at',
+    'rail_unloaded_at',
+    'full_out_at',
+    'empty_returned_at',
+    'last_free_day',
+    'pickup_appointment_at',
+  ] as const) {
+    const actual = k !== 'last_free_day' && k !== 'pickup_appointment_at';
+    const v = plausible(t[k], scope.now, actual);
+    if (v === 'bad') {
+      env.counters.impossibleTimestamps++;
+      env.warn(
+        { container: container.number, field: k, value: t[k] },
+        'terminal sent an impossible time',
+      );
+      times[k] = null;
+    } else times[k] = v;
+  }
+  const rail = t.facility.kind === 'rail_terminal';
+  const firms = t.facility.firms_code;
+  const known = firms
+    ? rail
+      ? ref.railTerminalsByFirms.get(firms)
+      : ref.terminalsByFirms.get(firms)
+    : undefined;
+  if (firms && !known) env.counters.unknownFacilities++;
+  const locode = isKnownLocation(ref, t.facility.locode) ? t.facility.locode : null;
+  if (!locode) env.counters.unknownLocodes++;
+  next.availability_known = 1;
+  next.available_for_pickup = t.available_for_pickup ? 1 : 0;
+  next.holds_at_pod_terminal = JSON.stringify(
+    t.holds
+      .filter((h) => h.status !== 'released')
+      .map((h) => ({ name: h.name, status: h.status, description: h.description })),
+  );
+  next.fees_at_pod_terminal = JSON.stringify(
+    t.fees.map((f) => ({ type: f.type, amount: f.amount, currency_code: f.currency_code })),
+  );
+  next.pickup_appointment_at = times.pickup_appointment_at ?? null;
+  next.location_at_pod_terminal = t.yard_location;
+  next.terminal_checked_at = iso(scope.now);
+  if (rail) {
+    next.pickup_lfd_rail = times.last_free_day ?? null;
+    next.ind_rail_unloaded_at ??= container.ind_rail_unloaded_at ?? times.rail_unloaded_at ?? null;
+    if (times.full_out_at)
+      next.final_destination_full_out_at ??=
+        container.final_destination_full_out_at ?? times.full_out_at;
+  } else {
+    next.pickup_lfd_terminal = times.last_free_day ?? null;
+    if (known) {
+      next.pod_terminal_id = known.id;
+      next.pickup_facility_id = known.id;
+    }
+    // The line's report is preferred; the terminal's fills what the line has not said yet.
+    next.pod_discharged_at ??= container.pod_discharged_at ?? times.discharged_at ?? null;
+    next.pod_full_out_at ??= container.pod_full_out_at ?? times.full_out_at ?? null;
+    if (times.full_out_at) next.pod_full_out_chassis_number = t.full_out_chassis_number;
+    next.pod_timezone ??= container.pod_timezone ?? t.facility.time_zone;
+  }
+  next.empty_terminated_at ??= container.empty_terminated_at ?? times.empty_returned_at ?? null;
+  const terminalFirms = known ? firms : null;
+  const draft = (event: string, at: string | null) => {
+    if (!at) return;
+    drafts.push({
+      event: event as TransportEventDraft['event'],
+      timestamp: at,
+      location_locode: locode,
+      facility_smdg_code: null,
+      vessel_imo: null,
+      vessel_name: null,
+      voyage_number: null,
+      mode_of_transport: null,
+      equipment_reference: container.number,
+      data_source: 'terminal',
+      original_events: [`TERMINAL/${event}`],
+      reported_by: ['terminal'],
+      ...(terminalFirms ? { terminal_firms: terminalFirms } : {}),
+    } as TransportEventDraft);
+  };
+  if (rail) draft('container.transport.rail_unloaded', times.rail_unloaded_at ?? null);
+  else draft('container.transport.vessel_discharged', times.discharged_at ?? null);
+  draft('container.transport.full_out', times.full_out_at ?? null);
+  draft('container.transport.empty_in', times.empty_returned_at ?? null);
+}
+
+/** The status the merged facts give (see status.ts). */
+function derivedStatus(
+  shipment: ShipmentsTable,
+  container: ContainersTable,
+  merged: ContainersTable,
+  drafts: TransportEventDraft[],
+  inlandMove: boolean,
+): ContainerStatus {
+  return deriveStatus({
     previous: container.current_status as ContainerStatus,
     emptyTerminatedAt: merged.empty_terminated_at,
     finalDestinationFullOutAt: merged.final_destination_full_out_at,
@@ -473,8 +530,15 @@ export async function applyContainer(
     availableForPickup:
       merged.available_for_pickup === null ? null : merged.available_for_pickup === 1,
   });
+}
 
-  // Transport events: only milestones not stored yet, from any source.
+/** Stores the milestones not stored yet, from any source; returns the new transport events. */
+async function storeNewMilestones(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  container: ContainersTable,
+  drafts: TransportEventDraft[],
+): Promise<{ id: string; event: string }[]> {
   const existing = await scope.store.storedMilestones(container.id);
   const seen = new Set(existing.map((e) => `${e.event}|${e.location_locode ?? ''}`));
   const newEvents: { id: string; event: string }[] = [];
@@ -496,28 +560,41 @@ export async function applyContainer(
     });
     newEvents.push({ id: row.id, event: d.event });
   }
+  return newEvents;
+}
 
-  // Availability is announced as a terminal transport event each time it flips.
+/** Availability is announced as a terminal transport event each time it flips. */
+async function storeAvailabilityFlip(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  container: ContainersTable,
+  next: Partial<ContainersTable>,
+  terminal: TerminalContainerStatus,
+): Promise<{ id: string; event: string } | null> {
   const availabilityNow = next.available_for_pickup;
   if (
-    inputs.terminal &&
-    availabilityNow !== undefined &&
-    availabilityNow !== null &&
-    (container.availability_known !== 1 || container.available_for_pickup !== availabilityNow)
-  ) {
-    const event =
-      availabilityNow === 1 ? 'container.transport.available' : 'container.transport.not_available';
-    const locode = inputs.terminal.facility.locode;
-    const row = await scope.store.addTransportEvent(container.id, {
-      event,
-      dataSource: 'terminal',
-      timestamp: iso(scope.now),
-      locationLocode: isKnownLocation(ref, locode) ? locode : null,
-    });
-    newEvents.push({ id: row.id, event });
-  }
+    availabilityNow === undefined ||
+    availabilityNow === null ||
+    (container.availability_known === 1 && container.available_for_pickup === availabilityNow)
+  )
+    return null;
+  const event =
+    availabilityNow === 1 ? 'container.transport.available' : 'container.transport.not_available';
+  const locode = terminal.facility.locode;
+  const row = await scope.store.addTransportEvent(container.id, {
+    event,
+    dataSource: 'terminal',
+    timestamp: iso(scope.now),
+    locationLocode: isKnownLocation(env.ref, locode) ? locode : null,
+  });
+  return { id: row.id, event };
+}
 
-  // Changeset over the tracked attributes.
+/** The tracked attributes that change, as [before, after] the way webhooks show them. */
+function trackedChanges(
+  container: ContainersTable,
+  next: Partial<ContainersTable>,
+): Record<string, [unknown, unknown]> {
   const changeset: Record<string, [unknown, unknown]> = {};
   for (const k of TRACKED_COLUMNS) {
     if (!(k in next)) continue;
@@ -525,24 +602,20 @@ export async function applyContainer(
     const after = next[k] ?? null;
     if (before !== after) changeset[k] = [shown(k, before), shown(k, after)];
   }
-  const changedAttrs = Object.keys(changeset).length > 0;
-  if (changedAttrs || next.terminal_checked_at || newEvents.length > 0) {
-    await scope.store.applyContainerChanges(container.id, {
-      ...next,
-      ...(changedAttrs || newEvents.length > 0 ? { updated_at: iso(scope.now) } : {}),
-    });
-  }
+  return changeset;
+}
 
-  const accountId = container.account_id;
-  const about = { type: 'container' as const, id: container.id };
-  for (const e of newEvents) {
-    await record(env, scope, accountId, e.event, { type: 'transport_event', id: e.id });
-  }
-  if (changedAttrs && !inputs.created) {
-    await record(env, scope, accountId, 'container.updated', about, changeset);
-  }
-  // Deadline and appointment changes are webhook events about the container and, as the spec
-  // lists them among transport event names, also transport_event records (stamped when seen).
+/**
+ * Deadline and appointment changes are webhook events about the container and, as the spec
+ * lists them among transport event names, also transport_event records (stamped when seen).
+ */
+async function recordDeadlineChanges(
+  env: ApplyEnv,
+  scope: ApplyScope,
+  container: ContainersTable,
+  merged: ContainersTable,
+  changeset: Record<string, [unknown, unknown]>,
+): Promise<void> {
   const deadlineEvents: { event: ApiTransportEventName; source: 'shipping_line' | 'terminal' }[] =
     [];
   for (const [column, event] of LFD_EVENTS) {
@@ -553,24 +626,25 @@ export async function applyContainer(
       });
     }
   }
-  if (coalescedLfd(container) !== coalescedLfd(merged)) {
+  const binding = containerLfd(merged);
+  if (containerLfd(container).date !== binding.date) {
     deadlineEvents.push({
       event: 'container.pickup_lfd.changed',
-      source: merged.pickup_lfd_line ? 'shipping_line' : 'terminal',
+      source: binding.source === 'line' ? 'shipping_line' : 'terminal',
     });
   }
   if (changeset.pickup_appointment_at) {
     deadlineEvents.push({ event: 'container.pickup_appointment.changed', source: 'terminal' });
   }
+  const about = { type: 'container' as const, id: container.id };
   for (const { event, source } of deadlineEvents) {
     await scope.store.addTransportEvent(container.id, {
       event,
       dataSource: source,
       timestamp: iso(scope.now),
     });
-    await record(env, scope, accountId, event, about);
+    await record(env, scope, container.account_id, event, about);
   }
-  return changed || changedAttrs || newEvents.length > 0;
 }
 
 function shown(column: string, value: unknown): unknown {

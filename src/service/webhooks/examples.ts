@@ -5,7 +5,12 @@
  * notifications. Nothing here touches the account's data.
  */
 import { v4 as uuidv4 } from 'uuid';
-import { renderPort, renderTerminal, renderTrackingRequest, type Renderer } from '../api/render';
+import {
+  renderPort,
+  renderTerminal,
+  renderTrackingRequest,
+  type ResourceRendering,
+} from '../resources/render';
 import type { EventReferenceType } from '../events/event-sink';
 import type { Resource } from '../jsonapi/include';
 import type { ReferenceData } from '../store/reference';
@@ -43,7 +48,7 @@ const EXAMPLE_IDS = {
 /** The example document for `event`, stamped at `nowIso`. */
 export async function exampleNotification(
   event: WebhookEventName,
-  render: Renderer,
+  render: ResourceRendering,
   ref: ReferenceData,
   nowIso: string,
   options: { id?: string; webhookId?: string | null } = {},

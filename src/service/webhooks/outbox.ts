@@ -7,7 +7,7 @@
 import type { Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
-import { Renderer } from '../api/render';
+import { Renderer } from '../resources/renderer';
 import type { EventSink, TrackingEvent } from '../events/event-sink';
 import type { ReferenceData } from '../store/reference';
 import { ResourceRows } from '../store/resource-rows';

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { ManualClock } from '../../../src/shared/clock';
+import { applyFeedAnswer } from '../../support/feed-answers';
 import { tempDir } from '../cache/support/fixtures';
 import { prng, serverState, startSeededService, type Harness } from './support/harness';
 
@@ -60,10 +61,8 @@ it('a sync killed with SIGKILL at random points loses nothing and the next run c
       // The server keeps changing between runs: some LFDs move.
       serviceClock.advance(60_000);
       const id = ids[Math.floor(random() * ids.length)]!;
-      await h.service.store.tracking.updateContainer(id, {
-        importDeadlines: {
-          pickup_lfd_line: new Date(START + (run + 5) * 86_400_000).toISOString(),
-        },
+      await applyFeedAnswer(h.service.store, id, {
+        lineLastFreeDay: new Date(START + (run + 5) * 86_400_000).toISOString(),
       });
       const outcome = await runAndKill(tmp.dir, Math.floor(random() * 250));
       if (outcome.killed) killed++;

@@ -8,6 +8,7 @@ import { SyncEngine } from '../../../src/main/sync/engine';
 import { testConnection } from '../../../src/main/sync/test-connection';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ManualClock, ScaledClock } from '../../../src/shared/clock';
+import { applyFeedAnswer } from '../../support/feed-answers';
 import { tempDir } from '../cache/support/fixtures';
 import {
   prng,
@@ -94,8 +95,8 @@ describe('sync against a real service', () => {
 
     const target = cache.allContainers()[7]!;
     serviceClock.advance(10 * 60_000);
-    await h.service.store.tracking.updateContainer(target.id, {
-      importDeadlines: { pickup_lfd_line: new Date(START + 9 * 24 * H).toISOString() },
+    await applyFeedAnswer(h.service.store, target.id, {
+      lineLastFreeDay: new Date(START + 9 * 24 * H).toISOString(),
     });
     clock.advance(5 * 60_000);
     const changed = await engine.sync();

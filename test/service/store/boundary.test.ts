@@ -27,7 +27,9 @@ const QUERY_BUILDER = [
   /\.transaction\(\)/,
   /\bsql\s*(<[^>]*>)?\s*`/,
   /\bfrom 'kysely'/,
-  /\bctx\.db\b|\bcontext\.db\b|\bopened\.db\b\.(select|insert|update|delete)/,
+  /\.executeQuery\(/,
+  // The raw database handle: only the composition root (index.ts) passes it to the store.
+  /\b(ctx|context|this|deps|options)\.db\b/,
 ];
 
 function serviceFiles(dir: string): string[] {

@@ -1,11 +1,10 @@
 /**
- * Rows -> JSON:API resource objects, and batch loading of resources by type (for `include`).
- * Related reference data (ports, terminals, lines) comes from the in-memory ReferenceData.
+ * Rows -> JSON:API resource objects. Related reference data (ports, terminals, lines) comes from
+ * the in-memory ReferenceData. No storage and no caching here: see renderer.ts for batch
+ * rendering with its cache, includes.ts for loading included resources.
  */
-import { rememberSerialized } from '../jsonapi/document';
 import type { Identifier, Resource } from '../jsonapi/include';
 import type { ReferenceData } from '../store/reference';
-import type { ResourceRows } from '../store/resource-rows';
 import type {
   ContainersTable,
   MetroAreasTable,
@@ -21,6 +20,7 @@ import type {
   WebhookNotificationsTable,
   WebhooksTable,
 } from '../store/schema';
+import { containerLfd } from '../tracking/binding-lfd';
 
 export const API_PREFIX = '/v2';
 
@@ -198,85 +198,9 @@ export function renderWebhookNotification(n: WebhookNotificationsTable): Resourc
   };
 }
 
-/** How many rendered resources of each cached type are kept (least recently used go first). */
-const CONTAINER_CACHE_SIZE = 4096;
-const SHIPMENT_CACHE_SIZE = 2048;
-
-interface CachedResource {
-  updatedAt: string;
-  generation: number;
-  resource: Resource;
-}
-
-/** A row identified for rendering without reading all its columns. */
-export interface RowKey {
-  id: string;
-  updated_at: string;
-}
-
-/**
- * Rendered resources (frozen, with their JSON text remembered) by id. An entry is used only while
- * no write to the rendered tables has happened in this process since it was rendered (the write
- * generation) and the row's updated_at is still the one it was rendered from (which also catches
- * a change written by another process).
- */
-class ResourceCache {
-  private readonly entries = new Map<string, CachedResource>();
-  constructor(private readonly capacity: number) {}
-
-  get(id: string, updatedAt: string, generation: number): Resource | undefined {
-    const entry = this.entries.get(id);
-    if (!entry) return undefined;
-    if (entry.generation !== generation || entry.updatedAt !== updatedAt) {
-      this.entries.delete(id);
-      return undefined;
-    }
-    // Refresh its place: least recently used entries are evicted first.
-    this.entries.delete(id);
-    this.entries.set(id, entry);
-    return entry.resource;
-  }
-
-  set(id: string, updatedAt: string, generation: number, resource: Resource): void {
-    this.entries.delete(id);
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { updatedAt, generation, resource });
-  }
-}
-
-export class Renderer {
-  private readonly containerCache = new ResourceCache(CONTAINER_CACHE_SIZE);
-  private readonly shipmentCache = new ResourceCache(SHIPMENT_CACHE_SIZE);
-
-  constructor(
-    private readonly rows: ResourceRows,
-    private readonly ref: ReferenceData,
-  ) {}
-
-  /**
-   * The write generation to capture before reading rows that will be rendered: rendered
-   * resources are cached only when no write happened between that read and the rendering.
-   * Undefined when the database has no write counter (nothing is cached then).
-   */
-  generation(): number | undefined {
-    return this.rows.writeGeneration();
-  }
-
-  private lookup(cache: ResourceCache, key: RowKey): Resource | undefined {
-    const generation = this.rows.writeGeneration();
-    return generation === undefined ? undefined : cache.get(key.id, key.updated_at, generation);
-  }
-
-  private remember(
-    cache: ResourceCache,
-    key: RowKey,
-    resource: Resource,
-    readAt: number | undefined,
-  ): Resource {
-    if (readAt === undefined || this.rows.writeGeneration() !== readAt) return resource;
-    cache.set(key.id, key.updated_at, readAt, rememberSerialized(resource));
-    return resource;
-  }
+/** Renders the tracking resources, whose attributes and relationships draw on reference data. */
+export class ResourceRendering {
+  constructor(private readonly ref: ReferenceData) {}
 
   shipment(s: ShipmentsTable, containerIds: string[]): Resource {
     const ref = this.ref;
@@ -361,8 +285,7 @@ export class Renderer {
         created_at: c.created_at,
         updated_at: c.updated_at,
         seal_number: c.seal_number,
-        // The line's LFD is preferred, then the terminal's, then the rail carrier's.
-        pickup_lfd: c.pickup_lfd_line ?? c.pickup_lfd_terminal ?? c.pickup_lfd_rail,
+        pickup_lfd: containerLfd(c).date,
         pickup_appointment_at: c.pickup_appointment_at,
         availability_known: c.availability_known === 1,
         available_for_pickup: bool(c.available_for_pickup),
@@ -456,145 +379,4 @@ export class Renderer {
       },
     };
   }
-
-  // --- batch rendering (one query per relationship, never per row) ----------------------------
-
-  /**
-   * `readAt`: the generation() captured before `rows` were read; when given, what is rendered
-   * here is cached.
-   */
-  async shipments(rows: ShipmentsTable[], readAt?: number): Promise<Resource[]> {
-    if (rows.length === 0) return [];
-    const out: (Resource | undefined)[] = rows.map((r) => this.lookup(this.shipmentCache, r));
-    const missing = rows.filter((_r, i) => !out[i]);
-    if (missing.length > 0) {
-      const containers = await this.rows.containerIdsOfShipments(missing.map((r) => r.id));
-      const byShipment = groupIds(containers, 'shipment_id');
-      rows.forEach((r, i) => {
-        if (out[i]) return;
-        const resource = this.shipment(r, byShipment.get(r.id) ?? []);
-        out[i] = this.remember(this.shipmentCache, r, resource, readAt);
-      });
-    }
-    return out as Resource[];
-  }
-
-  /**
-   * `readAt`: the generation() captured before `rows` were read; when given, what is rendered
-   * here is cached.
-   */
-  async containers(rows: ContainersTable[], readAt?: number): Promise<Resource[]> {
-    if (rows.length === 0) return [];
-    const out: (Resource | undefined)[] = rows.map((r) => this.lookup(this.containerCache, r));
-    const missing = rows.filter((_r, i) => !out[i]);
-    if (missing.length > 0) {
-      const ids = missing.map((r) => r.id);
-      const { transportEvents, rawEvents } = await this.rows.eventIdsOfContainers(ids);
-      const ev = groupIds(transportEvents, 'container_id');
-      const raw = groupIds(rawEvents, 'container_id');
-      rows.forEach((r, i) => {
-        if (out[i]) return;
-        const resource = this.container(r, ev.get(r.id) ?? [], raw.get(r.id) ?? []);
-        out[i] = this.remember(this.containerCache, r, resource, readAt);
-      });
-    }
-    return out as Resource[];
-  }
-
-  /**
-   * Renders containers known by id and updated_at (in that order), reading the full rows only
-   * for those not cached. `readAt`: the generation() captured before `keys` were read.
-   * Rows gone since `keys` were read are left out.
-   */
-  async containersByKey(keys: RowKey[], readAt: number | undefined): Promise<Resource[]> {
-    const cached = keys.map((k) => this.lookup(this.containerCache, k));
-    const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
-    if (missingIds.length === 0) return cached as Resource[];
-    const rows = await this.rows.containers(missingIds);
-    const rendered = new Map((await this.containers(rows, readAt)).map((r) => [r.id, r] as const));
-    return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
-  }
-
-  /** Like containersByKey, for shipments. */
-  private async shipmentsByKey(keys: RowKey[], readAt: number | undefined): Promise<Resource[]> {
-    const cached = keys.map((k) => this.lookup(this.shipmentCache, k));
-    const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
-    if (missingIds.length === 0) return cached as Resource[];
-    const rows = await this.rows.shipments(missingIds);
-    const rendered = new Map((await this.shipments(rows, readAt)).map((r) => [r.id, r] as const));
-    return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
-  }
-
-  /**
-   * Loads resources of one type by id for `include`; account-owned types are scoped.
-   * The account check runs on the fetched rows rather than in SQL: with both `id IN (...)` and
-   * `account_id = ?` SQLite picks the account index and scans every row of the account instead
-   * of looking each id up by primary key (25 shipments took as long as reading 2,500).
-   */
-  async load(accountId: string, type: string, ids: string[]): Promise<Resource[]> {
-    const ref = this.ref;
-    const owned = <T extends { account_id: string }>(rows: T[]) =>
-      rows.filter((r) => r.account_id === accountId);
-    const fromMap = <T>(map: Map<string, T>, render: (row: T) => Resource) =>
-      ids.flatMap((id) => {
-        const row = map.get(id);
-        return row ? [render(row)] : [];
-      });
-    switch (type) {
-      case 'port':
-        return fromMap(ref.portsById, renderPort);
-      case 'metro_area':
-        return fromMap(ref.metrosById, renderMetro);
-      case 'terminal':
-        return fromMap(ref.terminalsById, renderTerminal);
-      case 'rail_terminal':
-        return fromMap(ref.railTerminalsById, renderRailTerminal);
-      case 'vessel': {
-        const rows = await this.rows.vessels(ids);
-        return rows.map(renderVessel);
-      }
-      case 'shipment': {
-        const readAt = this.generation();
-        const keys = await this.rows.shipmentKeys(ids);
-        return this.shipmentsByKey(owned(keys), readAt);
-      }
-      case 'container': {
-        const readAt = this.generation();
-        const keys = await this.rows.containerKeys(ids);
-        return this.containersByKey(owned(keys), readAt);
-      }
-      case 'transport_event': {
-        const rows = await this.rows.transportEvents(ids);
-        return owned(rows).map((r) => this.transportEvent(r));
-      }
-      case 'raw_event': {
-        const rows = await this.rows.rawEvents(ids);
-        return owned(rows).map((r) => this.rawEvent(r));
-      }
-      case 'tracking_request': {
-        const rows = await this.rows.trackingRequests(ids);
-        return owned(rows).map(renderTrackingRequest);
-      }
-      case 'webhook': {
-        const rows = await this.rows.webhooks(ids);
-        return owned(rows).map(renderWebhook);
-      }
-      default:
-        // Users and parties are not modelled: their relationships stay unresolved.
-        return [];
-    }
-  }
-}
-
-function groupIds<K extends string>(
-  rows: ({ id: string } & Record<K, string>)[],
-  key: K,
-): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const r of rows) {
-    const list = out.get(r[key]);
-    if (list) list.push(r.id);
-    else out.set(r[key], [r.id]);
-  }
-  return out;
 }
