@@ -3,6 +3,8 @@ export interface EmbeddedProcessOptions {
   dataDir: string;
   simSpeed: number;
   seed: number;
+  /** The earliest simulated time to resume at (the app's clock, which never moves backwards). */
+  resumeAt?: number;
 }
 
 export type EmbeddedProcessMessage =

@@ -39,6 +39,7 @@ async function main(): Promise<void> {
     port: 0,
     simSpeed: options.simSpeed,
     seed: options.seed,
+    ...(Number.isFinite(options.resumeAt) ? { resumeAt: options.resumeAt } : {}),
   });
   let closing = false;
   const shutdown = () => {

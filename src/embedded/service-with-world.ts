@@ -72,6 +72,11 @@ export interface EmbeddedOptions {
   /** Simulated seconds per real second (ignored when `clock` is given). */
   simSpeed?: number;
   seed?: number;
+  /**
+   * Resume the simulated world no earlier than this (the app's clock): a crash can lose the
+   * last few seconds of saved time, and the app's time must not move backwards.
+   */
+  resumeAt?: number;
   /** For tests: drive both the service and the world with this clock. */
   clock?: Clock;
   errorRates?: ErrorRates;
@@ -125,7 +130,8 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   restrictFiles(path.join(options.dataDir, KEY_FILE), path.join(options.dataDir, SIM_CLOCK_FILE));
   // A test's clock is used as given; the app's simulated clock continues from the last run.
   const saved = options.clock ? null : readSimClock(options.dataDir, seed);
-  const clock = options.clock ?? new ScaledClock(saved?.simNow ?? Date.now(), speed);
+  const resumeAt = Math.max(saved?.simNow ?? Date.now(), options.resumeAt ?? -Infinity);
+  const clock = options.clock ?? new ScaledClock(resumeAt, speed);
   const sim = await startSimWorld({
     seed,
     clock,

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AlertPush, AppInfo } from '../shared/bridge';
 import { quayside } from './bridge';
+import { ClockBadge } from './components/ClockBadge';
 import { GlobalSearch } from './components/GlobalSearch';
 import { SyncStatusIndicator } from './components/SyncStatusIndicator';
 import { Toasts, type Toast } from './components/Toasts';
@@ -143,6 +144,7 @@ export function App() {
           <header className="shell__header">
             <span className="brand">Quayside</span>
             <GlobalSearch />
+            <ClockBadge />
             <SyncStatusIndicator status={syncStatus.value} />
           </header>
           <nav className="shell__nav" aria-label="Main">

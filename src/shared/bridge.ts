@@ -40,13 +40,18 @@ export const SyncStatus = Type.Object({
     Type.Literal('idle'),
     Type.Literal('syncing'),
     Type.Literal('offline'),
+    /** The service was not answering and the app is trying it again. */
+    Type.Literal('reconnecting'),
     Type.Literal('error'),
   ]),
   /** 0..1 while syncing, else null. */
   progress: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()]),
-  /** Plain-words reason for `offline` and `error`. */
+  /** Plain-words reason for `offline`, `reconnecting` and `error`. */
   message: Type.Union([Type.String(), Type.Null()]),
+  /** Wall-clock time of the last complete sync (never the simulated clock). */
   lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  /** Wall-clock time since when the service has not been answering; null while it answers. */
+  offlineSince: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
 });
 
 /** A result main produces (never validated at runtime: only its static type matters). */
@@ -131,6 +136,17 @@ export interface TrackNumberOutcome {
  * How a cached document opens: Electron hands the file to the OS viewer; browser mode gives the
  * tab an address that serves it.
  */
+/** The app's time as main reports it; the renderer extrapolates with `timeAt`. */
+export interface AppClock {
+  now: string;
+  /** Clock milliseconds per real millisecond (600 in the demo world, 1 for real time). */
+  speed: number;
+  /** True while the clock follows the built-in simulated world (the demo). */
+  simulated: boolean;
+  /** False while the simulated world is not running (its service is down): time stands still. */
+  running: boolean;
+}
+
 export type OpenDocumentResult = { opened: true } | { opened: false; url: string };
 
 const DocumentId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' });
@@ -144,7 +160,7 @@ export const bridgeMethods = {
    * The app's time: real time with a remote service; the simulated world's time (running
    * `speed` times faster) with the embedded one. Countdowns and "stale" marks use it.
    */
-  getClock: { argument: NoArgument, result: result<{ now: string; speed: number }>() },
+  getClock: { argument: NoArgument, result: result<AppClock>() },
   syncNow: { argument: NoArgument, result: SyncStatus },
 
   listContainers: { argument: ContainerQuery, result: result<BoardPage>() },

@@ -122,9 +122,21 @@ export class ScaledClock implements Clock {
     return timeAt(this.reading, Date.now());
   }
 
-  /** From now on shows `at`, moving `speed` times real time. */
+  /**
+   * From now on shows `at`, moving `speed` times real time; never backwards: a report earlier
+   * than the clock's time continues from the clock's time (alerts already stamped must not end
+   * up in the future).
+   */
   follow(at: number, speed: number): void {
-    this.reading = ScaledClock.readingAt(at, speed);
+    this.reading = ScaledClock.readingAt(Math.max(at, this.now()), speed);
+  }
+
+  /**
+   * Keeps the current time, moving at real speed only, while what it follows is not running
+   * (the simulated world pauses while its service is down); `follow` picks up again.
+   */
+  hold(): void {
+    this.reading = ScaledClock.readingAt(this.now(), 1);
   }
 
   /** Back to real time (e.g. after switching to a remote service). */

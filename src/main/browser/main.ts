@@ -38,11 +38,10 @@ async function main(): Promise<void> {
     seed: options.seed,
     fork: forkNodeProcess(fileURLToPath(new URL('./service-process.js', import.meta.url))),
     onSimulatedTime: (simNow, speed) => clock.follow(simNow, speed),
-    onState: ({ up, message }) => {
-      if (up) {
-        core?.restartSync();
-        void core?.sync.sync().catch(() => undefined);
-      } else if (message) console.error(message);
+    resumeAt: () => clock.now(),
+    onState: (state) => {
+      if (!state.up && state.message) console.error(state.message);
+      core?.onEmbeddedState(state);
     },
   });
   core = new AppCore({

@@ -3,8 +3,8 @@
  * the sync engine; the bridge handlers live per domain in ./handlers and are registered here. The Electron shell and the browser-mode shell each build
  * one AppCore and expose its dispatcher over their own transport.
  */
-import type { AppInfo, CacheInfo, SyncStatus } from '../../shared/bridge';
-import { systemClock, type Clock } from '../../shared/clock';
+import type { AppClock, AppInfo, CacheInfo, SyncStatus } from '../../shared/bridge';
+import { ScaledClock, systemClock, type Clock } from '../../shared/clock';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
 import { AlertCenter } from '../alerts/alert-center';
 import type { Notifier } from '../alerts/notifier';
@@ -15,7 +15,8 @@ import type { CacheStore } from '../cache/interface';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
 import { syncDocuments } from '../sync/documents';
-import type { EmbeddedServiceProcess } from '../embedded/launcher';
+import type { EmbeddedServiceProcess, EmbeddedState } from '../embedded/launcher';
+import { SavedAppClock } from './app-clock';
 import { BridgeEventBus } from './event-bus';
 import { bridgeHandlers } from './handlers';
 import type { SecretStore } from './secret-store';
@@ -30,7 +31,8 @@ export interface AppCoreOptions {
   /** Where desktop notifications go besides the renderer's `alertRaised` push. */
   notifier?: Notifier;
   /** The embedded service process (with the simulated world) the shell runs, if any. */
-  embedded?: Pick<EmbeddedServiceProcess, 'connection'>;
+  embedded?: Pick<EmbeddedServiceProcess, 'connection'> &
+    Partial<Pick<EmbeddedServiceProcess, 'state' | 'retryNow'>>;
   clock?: Clock;
   /** Opens a file in the OS viewer (the Electron shell); see HandlerContext.openFile. */
   openFile?: (path: string) => Promise<string>;
@@ -48,10 +50,16 @@ export class AppCore {
   private readonly clock: Clock;
   /** One request budget per configured service, for every call the app makes to it. */
   private readonly budgets: ServiceBudgets;
+  /** The demo clock's saved time (it never moves backwards across restarts). */
+  private readonly savedClock: SavedAppClock | null = null;
 
   constructor(private readonly options: AppCoreOptions) {
     const log = options.log ?? ((message, error) => console.error(message, error));
     this.clock = options.clock ?? systemClock;
+    if (this.clock instanceof ScaledClock && this.simulated()) {
+      this.savedClock = new SavedAppClock(options.appInfo.dataDir, this.clock);
+      this.savedClock.restore();
+    }
     this.cache = Cache.open(options.appInfo.dataDir);
     this.documents = DocumentCache.open(options.appInfo.dataDir);
     this.budgets = new ServiceBudgets(this.clock);
@@ -81,6 +89,7 @@ export class AppCore {
       alerts: this.alerts,
       budgets: this.budgets,
       connection: () => this.connection(),
+      unavailable: () => this.embeddedUnavailable(),
       onStatus: (status) => this.setSyncStatus(status),
       onSkipped: (record) =>
         log(`sync skipped ${record.type} ${record.id ?? ''}: ${record.reason}`),
@@ -119,6 +128,10 @@ export class AppCore {
         settings: () => this.settings(),
         updateSettings: (patch) => this.updateSettings(patch),
         syncStatus: () => this.syncStatus,
+        appClock: () => this.appClock(),
+        retryConnection: () => {
+          if (this.simulated()) this.options.embedded?.retryNow?.();
+        },
         connection: () => this.connection(),
         cacheInfo: () => this.cacheInfo(),
       }),
@@ -128,6 +141,7 @@ export class AppCore {
 
   /** Starts the background work: pending notifications, deadline checks, periodic sync. */
   start(): void {
+    this.savedClock?.start();
     this.alerts.deliverPending();
     this.alerts.start();
     this.restartSync();
@@ -138,13 +152,60 @@ export class AppCore {
    * run many times faster than real time: it is synced every 15 real seconds.
    */
   restartSync(): void {
-    const { connection, syncIntervalMinutes } = this.settings();
-    const simulated = connection.mode === 'embedded' && this.options.embedded !== undefined;
+    const { syncIntervalMinutes } = this.settings();
     const speed = this.clock.speed;
-    this.sync.start(simulated ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000);
+    this.sync.start(
+      this.simulated() ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000,
+    );
+  }
+
+  /**
+   * The launcher's news about the embedded service: when it is up again the app syncs at once;
+   * when it is down the header says so (offline, then reconnecting) and the demo clock holds
+   * still, as the simulated world does while its process is not running.
+   */
+  onEmbeddedState(state: EmbeddedState): void {
+    if (!this.simulated()) return;
+    if (state.up) {
+      this.restartSync();
+      void this.sync.sync().catch(() => undefined);
+      return;
+    }
+    if (this.clock instanceof ScaledClock) this.clock.hold();
+    this.sync.reportUnavailable({
+      message: state.message ?? 'The built-in tracking service is not answering.',
+      reconnecting: state.restarting,
+      since: state.since,
+    });
+  }
+
+  /** True when the app runs on the built-in simulated world (its clock is the world's). */
+  private simulated(): boolean {
+    return this.settings().connection.mode === 'embedded' && this.options.embedded !== undefined;
+  }
+
+  private embeddedUnavailable() {
+    const state = this.simulated() ? this.options.embedded?.state?.() : undefined;
+    if (!state || state.up) return null;
+    return {
+      message: state.message ?? 'The built-in tracking service is not answering.',
+      reconnecting: state.restarting,
+      since: state.since,
+    };
+  }
+
+  private appClock(): AppClock {
+    const simulated = this.simulated();
+    return {
+      now: new Date(this.clock.now()).toISOString(),
+      speed: this.clock.speed,
+      simulated,
+      running: !simulated || (this.options.embedded?.state?.().up ?? true),
+    };
   }
 
   stop(): void {
+    this.savedClock?.stop();
     this.sync.stop();
     this.alerts.stop();
     this.cache.close();

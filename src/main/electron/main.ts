@@ -158,12 +158,8 @@ async function main(): Promise<void> {
       };
     },
     onSimulatedTime: (simNow, speed) => clock.follow(simNow, speed),
-    onState: ({ up }) => {
-      if (up) {
-        started?.restartSync();
-        void started?.sync.sync().catch(() => undefined);
-      }
-    },
+    resumeAt: () => clock.now(),
+    onState: (state) => started?.onEmbeddedState(state),
   });
   const core = new AppCore({
     embedded,

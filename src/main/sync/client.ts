@@ -35,6 +35,10 @@ export interface V2ClientOptions {
   baseUrl: string;
   apiKey: string;
   clock: Clock;
+  /**
+   * Wall-clock limit per request. Default 10 s for a loopback service (the embedded one answers
+   * in milliseconds; longer means it hangs) and 30 s for a remote one.
+   */
   timeoutMs?: number;
   /** Attempts per request, the first included. */
   maxAttempts?: number;
@@ -78,7 +82,7 @@ export class V2Client {
         : isLoopback(this.base)
           ? null
           : new RequestBudget(options.clock);
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? (isLoopback(this.base) ? 10_000 : 30_000);
     this.maxAttempts = options.maxAttempts ?? 6;
     this.random = options.random ?? Math.random;
   }
@@ -112,7 +116,11 @@ export class V2Client {
   ): Promise<V2Response> {
     const url = this.resolve(pathOrUrl);
     let last: V2Error = new V2Error('unreachable', 'The service could not be reached.');
+    let timeouts = 0;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
+      // A service that let two requests in a row run out of time is hung, not slow: the run
+      // ends with a plain reason instead of waiting out every attempt (the next run retries).
+      if (timeouts >= MAX_TIMEOUTS_PER_REQUEST) break;
       if (attempt > 0) await this.sleep(this.waitBefore(last, attempt));
       if (this.budget) await this.budget.take();
       this.requests++;
@@ -131,9 +139,12 @@ export class V2Client {
         });
         text = await response.text();
       } catch (error) {
-        last = networkError(error, url);
+        last = networkError(error, url, this.timeoutMs);
+        if (last.kind === 'timeout') timeouts++;
+        else timeouts = 0;
         continue;
       }
+      timeouts = 0;
       const status = response.status;
       if (status === 429) {
         last = new V2Error('rate_limited', 'The service is rate limiting requests.', 429);
@@ -206,10 +217,19 @@ export class V2Client {
   }
 }
 
-function networkError(error: unknown, url: URL): V2Error {
+/** Timed-out attempts of one request after which the service counts as not answering. */
+const MAX_TIMEOUTS_PER_REQUEST = 2;
+
+const duration = (ms: number): string =>
+  ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${Math.round(ms)} ms`;
+
+function networkError(error: unknown, url: URL, timeoutMs: number): V2Error {
   const name = (error as { name?: string })?.name;
   if (name === 'TimeoutError' || name === 'AbortError') {
-    return new V2Error('timeout', `The service at ${url.host} did not answer in time.`);
+    return new V2Error(
+      'timeout',
+      `The tracking service at ${url.host} did not answer within ${duration(timeoutMs)}.`,
+    );
   }
   const code = (error as { cause?: { code?: string } })?.cause?.code;
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {

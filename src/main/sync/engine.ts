@@ -51,14 +51,27 @@ interface WalkResult {
   maxUpdated: number | null;
 }
 
+/** A configured service that is not there: why, and whether it is being started again. */
+export interface ServiceUnavailable {
+  message: string;
+  reconnecting: boolean;
+  /** Wall-clock time since when it has been down; null: it is still starting for the first time. */
+  since: number | null;
+}
+
 /** How one scheduled run ended. */
 export type SyncOutcome = { ok: true; result: SyncResult } | { ok: false; error: unknown };
 
 export interface SyncEngineOptions {
   cache: CacheStore;
   clock: Clock;
-  /** Where to sync from; null when not configured. */
+  /** Where to sync from; null when not configured or not available. */
   connection: () => ServiceConnection | null;
+  /**
+   * Why there is no connection when one is configured but not available (the embedded service
+   * is down and restarting); null or absent: none is configured.
+   */
+  unavailable?: () => ServiceUnavailable | null;
   alerts?: AlertCenter;
   onStatus?: (status: SyncStatus) => void;
   /** Records the service sent that do not fit the schema (skipped, the run goes on). */
@@ -125,6 +138,8 @@ export class SyncEngine {
   private cancelTimer: (() => void) | null = null;
   private readonly pageSize: number;
   private readonly budgets: ServiceBudgets;
+  /** Wall-clock time since when the service has not answered; null while it answers. */
+  private offlineSince: number | null = null;
 
   constructor(private readonly options: SyncEngineOptions) {
     this.pageSize = options.pageSize ?? 100;
@@ -134,6 +149,7 @@ export class SyncEngine {
       progress: null,
       message: null,
       lastSuccessAt: options.cache.getState<string>(STATE.lastSuccessAt),
+      offlineSince: null,
     };
   }
 
@@ -142,8 +158,29 @@ export class SyncEngine {
   }
 
   private setStatus(status: Partial<SyncStatus>): void {
-    this.current = { ...this.current, ...status };
+    // The first progress of a run that is reconnecting means the service answers again.
+    const answered = this.current.state === 'reconnecting' && status.progress != null;
+    this.current = { ...this.current, ...(answered ? { state: 'syncing' } : {}), ...status };
     this.options.onStatus?.(this.current);
+  }
+
+  /**
+   * The service is down (e.g. the embedded one crashed and is restarting): says so at once,
+   * without waiting for the next run to fail. The cached board is untouched.
+   */
+  reportUnavailable(unavailable: ServiceUnavailable): void {
+    if (unavailable.since === null && this.offlineSince === null) {
+      // Still starting: nothing has failed yet.
+      this.setStatus({ state: 'syncing', progress: null, message: unavailable.message });
+      return;
+    }
+    this.offlineSince ??= unavailable.since ?? Date.now();
+    this.setStatus({
+      state: unavailable.reconnecting ? 'reconnecting' : 'offline',
+      progress: null,
+      message: unavailable.message,
+      offlineSince: isoString(this.offlineSince),
+    });
   }
 
   /**
@@ -222,12 +259,23 @@ export class SyncEngine {
   private async run(): Promise<SyncResult> {
     const connection = this.options.connection();
     if (!connection) {
+      const unavailable = this.options.unavailable?.();
+      if (unavailable) {
+        this.reportUnavailable(unavailable);
+        throw new V2Error('unreachable', unavailable.message);
+      }
       this.setStatus({ state: 'error', progress: null, message: 'No service is configured.' });
       throw new V2Error('http', 'No service is configured.');
     }
-    this.setStatus({ state: 'syncing', progress: 0, message: null });
+    // After an outage the run is first of all an attempt to reach the service again.
+    this.setStatus(
+      this.offlineSince === null
+        ? { state: 'syncing', progress: 0, message: null }
+        : { state: 'reconnecting', progress: null, message: 'Trying the tracking service again.' },
+    );
     try {
       const result = await this.runWith(connection);
+      this.offlineSince = null;
       this.setStatus({
         state: 'idle',
         progress: null,
@@ -235,15 +283,19 @@ export class SyncEngine {
           ? `${result.skipped.length} record(s) from the service were malformed and skipped.`
           : null,
         lastSuccessAt: this.options.cache.getState<string>(STATE.lastSuccessAt),
+        offlineSince: null,
       });
       return result;
     } catch (error) {
       if (error instanceof V2Error) {
         const offline = error.kind === 'unreachable' || error.kind === 'timeout';
+        if (offline) this.offlineSince ??= Date.now();
+        else this.offlineSince = null;
         this.setStatus({
           state: offline ? 'offline' : 'error',
           progress: null,
           message: error.message,
+          offlineSince: offline ? isoString(this.offlineSince!) : null,
         });
       } else {
         const detail = error instanceof Error ? error.message : String(error);
@@ -472,8 +524,7 @@ export class SyncEngine {
 
   /** Moves the cursors (only now that both walks are complete) and checks deadlines. */
   private commitRun(run: RunState, walks: readonly WalkResult[]): void {
-    const { cache, clock, alerts } = this.options;
-    const finishedAt = isoString(clock.now());
+    const { cache, alerts } = this.options;
     if (run.sawUpdatedAt !== null) cache.setState(STATE.updatedAtFilter, run.sawUpdatedAt);
     for (const { cursorKey, maxUpdated } of walks) {
       if (maxUpdated !== null && run.sawUpdatedAt) {
@@ -484,7 +535,8 @@ export class SyncEngine {
       }
     }
     if (!run.incremental) cache.setState(STATE.lastFullWalkAt, isoString(run.startedAt));
-    cache.setState(STATE.lastSuccessAt, finishedAt);
+    // "Last synced" is read by people: real time, even while the app runs on simulated time.
+    cache.setState(STATE.lastSuccessAt, isoString(Date.now()));
     run.newAlerts += alerts?.checkDeadlines().length ?? 0;
   }
 

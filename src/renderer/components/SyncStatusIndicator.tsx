@@ -1,19 +1,30 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { SyncStatus } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { describeFailure } from '../hooks/use-bridge';
-import { useNow } from '../hooks/use-now';
 import { formatRelative, formatShortDateTime } from '../lib/format';
 
 const LABELS: Record<SyncStatus['state'], string> = {
   idle: 'Up to date',
   syncing: 'Syncing',
   offline: 'Offline',
+  reconnecting: 'Reconnecting…',
   error: 'Sync error',
 };
 
+/** Real time, ticking every `intervalMs`: "Last synced" is about the wall clock, not the demo's. */
+function useWallClock(intervalMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = window.setInterval(() => setNow(Date.now()), intervalMs);
+    return () => window.clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+/** The header's connection state: what the app knows about the service, in plain words. */
 export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
-  const now = useNow(15_000);
+  const now = useWallClock(15_000);
   const [requestError, setRequestError] = useState<string | null>(null);
   const [requesting, setRequesting] = useState(false);
   if (!status) return <div className="sync-status" aria-busy="true" />;
@@ -23,13 +34,19 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
       : '';
   const neverSynced = status.state === 'idle' && status.lastSuccessAt === null;
   const label = neverSynced ? 'Not synced yet' : LABELS[status.state];
+  const notAnswering = status.state === 'offline' || status.state === 'reconnecting';
+  const outage =
+    notAnswering && status.offlineSince
+      ? `${status.state === 'offline' ? '— ' : ''}the tracking service is not answering ` +
+        `(since ${formatShortDateTime(status.offlineSince)})`
+      : '';
   const lastSynced = status.lastSuccessAt
-    ? // Main may stamp times on a faster simulated clock: show those as a plain time.
-      Date.parse(status.lastSuccessAt) > now + 60_000
-      ? `Last synced ${formatShortDateTime(status.lastSuccessAt)}`
-      : `Last synced ${formatRelative(status.lastSuccessAt, now)}`
+    ? `Last synced ${formatRelative(status.lastSuccessAt, now)}`
     : '';
-  const detail = [status.message, lastSynced].filter(Boolean).join(' · ');
+  const detail = [outage, lastSynced].filter(Boolean).join(' · ');
+  // The specific reason (exit code, timeout) stays one hover away when the outage line says it.
+  const reason = outage ? status.message : null;
+  const shownMessage = outage ? null : status.message;
 
   const syncNow = async () => {
     setRequesting(true);
@@ -49,13 +66,18 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
         className={`sync-status sync-status--${status.state}`}
         role="status"
         aria-live="polite"
-        title={status.lastSuccessAt ? formatShortDateTime(status.lastSuccessAt) : undefined}
+        title={
+          [reason, status.lastSuccessAt ? formatShortDateTime(status.lastSuccessAt) : null]
+            .filter(Boolean)
+            .join('\n') || undefined
+        }
       >
         <span className="sync-status__dot" aria-hidden="true" />
         <span className="sync-status__label">
           {label}
           {progress}
         </span>
+        {shownMessage ? <span className="sync-status__detail">{shownMessage}</span> : null}
         {detail ? <span className="sync-status__detail">{detail}</span> : null}
         {requestError ? <span className="save-state--error">{requestError}</span> : null}
       </div>
@@ -67,12 +89,8 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
           aria-label="Sync progress"
         />
       ) : null}
-      <button
-        type="button"
-        className="secondary"
-        onClick={syncNow}
-        disabled={requesting || status.state === 'syncing'}
-      >
+      {/* Always a way to try again: during a run it queues one more, while offline it retries. */}
+      <button type="button" className="secondary" onClick={syncNow} aria-busy={requesting}>
         Sync now
       </button>
     </div>

@@ -7,9 +7,16 @@ import { quayside } from '../bridge';
  * shown: main reports its time and speed, and the renderer extrapolates between reports.
  */
 let reference: ClockReading = { at: Date.now(), realAt: Date.now(), speed: 1 };
+/** Whether the app's time is the built-in simulated world's, and whether that world runs. */
+let simulation = { simulated: false, running: true };
 
 export function appNow(): number {
   return timeAt(reference, Date.now());
+}
+
+/** What the time badge shows: simulated or real time, its speed, and whether it runs. */
+export function appClockKind(): { simulated: boolean; running: boolean; speed: number } {
+  return { ...simulation, speed: reference.speed };
 }
 
 /** Asks main for its clock again (on start, and after each sync run). */
@@ -17,6 +24,7 @@ export async function refreshAppClock(): Promise<void> {
   try {
     const clock = await quayside.getClock();
     reference = { at: Date.parse(clock.now), realAt: Date.now(), speed: clock.speed };
+    simulation = { simulated: clock.simulated, running: clock.running };
   } catch {
     // Keep the last known reference: countdowns stay roughly right.
   }

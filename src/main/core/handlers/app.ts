@@ -10,8 +10,10 @@ export const appHandlers = (
   getSettings: () => ctx.settings(),
   updateSettings: (patch) => ctx.updateSettings(patch),
   getSyncStatus: () => ctx.syncStatus(),
-  getClock: () => ({ now: new Date(ctx.clock.now()).toISOString(), speed: ctx.clock.speed }),
+  getClock: () => ctx.appClock(),
+  // Always a retry: an embedded service waiting out its restart backoff starts now.
   syncNow: async () => {
+    ctx.retryConnection();
     await ctx.sync.sync().catch(() => undefined);
     return ctx.syncStatus();
   },

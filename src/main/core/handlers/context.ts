@@ -2,7 +2,7 @@
  * What the bridge handlers work with. AppCore builds one; each domain's handler file takes it and
  * returns its slice of the bridge, and AppCore registers the union through the one dispatcher.
  */
-import type { AppInfo, CacheInfo, SyncStatus } from '../../../shared/bridge';
+import type { AppClock, AppInfo, CacheInfo, SyncStatus } from '../../../shared/bridge';
 import type { Clock } from '../../../shared/clock';
 import type { Settings, SettingsPatch } from '../../../shared/settings';
 import type { BridgeHandlers } from '../../bridge/dispatcher';
@@ -30,6 +30,10 @@ export interface HandlerContext {
   settings(): Settings;
   updateSettings(patch: SettingsPatch): Settings;
   syncStatus(): SyncStatus;
+  /** The app's time, its speed and whether it is the simulated world's. */
+  appClock(): AppClock;
+  /** Skips the wait before the embedded service's next restart, if one is waiting. */
+  retryConnection(): void;
   connection(): ServiceConnection | null;
   cacheInfo(): CacheInfo;
 }
