@@ -73,6 +73,7 @@ export class AlertCenter {
       this.cache.upcomingDeadlines(isoString(now)),
       now,
       this.preferences().lfdThresholdsHours,
+      (keys) => this.cache.storedAlertKeys(keys),
     );
     const inserted = this.cache.insertAlerts(drafts, isoString(now));
     this.deliver(inserted);

@@ -214,6 +214,13 @@ export function shipmentAlerts(
 }
 
 /**
+ * One "LFD approaching" alert per container, deadline (the instant its free time ends) and
+ * threshold: whatever the restarts, the same crossing is stored once.
+ */
+export const lfdApproachingKey = (containerId: string, endsAt: number, hours: number): string =>
+  `lfd_approaching:${containerId}:${new Date(endsAt).toISOString()}:${hours}h`;
+
+/**
  * "LFD approaching" alerts due at `now`: for each deadline, the tightest threshold (hours before
  * its free time ends) already crossed. A threshold crossed before the container was first synced
  * is old news and stays silent, and the tightest-only rule keeps a long offline gap from raising
@@ -223,6 +230,8 @@ export function approachingAlerts(
   deadlines: readonly UpcomingDeadline[],
   now: number,
   thresholdsHours: readonly number[],
+  /** Which alert keys are stored already (a deadline past "LFD today" never goes back). */
+  stored: (keys: readonly string[]) => Set<string> = () => new Set(),
 ): AlertDraft[] {
   const thresholds = [...new Set(thresholdsHours)].sort((x, y) => x - y);
   const drafts: AlertDraft[] = [];
@@ -231,10 +240,14 @@ export function approachingAlerts(
     if (seen === null || now >= d.endsAt) continue;
     const crossed = thresholds.find((h) => now >= d.endsAt - h * HOUR);
     if (crossed === undefined || seen > d.endsAt - crossed * HOUR) continue;
+    // A tighter threshold already raised for this deadline (the clock or the thresholds moved
+    // since): the looser one would be stale news.
+    const tighter = thresholds.filter((h) => h < crossed);
+    if (stored(tighter.map((h) => lfdApproachingKey(c.id, d.endsAt, h))).size > 0) continue;
     const where = c.terminalName ? ` at ${c.terminalName}` : '';
     drafts.push({
       kind: 'lfd_approaching',
-      dedupeKey: `lfd_approaching:${c.id}:${new Date(d.endsAt).toISOString()}:${crossed}h`,
+      dedupeKey: lfdApproachingKey(c.id, d.endsAt, crossed),
       containerId: c.id,
       shipmentId: null,
       title: `${lfdDayPhrase(d.date, d.zone, now)} for ${c.number}`,

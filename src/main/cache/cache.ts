@@ -533,6 +533,18 @@ export class Cache implements CacheStore {
     return inserted;
   }
 
+  storedAlertKeys(keys: readonly string[]): Set<string> {
+    const find = this.stmt('SELECT 1 FROM alerts WHERE dedupe_key = ?');
+    return new Set(keys.filter((key) => find.get(key) !== undefined));
+  }
+
+  newestAlertAt(): string | null {
+    const row = this.stmt('SELECT max(created_at) AS at FROM alerts').get() as {
+      at: string | null;
+    };
+    return row.at;
+  }
+
   listAlerts(options: AlertListOptions = {}): AlertList {
     const where: string[] = [];
     const params: unknown[] = [];

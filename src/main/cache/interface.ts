@@ -110,6 +110,10 @@ export interface CacheStore {
   unnotifiedAlerts(): AlertRecord[];
   markNotified(ids: readonly number[], now: string): void;
   upcomingDeadlines(fromIso: string): UpcomingDeadline[];
+  /** Which of these alert dedupe keys are stored already. */
+  storedAlertKeys(keys: readonly string[]): Set<string>;
+  /** When the newest stored alert was raised (app clock, ISO), or null: the clock's floor. */
+  newestAlertAt(): string | null;
 
   // Sync state
   getState<T>(key: string): T | null;

@@ -35,10 +35,14 @@ export class SavedAppClock {
     this.saved = readSavedAppTime(dataDir);
   }
 
-  /** Continues from the saved time (held still until the world reports its own). */
-  restore(): void {
-    if (this.saved !== null && this.saved > this.clock.now()) {
-      this.clock.follow(this.saved, this.clock.speed);
+  /**
+   * Continues from the saved time, or from `floor` (the newest time the app stamped on
+   * something) when that is later; held still until the world reports its own time.
+   */
+  restore(floor: number | null = null): void {
+    const from = Math.max(this.saved ?? -Infinity, floor ?? -Infinity);
+    if (Number.isFinite(from) && from > this.clock.now()) {
+      this.clock.follow(from, this.clock.speed);
       this.clock.hold();
     }
   }

@@ -56,11 +56,13 @@ export class AppCore {
   constructor(private readonly options: AppCoreOptions) {
     const log = options.log ?? ((message, error) => console.error(message, error));
     this.clock = options.clock ?? systemClock;
+    this.cache = Cache.open(options.appInfo.dataDir);
     if (this.clock instanceof ScaledClock && this.simulated()) {
       this.savedClock = new SavedAppClock(options.appInfo.dataDir, this.clock);
-      this.savedClock.restore();
+      // A crash can lose the last seconds of saved time, but never what the cache recorded.
+      const newestAlert = this.cache.newestAlertAt();
+      this.savedClock.restore(newestAlert ? Date.parse(newestAlert) : null);
     }
-    this.cache = Cache.open(options.appInfo.dataDir);
     this.documents = DocumentCache.open(options.appInfo.dataDir);
     this.budgets = new ServiceBudgets(this.clock);
     this.alerts = new AlertCenter(
