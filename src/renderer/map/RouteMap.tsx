@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef } from 'react';
 import L from 'leaflet';
 import type { RouteFeature, RouteFeatureCollection } from '../../shared/api/resources';
 import { formatDateTime } from '../lib/format';
-import { splitAtAntimeridian, type LngLat } from './geometry';
+import { largestStep, placeRoute, type LatLng, type LngLat } from './geometry';
 import { useLeafletMap } from './use-leaflet-map';
 
 /** Route feature properties as the spec lists them (the shared schema keeps only feature_type). */
@@ -74,17 +74,60 @@ const portOrder = (label: string) =>
   label === 'POL' ? 0 : label === 'POD' ? 1000 : Number(label.replace(/\D/g, '')) || 500;
 
 /** Marks an SVG path Leaflet drew so tests and assistive tech can find it. */
-function tagPath(layer: L.Path, testId: string, name: string) {
+function tagPath(layer: L.Path, testId: string, name: string, latLngs: readonly LatLng[]) {
   const element = layer.getElement();
   if (!element) return;
   element.setAttribute('data-testid', testId);
   element.setAttribute('role', 'img');
   element.setAttribute('aria-label', name);
+  // Where the line runs on the unwrapped map (longitudes may pass ±180): checkable without pixels.
+  const lngs = latLngs.map(([, lng]) => lng);
+  element.setAttribute('data-lng-from', String(lngs[0]));
+  element.setAttribute('data-lng-to', String(lngs[lngs.length - 1]));
+  element.setAttribute('data-largest-step', String(largestStep(latLngs)));
 }
+
+/** How a route line is drawn, keyed on its GeoJSON properties. */
+type LineKind = 'sailed' | 'sailed-estimated' | 'estimated';
+
+const LINE_STYLES: Record<
+  LineKind,
+  { className: string; weight: number; dashArray?: string; testId: string; name: string }
+> = {
+  sailed: { className: 'route-past', weight: 3, testId: 'map-past-path', name: 'Path sailed' },
+  // Sailed, but no position was recorded there: drawn along the sea lane.
+  'sailed-estimated': {
+    className: 'route-past route-past--estimated',
+    weight: 3,
+    dashArray: '1 6',
+    testId: 'map-past-estimated',
+    name: 'Path sailed, no positions recorded (along the sea lane)',
+  },
+  estimated: {
+    className: 'route-estimated',
+    weight: 2,
+    dashArray: '6 6',
+    testId: 'map-estimated-leg',
+    name: 'Estimated route',
+  },
+};
+
+function lineKind(p: Props): LineKind {
+  if (p.feature_type === 'past_vessel_locations') {
+    return p.estimated === true ? 'sailed-estimated' : 'sailed';
+  }
+  return 'estimated';
+}
+
+/** Route order: by leg, and within a leg what was sailed before what lies ahead. */
+const lineOrder = (p: Props) =>
+  (num(p.ports_sequence) ?? 0) * 10 + (p.feature_type === 'past_vessel_locations' ? 0 : 1);
 
 /**
  * The container's route on an offline basemap: ports labelled POL / TS1 / POD, the path sailed
- * so far solid, estimated legs dashed, and the vessel turned to its heading.
+ * so far solid (dotted where no position was recorded), estimated legs dashed, and the vessel
+ * turned to its heading. The route is drawn on one unwrapped copy of the world starting at the
+ * loading port, so a trans-Pacific line runs across the antimeridian in one piece.
  */
 export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
   const container = useRef<HTMLDivElement>(null);
@@ -94,71 +137,83 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
   useEffect(() => {
     if (!map) return undefined;
     const group = L.featureGroup().addTo(map);
+    const lines: { coordinates: LngLat[]; data: Props }[] = [];
+    const points: { coordinates: LngLat; data: Props }[] = [];
+    let start: LngLat | null = null;
     for (const f of geojson.features) {
       const p = f.properties as Props;
       if (f.geometry.type === 'LineString') {
-        const coordinates = f.geometry.coordinates as unknown as LngLat[];
-        const past = p.feature_type === 'past_vessel_locations';
-        for (const part of splitAtAntimeridian(coordinates)) {
-          const line = L.polyline(part, {
-            className: past ? 'route-past' : 'route-estimated',
-            weight: past ? 3 : 2,
-            dashArray: past ? undefined : '6 6',
-            interactive: false,
-          }).addTo(group);
-          tagPath(
-            line,
-            past ? 'map-past-path' : 'map-estimated-leg',
-            past ? 'Path sailed' : 'Estimated route',
-          );
-        }
+        lines.push({ coordinates: f.geometry.coordinates as unknown as LngLat[], data: p });
       } else {
-        const [lng, lat] = f.geometry.coordinates as unknown as LngLat;
-        if (p.feature_type === 'port') {
-          const label = str(p.label) ?? 'Port';
-          const name = str(p.name) ?? '';
-          L.marker([lat, lng], {
-            title: `${label} ${name}`,
-            keyboard: true,
-            icon: L.divIcon({
-              className: 'port-marker',
-              iconSize: undefined,
-              html: `<span data-testid="map-port" role="img" aria-label="${escapeHtml(`${label} ${name}`)}" class="port-marker__label port-marker__label--${escapeHtml(label.toLowerCase())}">${escapeHtml(label)}</span>`,
-            }),
-          })
-            .bindTooltip(escapeHtml(`${label}: ${name}`), { direction: 'top', offset: [0, -10] })
-            .addTo(group);
-        } else if (p.feature_type === 'current_vessel') {
-          const heading = num(p.vessel_location_heading) ?? 0;
-          const speed = num(p.vessel_location_speed);
-          const at = str(p.vessel_location_timestamp);
-          const name = str(p.vessel_name) ?? 'Vessel';
-          const description = [
-            name,
-            `heading ${Math.round(heading)}°`,
-            speed !== null ? `${speed.toFixed(1)} kn` : null,
-            at ? `at ${formatDateTime(at, 'utc')}` : null,
-          ]
-            .filter(Boolean)
-            .join(', ');
-          L.marker([lat, lng], {
-            title: description,
-            keyboard: true,
-            zIndexOffset: 1000,
-            icon: L.divIcon({
-              className: 'vessel-marker',
-              iconSize: [28, 28],
-              iconAnchor: [14, 14],
-              html: `<span data-testid="map-vessel" role="img" aria-label="${escapeHtml(description)}" class="vessel-marker__icon" style="transform: rotate(${heading}deg)"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path d="M12 2 L19 21 L12 17 L5 21 Z"/></svg></span>`,
-            }),
-          })
-            .bindTooltip(escapeHtml(description), { direction: 'right', offset: [14, 0] })
-            .addTo(group);
-        }
+        const coordinates = f.geometry.coordinates as unknown as LngLat;
+        points.push({ coordinates, data: p });
+        if (p.feature_type === 'port' && str(p.label) === 'POL') start = coordinates;
+      }
+    }
+    lines.sort((a, b) => lineOrder(a.data) - lineOrder(b.data));
+    const placed = placeRoute(start, lines, points);
+
+    for (const { latLngs, data } of placed.lines) {
+      if (latLngs.length < 2) continue;
+      const style = LINE_STYLES[lineKind(data)];
+      const line = L.polyline(latLngs, {
+        className: style.className,
+        weight: style.weight,
+        dashArray: style.dashArray,
+        interactive: false,
+      }).addTo(group);
+      tagPath(line, style.testId, style.name, latLngs);
+    }
+    for (const { latLng, data: p } of placed.points) {
+      if (p.feature_type === 'port') {
+        const label = str(p.label) ?? 'Port';
+        const name = str(p.name) ?? '';
+        L.marker(latLng, {
+          title: `${label} ${name}`,
+          keyboard: true,
+          icon: L.divIcon({
+            className: 'port-marker',
+            iconSize: undefined,
+            html: `<span data-testid="map-port" data-lng="${latLng[1]}" role="img" aria-label="${escapeHtml(`${label} ${name}`)}" class="port-marker__label port-marker__label--${escapeHtml(label.toLowerCase())}">${escapeHtml(label)}</span>`,
+          }),
+        })
+          .bindTooltip(escapeHtml(`${label}: ${name}`), { direction: 'top', offset: [0, -10] })
+          .addTo(group);
+      } else if (p.feature_type === 'current_vessel') {
+        const heading = num(p.vessel_location_heading) ?? 0;
+        const speed = num(p.vessel_location_speed);
+        const at = str(p.vessel_location_timestamp);
+        const name = str(p.vessel_name) ?? 'Vessel';
+        const description = [
+          name,
+          `heading ${Math.round(heading)}°`,
+          speed !== null ? `${speed.toFixed(1)} kn` : null,
+          at ? `at ${formatDateTime(at, 'utc')}` : null,
+        ]
+          .filter(Boolean)
+          .join(', ');
+        L.marker(latLng, {
+          title: description,
+          keyboard: true,
+          zIndexOffset: 1000,
+          icon: L.divIcon({
+            className: 'vessel-marker',
+            iconSize: [28, 28],
+            iconAnchor: [14, 14],
+            html: `<span data-testid="map-vessel" data-lng="${latLng[1]}" role="img" aria-label="${escapeHtml(description)}" class="vessel-marker__icon" style="transform: rotate(${heading}deg)"><svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true"><path d="M12 2 L19 21 L12 17 L5 21 Z"/></svg></span>`,
+          }),
+        })
+          .bindTooltip(escapeHtml(description), { direction: 'right', offset: [14, 0] })
+          .addTo(group);
       }
     }
     const bounds = group.getBounds();
-    if (bounds.isValid()) map.fitBounds(bounds, { padding: [32, 32], maxZoom: 6 });
+    if (bounds.isValid()) {
+      map.fitBounds(bounds, { padding: [32, 32], maxZoom: 6 });
+      // The fitted route's extent on the unwrapped map, for checks that do not read pixels.
+      container.current?.setAttribute('data-route-west', String(bounds.getWest()));
+      container.current?.setAttribute('data-route-east', String(bounds.getEast()));
+    }
     return () => {
       group.remove();
     };
@@ -175,6 +230,9 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
       />
       <figcaption className="route-map__legend">
         <span className="legend legend--past">Sailed</span>
+        {geojson.features.some((f) => (f.properties as Props).estimated === true) ? (
+          <span className="legend legend--past-estimated">Sailed, no positions recorded</span>
+        ) : null}
         <span className="legend legend--estimated">Estimated</span>
         {summary.vessel ? (
           <span>

@@ -14,6 +14,9 @@ function loadCountries(): Promise<FeatureCollection> {
   return countries;
 }
 
+/** Longitude offsets of the basemap copies drawn (one turn either side of the world). */
+const WORLD_COPIES = [-360, 0, 360] as const;
+
 /**
  * A Leaflet map in `container`, with the offline basemap and no tile server. Returns the map
  * once created; removes it when the component goes away.
@@ -38,10 +41,14 @@ export function useLeafletMap(container: RefObject<HTMLDivElement | null>): L.Ma
     loadCountries().then(
       (shapes) => {
         if (!alive) return;
-        L.geoJSON(shapes, {
-          interactive: false,
-          style: { className: 'basemap-country', weight: 0.6 },
-        }).addTo(created);
+        // The world and its neighbouring copies: an unwrapped route may run past ±180°.
+        for (const offset of WORLD_COPIES) {
+          L.geoJSON(shapes, {
+            interactive: false,
+            style: { className: 'basemap-country', weight: 0.6 },
+            coordsToLatLng: (coords) => L.latLng(coords[1]!, coords[0]! + offset),
+          }).addTo(created);
+        }
       },
       () => {
         // Without country shapes the route still draws on the plain background.
