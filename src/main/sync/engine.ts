@@ -271,7 +271,12 @@ export class SyncEngine {
     this.setStatus(
       this.offlineSince === null
         ? { state: 'syncing', progress: 0, message: null }
-        : { state: 'reconnecting', progress: null, message: 'Trying the tracking service again.' },
+        : {
+            state: 'reconnecting',
+            progress: null,
+            // The last failure stays in view until the service answers.
+            message: this.current.message ?? 'Trying the tracking service again.',
+          },
     );
     try {
       const result = await this.runWith(connection);

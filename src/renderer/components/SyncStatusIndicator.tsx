@@ -43,10 +43,7 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
   const lastSynced = status.lastSuccessAt
     ? `Last synced ${formatRelative(status.lastSuccessAt, now)}`
     : '';
-  const detail = [outage, lastSynced].filter(Boolean).join(' · ');
-  // The specific reason (exit code, timeout) stays one hover away when the outage line says it.
-  const reason = outage ? status.message : null;
-  const shownMessage = outage ? null : status.message;
+  const detail = [outage, status.message, lastSynced].filter(Boolean).join(' · ');
 
   const syncNow = async () => {
     setRequesting(true);
@@ -66,18 +63,13 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
         className={`sync-status sync-status--${status.state}`}
         role="status"
         aria-live="polite"
-        title={
-          [reason, status.lastSuccessAt ? formatShortDateTime(status.lastSuccessAt) : null]
-            .filter(Boolean)
-            .join('\n') || undefined
-        }
+        title={detail || undefined}
       >
         <span className="sync-status__dot" aria-hidden="true" />
         <span className="sync-status__label">
           {label}
           {progress}
         </span>
-        {shownMessage ? <span className="sync-status__detail">{shownMessage}</span> : null}
         {detail ? <span className="sync-status__detail">{detail}</span> : null}
         {requestError ? <span className="save-state--error">{requestError}</span> : null}
       </div>
