@@ -1,0 +1,131 @@
+/**
+ * A trans-Pacific container's route map, as drawn in the browser: one continuous line across the
+ * antimeridian (no jump from the right edge to the left), the ports on the same copy of the
+ * world, the view fitted to it. Checked on the rendered paths' unwrapped longitudes, not pixels.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { RouteMapResult } from '../../src/shared/bridge';
+import { startBrowserMode, type LaunchedApp } from './support/launch';
+
+/** Calls one bridge method the way the browser-mode renderer does. */
+async function bridge<T>(app: LaunchedApp, method: string, argument: unknown): Promise<T> {
+  const url = new URL(app.url);
+  const response = await fetch(`${url.origin}/bridge/${method}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Quayside-Token': url.searchParams.get('token') ?? '',
+    },
+    body: JSON.stringify({ argument }),
+  });
+  const reply = (await response.json()) as { ok: boolean; result: T };
+  if (!reply.ok) throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
+  return reply.result;
+}
+
+/** A container at sea whose loading port is in Asia and discharge port in the Americas. */
+async function transPacificContainer(app: LaunchedApp): Promise<string | null> {
+  const page = await bridge<{ rows: { id: string }[] }>(app, 'listContainers', {
+    view: 'at_sea',
+    limit: 200,
+  });
+  for (const row of page.rows) {
+    const map = await bridge<RouteMapResult | null>(app, 'getRouteMap', { containerId: row.id });
+    if (!map) continue;
+    const port = (label: string) =>
+      map.geojson.features.find(
+        (f) => f.properties.feature_type === 'port' && f.properties.label === label,
+      );
+    const pol = port('POL')?.geometry.coordinates as number[] | undefined;
+    const pod = port('POD')?.geometry.coordinates as number[] | undefined;
+    const hasLine = map.geojson.features.some((f) => f.geometry.type === 'LineString');
+    if (pol && pod && hasLine && pol[0]! > 90 && pod[0]! < -90) return row.id;
+  }
+  return null;
+}
+
+test.describe('route map', () => {
+  let dataDir: string;
+  let app: LaunchedApp | null = null;
+  test.beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'quayside-route-'));
+  });
+  test.afterEach(async () => {
+    await app?.stop();
+    app = null;
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a trans-Pacific container is one continuous line across the antimeridian', async ({
+    page,
+  }) => {
+    test.setTimeout(150_000);
+    app = await startBrowserMode(dataDir);
+    await page.goto(app.url);
+    await expect(page.getByRole('status').first()).toContainText('Up to date', {
+      timeout: 60_000,
+    });
+    let id: string | null = null;
+    await expect
+      .poll(async () => (id = await transPacificContainer(app!)), {
+        timeout: 60_000,
+        intervals: [3_000],
+      })
+      .not.toBeNull();
+
+    await page.goto(`${app.url.split('#')[0]}#/containers/${id!}`);
+    const map = page.getByRole('region', { name: 'Route map' });
+    await expect.poll(() => map.getByTestId('map-port').count()).toBeGreaterThanOrEqual(2);
+    const paths = map.locator(
+      '[data-testid="map-past-path"], [data-testid="map-past-estimated"], [data-testid="map-estimated-leg"]',
+    );
+    await expect.poll(() => paths.count()).toBeGreaterThan(0);
+
+    const lines = await paths.evaluateAll((elements) =>
+      elements.map((e) => ({
+        kind: e.getAttribute('data-testid'),
+        from: Number(e.getAttribute('data-lng-from')),
+        to: Number(e.getAttribute('data-lng-to')),
+        largestStep: Number(e.getAttribute('data-largest-step')),
+      })),
+    );
+    const portLng = async (label: string) =>
+      Number(await map.getByTestId('map-port').filter({ hasText: label }).getAttribute('data-lng'));
+    const pol = await portLng('POL');
+    const pod = await portLng('POD');
+
+    // The route starts on the map's own copy of the world and runs east past 180°: the
+    // discharge port is drawn east of the loading port, not at the left edge.
+    expect(pol).toBeGreaterThan(90);
+    expect(pol).toBeLessThanOrEqual(180);
+    expect(pod).toBeGreaterThan(180);
+    expect(pod - pol).toBeLessThan(180);
+    for (const line of lines) {
+      // No jump anywhere: consecutive points are close, never half a world apart.
+      expect(line.largestStep, JSON.stringify(line)).toBeLessThan(45);
+      // Every segment lies between the two ports on the same copy.
+      for (const lng of [line.from, line.to]) {
+        expect(lng).toBeGreaterThan(pol - 20);
+        expect(lng).toBeLessThan(pod + 20);
+      }
+    }
+    // Segments join up in route order (sailed, then what lies ahead) and reach the port.
+    for (let i = 1; i < lines.length; i++) {
+      expect(Math.abs(lines[i]!.from - lines[i - 1]!.to), JSON.stringify(lines)).toBeLessThan(2);
+    }
+    expect(Math.abs(lines.at(-1)!.to - pod)).toBeLessThan(2);
+    expect(lines.some((line) => line.kind !== 'map-estimated-leg')).toBe(true);
+
+    // The view is fitted to the unwrapped route.
+    const west = Number(await map.getAttribute('data-route-west'));
+    const east = Number(await map.getAttribute('data-route-east'));
+    expect(west).toBeLessThanOrEqual(pol);
+    expect(east).toBeGreaterThanOrEqual(pod);
+    expect(east - west).toBeLessThan(200);
+    await map.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: test.info().outputPath('trans-pacific.png') });
+  });
+});
