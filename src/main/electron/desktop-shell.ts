@@ -92,7 +92,8 @@ export function startDesktopShell({
   const commands: Record<TrayCommand, () => void> = {
     open: () => showWindow(),
     openAlerts: () => showWindow('/alerts'),
-    syncNow: () => void core.sync.sync().catch(() => undefined),
+    // The same path as the header's button: also restarts a stopped embedded service now.
+    syncNow: () => void core.dispatch('syncNow', null),
     restartToUpdate: () => {
       if (updates.requestRestart() === 'after-sync') {
         tray.setToolTip('Quayside restarts to update when the sync in progress ends.');
