@@ -34,12 +34,16 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
       : '';
   const neverSynced = status.state === 'idle' && status.lastSuccessAt === null;
   const label = neverSynced ? 'Not synced yet' : LABELS[status.state];
-  const notAnswering = status.state === 'offline' || status.state === 'reconnecting';
-  const outage =
-    notAnswering && status.offlineSince
-      ? `${status.state === 'offline' ? '— ' : ''}the tracking service is not answering ` +
-        `(since ${formatShortDateTime(status.offlineSince)})`
-      : '';
+  const since = status.offlineSince ? formatShortDateTime(status.offlineSince) : null;
+  // "Offline — the tracking service is not answering (since 23 Nov 10:42 PST)"; while trying
+  // again: "Reconnecting… Offline since 23 Nov 10:42 PST — the tracking service is not answering".
+  const outage = !since
+    ? ''
+    : status.state === 'offline'
+      ? `— the tracking service is not answering (since ${since})`
+      : status.state === 'reconnecting'
+        ? `Offline since ${since} — the tracking service is not answering`
+        : '';
   const lastSynced = status.lastSuccessAt
     ? `Last synced ${formatRelative(status.lastSuccessAt, now)}`
     : '';
