@@ -47,6 +47,34 @@ describe('embedded service restarts', () => {
     }
   });
 
+  it("resumes no earlier than the app's clock (a crash can lose the last save)", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-embedded-resume-'));
+    try {
+      const first = await startEmbeddedService({ dataDir: dir, simSpeed: 3600, seedDemo: false });
+      const origin = first.sim.world.model.origin;
+      await first.close();
+      const saved = JSON.parse(fs.readFileSync(path.join(dir, SIM_CLOCK_FILE), 'utf8')) as {
+        simNow: number;
+      };
+      // The app stamped alerts six simulated hours after the world's last save.
+      const appTime = saved.simNow + 6 * 3_600_000;
+      const second = await startEmbeddedService({
+        dataDir: dir,
+        simSpeed: 3600,
+        seedDemo: false,
+        resumeAt: appTime,
+      });
+      try {
+        expect(second.clock.now()).toBeGreaterThanOrEqual(appTime);
+        expect(second.sim.world.model.origin).toBe(origin);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('starts a new world when the seed changes', async () => {
     const other = await startEmbeddedService({ dataDir, simSpeed: 3600, seed: 4, seedDemo: false });
     try {
