@@ -9,11 +9,13 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerContainerRoutes } from './api/containers';
+import { registerCustomFieldRoutes } from './api/custom-fields';
 import { registerDocumentSchemaRoutes } from './api/document-schemas';
 import { registerDocumentRoutes } from './api/documents';
 import { registerEmailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './resources/render';
+import { registerPartyRoutes } from './api/parties';
 import { registerReferenceRoutes } from './api/reference';
 import { registerSearchRoutes } from './api/search';
 import { registerShipmentRoutes } from './api/shipments';
@@ -223,6 +225,8 @@ export function buildApp(
       registerDocumentRoutes(v2, ctx);
       registerEmailSubmissionRoutes(v2, ctx);
       registerDocumentSchemaRoutes(v2, ctx);
+      registerCustomFieldRoutes(v2, ctx);
+      registerPartyRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
   );

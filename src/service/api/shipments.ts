@@ -17,6 +17,11 @@ import {
   sendCollection,
   sendDocument,
 } from './http';
+import {
+  CUSTOM_FIELD_FILTER_DESCRIPTION,
+  splitCustomFieldsInclude,
+  withCustomFields,
+} from '../custom-fields';
 
 const ListQuery = Type.Object({
   ...PageQuery,
@@ -39,12 +44,14 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
   const { render } = ctx;
   const reads = ctx.stores.reads;
 
-  async function document(accountId: string, rows: ShipmentsTable[], include: string[][]) {
+  async function document(accountId: string, rows: ShipmentsTable[], rawInclude: unknown) {
+    const includes = splitCustomFieldsInclude(rawInclude);
+    const include = parseInclude(includes.rest, 'shipment');
     const data = await render.shipments(rows);
     const included = await resolveIncludes(data, include, (type, ids) =>
       render.load(accountId, type, ids),
     );
-    return { data, included };
+    return withCustomFields(ctx, accountId, 'shipment', includes, data, included);
   }
 
   async function findOwned(accountId: string, id: string) {
@@ -58,6 +65,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       schema: {
         tags: ['Shipments'],
         summary: 'List shipments, most recent first',
+        description: CUSTOM_FIELD_FILTER_DESCRIPTION,
         querystring: ListQuery,
         response: { 200: ShipmentListDocument },
       },
@@ -66,7 +74,9 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       const account = accountOf(request);
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
-      const include = parseInclude(query.include, 'shipment');
+      // Checked before the list is read: a bad include is a 400 either way.
+      parseInclude(splitCustomFieldsInclude(query.include).rest, 'shipment');
+      const customFields = await ctx.customFields.listFilters(account.id, 'shipment', query);
       const since = isoFilter(
         query['filter[updated_at][start]'] as string | undefined,
         'filter[updated_at][start]',
@@ -82,10 +92,11 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
               : undefined,
           trackingStopped: typeof stopped === 'boolean' ? stopped : undefined,
           updatedSince: since,
+          customFields,
         },
         page,
       );
-      const doc = await document(account.id, rows, include);
+      const doc = await document(account.id, rows, query.include);
       return sendCollection(request, reply, page, Number(total), doc);
     },
   );
@@ -103,7 +114,8 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const include = parseInclude((request.query as { include?: string }).include, 'shipment');
+      const include = (request.query as { include?: string }).include;
+      parseInclude(splitCustomFieldsInclude(include).rest, 'shipment');
       const row = await findOwned(account.id, (request.params as { id: string }).id);
       if (!row) throw notFound();
       const doc = await document(account.id, [row], include);
@@ -140,7 +152,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
           action === 'stop_tracking' ? 'cancelled_by_user' : null,
         );
         const row = await findOwned(account.id, id);
-        const doc = await document(account.id, [row!], []);
+        const doc = await document(account.id, [row!], undefined);
         return sendDocument(reply, 200, { data: doc.data[0] });
       },
     );

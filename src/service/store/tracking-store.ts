@@ -36,6 +36,8 @@ export interface NewTrackingRequest {
   scac: string;
   refNumbers?: string[];
   shipmentTags?: string[];
+  /** The party the request is tracked for. */
+  customerId?: string | null;
 }
 
 export interface ShipmentInput {
@@ -189,6 +191,7 @@ export class TrackingStore {
       shipment_id: null,
       created_at: now,
       updated_at: now,
+      ...(input.customerId ? { customer_id: input.customerId } : {}),
     };
     await this.db.insertInto('tracking_requests').values(row).execute();
     return row;
