@@ -27,6 +27,8 @@ export interface ServiceConfig {
   allowPrivateWebhooks: boolean;
   /** Timeout of one webhook delivery request in ms. */
   webhookTimeoutMs: number;
+  /** The addresses `GET /webhooks/ips` lists; undefined: this host's external IPv4 addresses. */
+  webhookSourceIps?: string[];
   /** Host part of the accounts' inbox addresses (track+<token>@host): the domain whose mail reaches the SMTP listener. */
   mailDomain: string;
 }

@@ -142,6 +142,41 @@ export class CustomFields {
     );
   }
 
+  /**
+   * Sets several values of one record by api_slug (null removes one): every value is checked
+   * before any is written, so a bad one (422 pointing at `<pointerBase>/<api_slug>`) changes nothing.
+   */
+  async setMany(
+    accountId: string,
+    entity: { type: CustomFieldEntityType; id: string },
+    values: Record<string, unknown>,
+    pointerBase: string,
+  ): Promise<void> {
+    const planned: { def: CustomFieldDefinitionsTable; value: unknown; pointer: string }[] = [];
+    for (const [slug, value] of Object.entries(values)) {
+      const pointer = `${pointerBase}/${slug}`;
+      const def = await this.definitionForSlug(accountId, entity.type, slug, pointer);
+      if (value !== null) {
+        const checked = checkValue(await this.rule(def), value);
+        if (!checked.ok) {
+          throw new ApiError(422, `${slug}: ${checked.detail}`, {
+            code: 'invalid',
+            source: { pointer },
+          });
+        }
+      }
+      planned.push({ def, value, pointer });
+    }
+    for (const { def, value, pointer } of planned) {
+      if (value !== null) {
+        await this.set(accountId, def, entity, value, pointer);
+        continue;
+      }
+      const existing = await this.stores.customFields.valueFor(accountId, def.id, entity.id);
+      if (existing) await this.stores.customFields.deleteValue(accountId, existing);
+    }
+  }
+
   /** The definition a value is set with: by api_slug for the record's type; 422 when unknown. */
   async definitionForSlug(
     accountId: string,

@@ -10,6 +10,7 @@ import type { Clock } from '../../shared/clock';
 import { AccountReads } from './account-reads';
 import { CustomFieldStore } from './custom-fields';
 import { PartyStore } from './parties';
+import { RecordEdits } from './record-edits';
 import type { ReferenceData } from './reference';
 import { ResourceRows } from './resource-rows';
 import type { Database } from './schema';
@@ -35,6 +36,8 @@ export class ServiceStorage {
   readonly customFields: CustomFieldStore;
   /** Parties (customers) and the shipments that name them. */
   readonly parties: PartyStore;
+  /** Edits account holders make to shipments and containers (ref numbers, tags, customer). */
+  readonly edits: RecordEdits;
 
   constructor(
     private readonly db: Kysely<Database> | Transaction<Database>,
@@ -50,6 +53,7 @@ export class ServiceStorage {
     this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
     this.customFields = new CustomFieldStore(db, clock);
     this.parties = new PartyStore(db, clock);
+    this.edits = new RecordEdits(db, clock);
   }
 
   /** Runs `work` in one transaction with owners bound to it; nested calls join the outer one. */
