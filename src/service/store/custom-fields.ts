@@ -227,11 +227,22 @@ export class CustomFieldStore {
     input: { label: string; value: string; position: number | null },
   ): Promise<CustomFieldOptionsTable | undefined> {
     const now = this.nowIso();
+    // Without a position an option goes last, so options keep the order they were added in.
+    let position = input.position;
+    if (position === null) {
+      const { last } = await this.db
+        .selectFrom('custom_field_options')
+        .select((eb) => eb.fn.max('position').as('last'))
+        .where('definition_id', '=', definitionId)
+        .executeTakeFirstOrThrow();
+      position = last === null || last === undefined ? 0 : Number(last) + 1;
+    }
     const row: CustomFieldOptionsTable = {
       id: uuidv4(),
       account_id: accountId,
       definition_id: definitionId,
       ...input,
+      position,
       created_at: now,
       updated_at: now,
     };
