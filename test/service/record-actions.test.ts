@@ -292,6 +292,22 @@ describe('tracking requests', () => {
     const withCustomer = await t.get(`/tracking_requests/${created.body.data.id}?include=customer`);
     expect(withCustomer.body.included[0].attributes.company_name).toBe('Customer Co');
 
+    // When the engine finds the shipment, the shipment is for the request's customer.
+    const { tracking } = t.service.store;
+    const found = await tracking.createShipment(t.accountA, {
+      billOfLadingNumber: 'MEDUCU0001',
+      scac: 'MSCU',
+    });
+    await tracking.finishTrackingRequest(created.body.data.id, {
+      status: 'created',
+      failedReason: null,
+      shipmentId: found.id,
+      nextAttemptAt: null,
+      updatedAt: new Date(t.clock.now()).toISOString(),
+    });
+    const shipment = await t.get(`/shipments/${found.id}`);
+    expect(shipment.body.data.attributes.customer_name).toBe('Customer Co');
+
     const foreign = await t.send(
       'POST',
       '/tracking_requests',

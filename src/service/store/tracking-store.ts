@@ -729,6 +729,24 @@ export class TrackingStore {
       })
       .where('id', '=', id)
       .execute();
+    if (outcome.shipmentId) await this.adoptRequestCustomer(id, outcome.shipmentId);
+  }
+
+  /** The shipment a request found is for the request's customer (its party), if it names one. */
+  private async adoptRequestCustomer(requestId: string, shipmentId: string): Promise<void> {
+    const party = await this.db
+      .selectFrom('tracking_requests')
+      .innerJoin('parties', 'parties.id', 'tracking_requests.customer_id')
+      .select(['parties.id', 'parties.company_name'])
+      .where('tracking_requests.id', '=', requestId)
+      .executeTakeFirst();
+    if (!party) return;
+    await this.db
+      .updateTable('shipments')
+      .set({ customer_id: party.id, customer_name: party.company_name })
+      .where('id', '=', shipmentId)
+      .where('customer_id', 'is', null)
+      .execute();
   }
 
   /** Schedules another lookup of a request after a transient failure. */
