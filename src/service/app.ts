@@ -8,16 +8,21 @@ import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
 } from 'fastify';
+import { registerContainerActionRoutes } from './api/container-actions';
 import { registerContainerRoutes } from './api/containers';
+import { registerCustomFieldRoutes } from './api/custom-fields';
 import { registerDocumentSchemaRoutes } from './api/document-schemas';
 import { registerDocumentRoutes } from './api/documents';
 import { registerEmailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './resources/render';
+import { registerPartyRoutes } from './api/parties';
 import { registerReferenceRoutes } from './api/reference';
 import { registerSearchRoutes } from './api/search';
 import { registerShipmentRoutes } from './api/shipments';
 import { registerTrackingRequestRoutes } from './api/tracking-requests';
+import { registerVesselRouteRoutes } from './api/vessel-routes';
+import { registerWebhookIpRoutes } from './api/webhook-ips';
 import { registerWebhookRoutes } from './api/webhooks';
 import type { ServiceContext } from './context';
 import { answerClientError, answerParserEdges, requireHostHeader } from './http-edges';
@@ -34,6 +39,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Counts against the tracking request creation limit. */
     trackingRequestCreation?: boolean;
+    /** Counts against the container refresh limit. */
+    containerRefresh?: boolean;
     /** Authorized by a signed link in the url instead of an API key. */
     signedLink?: boolean;
   }
@@ -208,6 +215,7 @@ export function buildApp(
         if (request.routeOptions.config.trackingRequestCreation) {
           limits.takeTrackingRequestCreation(account.id);
         }
+        if (request.routeOptions.config.containerRefresh) limits.takeContainerRefresh(account.id);
         void reply;
       });
 
@@ -223,6 +231,11 @@ export function buildApp(
       registerDocumentRoutes(v2, ctx);
       registerEmailSubmissionRoutes(v2, ctx);
       registerDocumentSchemaRoutes(v2, ctx);
+      registerCustomFieldRoutes(v2, ctx);
+      registerPartyRoutes(v2, ctx);
+      registerContainerActionRoutes(v2, ctx);
+      registerVesselRouteRoutes(v2, ctx);
+      registerWebhookIpRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock';
 import type { Renderer } from './resources/renderer';
+import type { CustomFields } from './custom-fields';
 import type { Documents } from './documents';
 import type { VesselPositionHistory } from './routing/positions';
 import type { RouteMapService } from './routing/route-builder';
@@ -26,6 +27,8 @@ export interface ServiceConfig {
   allowPrivateWebhooks: boolean;
   /** Timeout of one webhook delivery request in ms. */
   webhookTimeoutMs: number;
+  /** The addresses `GET /webhooks/ips` lists; undefined: this host's external IPv4 addresses. */
+  webhookSourceIps?: string[];
   /** Host part of the accounts' inbox addresses (track+<token>@host): the domain whose mail reaches the SMTP listener. */
   mailDomain: string;
 }
@@ -59,6 +62,8 @@ export interface ServiceContext {
   webhooks: Webhooks;
   /** Document files, metadata, extraction and email submissions. */
   documents: Documents;
+  /** Custom field definitions and values as the API renders and checks them. */
+  customFields: CustomFields;
   /** Told when a tracking request is created, so the engine looks it up now, not at its next tick. */
   trackingRequestCreated?: () => void;
 }

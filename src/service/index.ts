@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock';
 import { buildApp } from './app';
+import { CustomFields } from './custom-fields';
 import { Renderer } from './resources/renderer';
 import { createTrackingRequest } from './api/tracking-requests';
 import { Documents } from './documents';
@@ -156,6 +157,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       routeMaps,
       positions,
       webhooks,
+      customFields: new CustomFields(stores),
     };
     let engine: TrackingEngine | null = null;
     const metrics = new FeedMetrics({

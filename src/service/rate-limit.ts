@@ -10,6 +10,9 @@ import { ApiError } from './jsonapi/errors';
 
 export const WINDOW_MS = 60_000;
 
+/** Container refreshes per account per rolling minute (the reference's limit). */
+export const CONTAINER_REFRESHES_PER_MINUTE = 10;
+
 /** After this many hits, keys whose window has passed are dropped (bounds memory). */
 const SWEEP_EVERY = 1_000;
 
@@ -70,8 +73,10 @@ export class RequestLimits {
   private readonly requests: RollingWindowLimiter;
   private readonly creations: RollingWindowLimiter;
   private readonly authFailures: RollingWindowLimiter;
+  private readonly refreshes: RollingWindowLimiter;
 
   constructor(wallClock: Clock, config: ServiceConfig) {
+    this.refreshes = new RollingWindowLimiter(wallClock, CONTAINER_REFRESHES_PER_MINUTE);
     this.requests = new RollingWindowLimiter(wallClock, config.requestsPerMinute);
     this.creations = new RollingWindowLimiter(wallClock, config.trackingRequestsPerMinute);
     this.authFailures = new RollingWindowLimiter(wallClock, config.failedAuthPerMinute);
@@ -94,6 +99,17 @@ export class RequestLimits {
   takeRequest(accountId: string): void {
     const result = this.requests.take(accountId);
     if (!result.allowed) throw tooMany('Rate limit exceeded', result.retryAfterSeconds);
+  }
+
+  /** `PATCH /containers/{id}/refresh`: its own, smaller budget, as the reference has. */
+  takeContainerRefresh(accountId: string): void {
+    const result = this.refreshes.take(accountId);
+    if (!result.allowed) {
+      throw tooMany(
+        "You've hit the refresh limit. Please try again in a minute.",
+        result.retryAfterSeconds,
+      );
+    }
   }
 
   takeTrackingRequestCreation(accountId: string): void {

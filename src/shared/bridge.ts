@@ -65,6 +65,36 @@ const Paging = {
 
 export const REQUEST_TYPES = ['bill_of_lading', 'booking_number', 'container'] as const;
 
+/** A custom field of a container or shipment as the detail views show and edit it. */
+export interface CustomFieldEntry {
+  apiSlug: string;
+  displayName: string;
+  /** short_text, number, date, datetime, boolean, enum, enum_multi, reference */
+  dataType: string;
+  /** The choices of enum fields, in their order. */
+  options: { value: string; label: string }[];
+  /** Null when not set. */
+  value: unknown;
+  displayValue: string | null;
+}
+
+export type CustomFieldsResult =
+  { ok: true; fields: CustomFieldEntry[] } | { ok: false; message: string };
+
+const CustomFieldTarget = {
+  entityType: Type.Union([Type.Literal('container'), Type.Literal('shipment')]),
+  id: Id,
+};
+
+/** A value to set: text, number, yes/no, a list of option values, or null to clear it. */
+export const CustomFieldValueArgument = Type.Union([
+  Type.String({ maxLength: 1000 }),
+  Type.Number(),
+  Type.Boolean(),
+  Type.Array(Type.String({ maxLength: 200 }), { maxItems: 100 }),
+  Type.Null(),
+]);
+
 export const TrackingRequestDraft = Type.Object(
   {
     requestType: Type.Unsafe<(typeof REQUEST_TYPES)[number]>(
@@ -182,6 +212,29 @@ export const bridgeMethods = {
   getRouteMap: {
     argument: Type.Object({ containerId: Id }, { additionalProperties: false }),
     result: result<RouteMapResult | null>(),
+  },
+
+  /** The account's custom fields for a container or shipment, read from the service. */
+  listCustomFields: {
+    argument: Type.Object(CustomFieldTarget, { additionalProperties: false }),
+    result: result<CustomFieldsResult>(),
+  },
+  /** Sets (or, with null, clears) one custom field on the service; refused while offline. */
+  setCustomField: {
+    argument: Type.Object(
+      {
+        ...CustomFieldTarget,
+        apiSlug: Type.String({ pattern: '^[a-z][a-z0-9_]{0,62}$' }),
+        value: CustomFieldValueArgument,
+      },
+      { additionalProperties: false },
+    ),
+    result: result<{ ok: true; field: CustomFieldEntry | null } | { ok: false; message: string }>(),
+  },
+  /** Asks the service to check the container's line and terminal now (10 a minute at most). */
+  refreshContainer: {
+    argument: Type.Object({ id: Id }, { additionalProperties: false }),
+    result: result<{ ok: boolean; message: string }>(),
   },
 
   listShipments: {

@@ -245,6 +245,43 @@ function generate(
       ),
     }),
     () => ({
+      kind: 'custom field garbage',
+      method: rnd.pick(['POST', 'PATCH']),
+      path: rnd.pick([
+        '/custom_field_definitions',
+        `/containers/${ids.container}/custom_fields`,
+        `/containers/${ids.container}/custom_fields/${rnd.pick(['trucker', weird()])}`,
+        '/custom_fields',
+        `/custom_fields/${weird()}`,
+        '/parties',
+        `/shipments/${weird()}`,
+        '/containers',
+      ]),
+      headers: jsonApi,
+      body: JSON.stringify(
+        rnd.pick([
+          { data: { type: 'custom_field', attributes: { api_slug: 'trucker', value: {} } } },
+          { data: { type: 'custom_field', attributes: { api_slug: '__proto__', value: 'one' } } },
+          { data: { type: 'custom_field', attributes: { value: [[], null, Number.MAX_VALUE] } } },
+          {
+            data: {
+              type: 'custom_field_definition',
+              attributes: { entity_type: 'Box', api_slug: weird(), data_type: 'enum' },
+            },
+          },
+          { data: { attributes: { company_name: rnd.pick([7, null, '', ' ', {}]) } } },
+          { data: [{ type: 'container', id: weird(), attributes: { ref_numbers: [1] } }] },
+          { data: { attributes: { custom_fields: { constructor: 'x' } } } },
+        ]),
+      ),
+    }),
+    () => ({
+      kind: 'vessel route garbage',
+      method: 'GET',
+      path: `/vessels/${rnd.pick(['9839430', weird()])}/${rnd.pick(['future_positions', 'future_positions_with_coordinates'])}?port_id=${weird()}&previous_port_id=${weird()}&latitude=${rnd.pick(['91', 'x', '1e309', '-0'])}&longitude=${rnd.pick(['181', 'NaN', '0'])}`,
+      headers: auth,
+    }),
+    () => ({
       kind: 'infer garbage',
       method: 'POST',
       path: '/tracking_requests/infer_number',
@@ -321,6 +358,17 @@ describe('API fuzzing', () => {
       number: 'MSKU1234565',
     });
     containerId = container.id;
+    await t.send('POST', '/custom_field_definitions', {
+      data: {
+        type: 'custom_field_definition',
+        attributes: {
+          entity_type: 'Container',
+          api_slug: 'trucker',
+          display_name: 'Trucker',
+          data_type: 'number',
+        },
+      },
+    });
   });
   afterAll(() => t?.close());
 

@@ -193,7 +193,7 @@ function generate(
   const auth = { Authorization: `Token ${key}` };
   const realId = (path: string) => ids[path.split('/')[1] ?? ''] ?? crypto.randomUUID();
   const pathOf = (op: Operation, id?: string) =>
-    op.path.replace('{id}', enc(id ?? realId(op.path)));
+    op.path.replace(/\{[^}]+\}/g, enc(id ?? realId(op.path)));
   const base = (op: Operation): FuzzRequest => ({
     kind: '',
     method: op.method,
@@ -358,7 +358,27 @@ describe('parameter fuzzing', () => {
       requestNumber: 'FUZZBL0003',
       scac: 'MSCU',
     });
+    const definition = await t.send('POST', '/custom_field_definitions', {
+      data: {
+        type: 'custom_field_definition',
+        attributes: {
+          entity_type: 'Container',
+          api_slug: 'trucker',
+          display_name: 'Trucker',
+          data_type: 'short_text',
+        },
+      },
+    });
+    const value = await t.send('POST', `/containers/${container.id}/custom_fields`, {
+      data: { type: 'custom_field', attributes: { api_slug: 'trucker', value: 'Acme' } },
+    });
+    const party = await t.send('POST', '/parties', {
+      data: { attributes: { company_name: 'Fuzz Freight' } },
+    });
     Object.assign(ids, {
+      custom_field_definitions: definition.body.data.id,
+      custom_fields: value.body.data.id,
+      parties: party.body.data.id,
       shipments: shipment.id,
       containers: container.id,
       tracking_requests: request.id,

@@ -34,7 +34,7 @@ interface TrackingRequestResource {
   attributes: {
     request_type: string;
     request_number: string;
-    scac: string;
+    scac: string | null;
     status: string;
     failed_reason: string | null;
     is_retrying?: boolean;
@@ -51,7 +51,8 @@ export function toTrackingRequestRow(resource: TrackingRequestResource): Trackin
     id: resource.id,
     requestType: a.request_type,
     number: a.request_number,
-    scac: a.scac,
+    // Null when the service could not detect the line of an auto-detect request.
+    scac: a.scac ?? '',
     status: a.status,
     failedReason: a.failed_reason ?? null,
     failedReasonText: failedReasonText(a.failed_reason ?? null),
@@ -69,10 +70,10 @@ const FIELD_BY_POINTER: Record<string, 'number' | 'scac' | 'requestType'> = {
   '/data/attributes/request_type': 'requestType',
 };
 
-async function call(
+export async function call(
   connection: ServiceConnection,
   budgets: ServiceBudgets | undefined,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: string,
   body?: unknown,
 ): Promise<{ status: number; json: unknown } | { status: 0; json: null }> {

@@ -26,6 +26,7 @@ import {
 } from '../lib/format';
 import { navigate } from '../lib/navigation';
 import { RouteMap } from '../map/RouteMap';
+import { CustomFieldsPanel, RefreshNowButton } from './CustomFields';
 
 const SOURCE_LABELS: Record<string, string> = {
   shipping_line: 'Shipping line',
@@ -113,6 +114,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         <h2 className="detail__title mono">{row.number}</h2>
         <span className={`status status--${row.status}`}>{statusLabel(row.status)}</span>
         <ReadinessCell row={row} />
+        <RefreshNowButton containerId={row.id} />
       </header>
       <dl className="facts">
         <dt>Line</dt>
@@ -280,6 +282,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
           )}
         </section>
       </div>
+
+      <CustomFieldsPanel entityType="container" id={row.id} />
 
       <section aria-labelledby="map-heading" className="panel">
         <h3 id="map-heading">Route</h3>

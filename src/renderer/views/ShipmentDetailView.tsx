@@ -5,6 +5,7 @@ import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
 import { formatDateTime, statusLabel } from '../lib/format';
+import { CustomFieldsPanel } from './CustomFields';
 
 export function ShipmentDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();
@@ -85,6 +86,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
           </tbody>
         </table>
       </div>
+      <CustomFieldsPanel entityType="shipment" id={id} />
       <ShipmentDocuments shipmentId={id} />
     </article>
   );

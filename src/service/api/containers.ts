@@ -21,6 +21,11 @@ import {
   sendCollection,
   sendDocument,
 } from './http';
+import {
+  CUSTOM_FIELD_FILTER_DESCRIPTION,
+  splitCustomFieldsInclude,
+  withCustomFields,
+} from '../custom-fields';
 
 const ListQuery = Type.Object({
   ...PageQuery,
@@ -52,6 +57,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       schema: {
         tags: ['Containers'],
         summary: 'List containers, most recent first',
+        description: CUSTOM_FIELD_FILTER_DESCRIPTION,
         querystring: ListQuery,
         response: { 200: ContainerListDocument },
       },
@@ -60,7 +66,9 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const account = accountOf(request);
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
-      const include = parseInclude(query.include, 'container');
+      const includes = splitCustomFieldsInclude(query.include);
+      const include = parseInclude(includes.rest, 'container');
+      const customFields = await ctx.customFields.listFilters(account.id, 'container', query);
       const number = query['filter[number]'];
       const since = isoFilter(
         query['filter[updated_at][start]'] as string | undefined,
@@ -73,14 +81,23 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
         {
           number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
           updatedSince: since,
+          customFields,
         },
         page,
       );
-      const data = await render.containersByKey(keys, readAt);
-      const included = await resolveIncludes(data, include, (type, ids) =>
+      const rendered = await render.containersByKey(keys, readAt);
+      const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids),
       );
-      return sendCollection(request, reply, page, Number(total), { data, included });
+      const doc = await withCustomFields(
+        ctx,
+        account.id,
+        'container',
+        includes,
+        rendered,
+        included,
+      );
+      return sendCollection(request, reply, page, Number(total), doc);
     },
   );
 
@@ -97,15 +114,24 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const include = parseInclude((request.query as { include?: string }).include, 'container');
+      const includes = splitCustomFieldsInclude((request.query as { include?: string }).include);
+      const include = parseInclude(includes.rest, 'container');
       const readAt = render.generation();
       const row = await findOwned(account.id, (request.params as { id: string }).id);
       if (!row) throw notFound();
-      const [data] = await render.containers([row], readAt);
-      const included = await resolveIncludes([data!], include, (type, ids) =>
+      const rendered = await render.containers([row], readAt);
+      const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids),
       );
-      return sendDocument(reply, 200, { data, included });
+      const doc = await withCustomFields(
+        ctx,
+        account.id,
+        'container',
+        includes,
+        rendered,
+        included,
+      );
+      return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
 

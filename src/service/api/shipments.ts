@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documents';
 import { extension } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
@@ -17,6 +17,40 @@ import {
   sendCollection,
   sendDocument,
 } from './http';
+import {
+  CUSTOM_FIELD_FILTER_DESCRIPTION,
+  splitCustomFieldsInclude,
+  withCustomFields,
+} from '../custom-fields';
+
+const ShipmentUpdateBody = Type.Object({
+  data: Type.Object({
+    type: Type.Optional(Type.Literal('shipment')),
+    id: Type.Optional(Type.String()),
+    attributes: Type.Object({
+      ref_numbers: Type.Optional(Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 })),
+      tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50 })),
+      custom_fields: Type.Optional(
+        Type.Record(Type.String(), Type.Unknown(), {
+          description: 'Values by api_slug (Quayside extension); null removes one.',
+        }),
+      ),
+    }),
+    relationships: Type.Optional(
+      Type.Object({
+        customer: Type.Optional(
+          Type.Object({
+            data: Type.Union([
+              Type.Object({ type: Type.Literal('party'), id: Type.String() }),
+              Type.Null(),
+            ]),
+          }),
+        ),
+      }),
+    ),
+  }),
+});
+type ShipmentUpdateBody = Static<typeof ShipmentUpdateBody>;
 
 const ListQuery = Type.Object({
   ...PageQuery,
@@ -39,12 +73,14 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
   const { render } = ctx;
   const reads = ctx.stores.reads;
 
-  async function document(accountId: string, rows: ShipmentsTable[], include: string[][]) {
+  async function document(accountId: string, rows: ShipmentsTable[], rawInclude: unknown) {
+    const includes = splitCustomFieldsInclude(rawInclude);
+    const include = parseInclude(includes.rest, 'shipment');
     const data = await render.shipments(rows);
     const included = await resolveIncludes(data, include, (type, ids) =>
       render.load(accountId, type, ids),
     );
-    return { data, included };
+    return withCustomFields(ctx, accountId, 'shipment', includes, data, included);
   }
 
   async function findOwned(accountId: string, id: string) {
@@ -58,6 +94,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       schema: {
         tags: ['Shipments'],
         summary: 'List shipments, most recent first',
+        description: CUSTOM_FIELD_FILTER_DESCRIPTION,
         querystring: ListQuery,
         response: { 200: ShipmentListDocument },
       },
@@ -66,7 +103,9 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       const account = accountOf(request);
       const query = request.query as Record<string, unknown>;
       const page = parsePage(query);
-      const include = parseInclude(query.include, 'shipment');
+      // Checked before the list is read: a bad include is a 400 either way.
+      parseInclude(splitCustomFieldsInclude(query.include).rest, 'shipment');
+      const customFields = await ctx.customFields.listFilters(account.id, 'shipment', query);
       const since = isoFilter(
         query['filter[updated_at][start]'] as string | undefined,
         'filter[updated_at][start]',
@@ -82,10 +121,11 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
               : undefined,
           trackingStopped: typeof stopped === 'boolean' ? stopped : undefined,
           updatedSince: since,
+          customFields,
         },
         page,
       );
-      const doc = await document(account.id, rows, include);
+      const doc = await document(account.id, rows, query.include);
       return sendCollection(request, reply, page, Number(total), doc);
     },
   );
@@ -103,10 +143,65 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const include = parseInclude((request.query as { include?: string }).include, 'shipment');
+      const include = (request.query as { include?: string }).include;
+      parseInclude(splitCustomFieldsInclude(include).rest, 'shipment');
       const row = await findOwned(account.id, (request.params as { id: string }).id);
       if (!row) throw notFound();
       const doc = await document(account.id, [row], include);
+      return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
+    },
+  );
+
+  app.patch(
+    '/shipments/:id',
+    {
+      schema: {
+        tags: ['Shipments'],
+        summary: 'Edit a shipment: ref numbers, tags, customer (party) and custom fields',
+        description:
+          "Quayside extensions: `relationships.customer` names one of the account's parties (null clears it; the shipment shows its company name as customer_name) and `attributes.custom_fields` sets custom fields by api_slug (null removes one). Every value is checked before anything is written.",
+        params: IdParams,
+        body: ShipmentUpdateBody,
+        response: { 200: ShipmentDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const id = (request.params as { id: string }).id;
+      if (!(await findOwned(account.id, id))) throw notFound();
+      const { attributes, relationships } = (request.body as ShipmentUpdateBody).data;
+      const clean = (list: string[] | undefined) =>
+        list && [...new Set(list.map((v) => v.trim()).filter(Boolean))];
+      let customer: { id: string; companyName: string } | null | undefined;
+      const customerRef = relationships?.customer?.data;
+      if (customerRef === null) customer = null;
+      else if (customerRef) {
+        const party = isUuid(customerRef.id)
+          ? await ctx.stores.parties.owned(account.id, customerRef.id)
+          : undefined;
+        if (!party) {
+          throw new ApiError(422, `No party with id ${customerRef.id}`, {
+            code: 'not_found',
+            source: { pointer: '/data/relationships/customer/data/id' },
+          });
+        }
+        customer = { id: party.id, companyName: party.company_name };
+      }
+      if (attributes.custom_fields) {
+        await ctx.customFields.setMany(
+          account.id,
+          { type: 'shipment', id },
+          attributes.custom_fields,
+          '/data/attributes/custom_fields',
+        );
+      }
+      await ctx.stores.edits.editShipment(account.id, id, {
+        refNumbers: clean(attributes.ref_numbers),
+        tags: clean(attributes.tags),
+        customer,
+      });
+      const row = await findOwned(account.id, id);
+      const doc = await document(account.id, [row!], 'custom_fields');
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
@@ -140,7 +235,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
           action === 'stop_tracking' ? 'cancelled_by_user' : null,
         );
         const row = await findOwned(account.id, id);
-        const doc = await document(account.id, [row!], []);
+        const doc = await document(account.id, [row!], undefined);
         return sendDocument(reply, 200, { data: doc.data[0] });
       },
     );

@@ -15,7 +15,7 @@ import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import { TEST_SCAC } from '../tracking/engine';
-import { inferNumber } from '../tracking/infer-number';
+import { CONFIRMATION_THRESHOLD, inferNumber } from '../tracking/infer-number';
 import { renderTrackingRequest } from '../resources/render';
 import {
   IdParams,
@@ -27,6 +27,7 @@ import {
   sendCollection,
   sendDocument,
 } from './http';
+import { splitCustomFieldsInclude, withCustomFields } from '../custom-fields';
 
 const ListQuery = Type.Object({
   ...PageQuery,
@@ -56,10 +57,11 @@ export async function createTrackingRequest(
   ctx: ServiceContext,
   accountId: string,
   attrs: TrackingRequestCreateBody['data']['attributes'],
+  options: { customerId?: string } = {},
 ): Promise<TrackingRequestsTable> {
   const { tracking, ref } = ctx;
   const requestNumber = attrs.request_number.trim().toUpperCase();
-  const scac = attrs.scac.trim().toUpperCase();
+  const givenScac = (attrs.scac ?? '').trim().toUpperCase();
   const errors: { detail: string; code: string; source: { pointer: string } }[] = [];
   if (!requestNumber) {
     errors.push({
@@ -69,6 +71,27 @@ export async function createTrackingRequest(
     });
   }
   const scacPointer = { pointer: '/data/attributes/scac' };
+  const autoDetect = !givenScac && attrs.auto_detect_vocc_scac === true;
+  if (autoDetect && requestNumber) {
+    const scac = detectScac(ctx, requestNumber, attrs.request_type);
+    if (!scac) {
+      // As the reference: the request exists and has failed, no shipment will be looked up.
+      const row = await tracking.createTrackingRequest(accountId, {
+        requestType: attrs.request_type,
+        requestNumber,
+        scac: '',
+        refNumbers: attrs.ref_numbers,
+        shipmentTags: attrs.shipment_tags,
+        customerId: options.customerId,
+      });
+      await tracking.setTrackingRequestStatus(row.id, 'failed', {
+        failedReason: 'scac_auto_detect_failed',
+      });
+      return (await tracking.trackingRequest(row.id))!;
+    }
+    return createTrackingRequest(ctx, accountId, { ...attrs, scac }, options);
+  }
+  const scac = givenScac;
   // SCAC `TEST` takes the reference API's test numbers (TEST-TR-SUCCEEDED, TEST-TR-FAILED).
   const testLine =
     scac === TEST_SCAC && requestNumber.startsWith('TEST-')
@@ -76,7 +99,11 @@ export async function createTrackingRequest(
       : undefined;
   const line = testLine ?? ref.linesByAnyScac.get(scac);
   if (!scac) {
-    errors.push({ detail: "Scac can't be blank", code: 'blank', source: scacPointer });
+    errors.push({
+      detail: "Scac can't be blank (or set auto_detect_vocc_scac to true)",
+      code: 'blank',
+      source: scacPointer,
+    });
   } else if (!line) {
     errors.push({
       detail: `Scac '${scac}' is not recognized`,
@@ -121,25 +148,54 @@ export async function createTrackingRequest(
     scac: line!.scac,
     refNumbers: attrs.ref_numbers,
     shipmentTags: attrs.shipment_tags,
+    customerId: options.customerId,
   });
   ctx.trackingRequestCreated?.();
   return row;
+}
+
+/**
+ * The SCAC `auto_detect_vocc_scac` picks: the best line number inference offers (at least
+ * `needs_confirmation`) among the lines this service can track; undefined when none fits.
+ */
+function detectScac(
+  ctx: ServiceContext,
+  requestNumber: string,
+  requestType: string,
+): string | undefined {
+  const result = inferNumber(requestNumber, ctx.ref.lines);
+  if (!result || result.attributes.shipping_line.decision === 'no_prediction') return undefined;
+  if (requestType === 'container' && result.attributes.number_type !== 'container') {
+    return undefined;
+  }
+  const best = result.attributes.shipping_line.candidates.find(
+    (c) =>
+      c.confidence >= CONFIRMATION_THRESHOLD &&
+      !unconfiguredLine(ctx.config.supportedScacs, c.scac),
+  );
+  return best?.scac;
 }
 
 export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { render, tracking, ref } = ctx;
   const reads = ctx.stores.reads;
 
+  /** `tracked_object` is included unless the request names its includes (as the reference). */
+  function includesOf(raw: unknown) {
+    const includes = splitCustomFieldsInclude(raw === undefined ? 'tracked_object' : raw);
+    return { ...includes, paths: parseInclude(includes.rest, 'tracking_request') };
+  }
+
   async function document(
     accountId: string,
     rows: Parameters<typeof renderTrackingRequest>[0][],
-    include: string[][],
+    includes: ReturnType<typeof includesOf>,
   ) {
     const data = rows.map(renderTrackingRequest);
-    const included = await resolveIncludes(data, include, (type, ids) =>
+    const included = await resolveIncludes(data, includes.paths, (type, ids) =>
       render.load(accountId, type, ids),
     );
-    return { data, included };
+    return withCustomFields(ctx, accountId, 'tracking_request', includes, data, included);
   }
 
   app.get(
@@ -156,7 +212,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
       const account = accountOf(request);
       const query = request.query as Record<string, string | undefined>;
       const page = parsePage(query);
-      const include = parseInclude(query.include, 'tracking_request');
+      const include = includesOf(query.include);
       const range = (param: string) => isoFilter(query[param], param);
       const { total, rows } = await reads.trackingRequests(
         account.id,
@@ -191,10 +247,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     async (request, reply) => {
       const account = accountOf(request);
       const { id } = request.params as { id: string };
-      const include = parseInclude(
-        (request.query as { include?: string }).include,
-        'tracking_request',
-      );
+      const include = includesOf((request.query as { include?: string }).include);
       const row = isUuid(id) ? await reads.ownedTrackingRequest(account.id, id) : undefined;
       if (!row) throw notFound();
       const doc = await document(account.id, [row], include);
@@ -215,8 +268,20 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const attrs = (request.body as TrackingRequestCreateBody).data.attributes;
-      const row = await createTrackingRequest(ctx, account.id, attrs);
+      const { attributes: attrs, relationships } = (request.body as TrackingRequestCreateBody).data;
+      const customerId = relationships?.customer?.data.id;
+      if (customerId !== undefined) {
+        const party = isUuid(customerId)
+          ? await ctx.stores.parties.owned(account.id, customerId)
+          : undefined;
+        if (!party) {
+          throw new ApiError(422, `No party with id ${customerId}`, {
+            code: 'not_found',
+            source: { pointer: '/data/relationships/customer/data/id' },
+          });
+        }
+      }
+      const row = await createTrackingRequest(ctx, account.id, attrs, { customerId });
       return sendDocument(reply, 201, { data: renderTrackingRequest(row) });
     },
   );

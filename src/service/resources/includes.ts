@@ -7,6 +7,7 @@ import type { ReferenceData } from '../store/reference';
 import type { ResourceRows } from '../store/resource-rows';
 import {
   renderMetro,
+  renderParty,
   renderPort,
   renderRailTerminal,
   renderTerminal,
@@ -77,12 +78,16 @@ export async function loadIncluded(
       const rows = await stored.trackingRequests(ids);
       return owned(rows).map(renderTrackingRequest);
     }
+    case 'party': {
+      const rows = await stored.parties(ids);
+      return owned(rows).map(renderParty);
+    }
     case 'webhook': {
       const rows = await stored.webhooks(ids);
       return owned(rows).map(renderWebhook);
     }
     default:
-      // Users and parties are not modelled: their relationships stay unresolved.
+      // Users are not modelled: their relationships stay unresolved.
       return [];
   }
 }

@@ -8,6 +8,7 @@ import type { ReferenceData } from '../store/reference';
 import type {
   ContainersTable,
   MetroAreasTable,
+  PartiesTable,
   PortsTable,
   RailTerminalsTable,
   RawEventsTable,
@@ -157,7 +158,8 @@ export function renderTrackingRequest(r: TrackingRequestsTable): Resource {
     attributes: {
       request_number: r.request_number,
       request_type: r.request_type,
-      scac: r.scac,
+      // Empty when auto-detection found no line (the request failed).
+      scac: r.scac || null,
       ref_numbers: parseList(r.ref_numbers),
       tags: parseList(r.tags),
       status: r.status,
@@ -167,8 +169,24 @@ export function renderTrackingRequest(r: TrackingRequestsTable): Resource {
       created_at: r.created_at,
       updated_at: r.updated_at,
     },
-    relationships: { tracked_object: one('shipment', r.shipment_id), customer: { data: null } },
+    relationships: {
+      tracked_object: one('shipment', r.shipment_id),
+      customer: one('party', r.customer_id),
+    },
     links: { self: `${API_PREFIX}/tracking_requests/${r.id}` },
+  };
+}
+
+export function renderParty(p: PartiesTable): Resource {
+  return {
+    id: p.id,
+    type: 'party',
+    attributes: {
+      company_name: p.company_name,
+      created_at: p.created_at,
+      updated_at: p.updated_at,
+    },
+    links: { self: `${API_PREFIX}/parties/${p.id}` },
   };
 }
 

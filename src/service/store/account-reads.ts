@@ -31,9 +31,16 @@ export interface ListPage<T> {
   rows: T[];
 }
 
+/** Records whose value of a custom field matches a LIKE pattern (custom-fields/value-rules.ts). */
+export interface CustomFieldMatch {
+  definitionId: string;
+  pattern: string;
+}
+
 export interface ContainerListFilter {
   /** Exact container number (upper case). */
   number?: string;
+  customFields?: CustomFieldMatch[];
   /** Only containers updated at or after (then listed oldest change first). */
   updatedSince?: string;
 }
@@ -44,6 +51,7 @@ export interface ShipmentListFilter {
   /** Upper-cased number: bill of lading, normalized number or a request's number. */
   number?: string;
   trackingStopped?: boolean;
+  customFields?: CustomFieldMatch[];
   /** Only shipments updated at or after (then listed oldest change first). */
   updatedSince?: string;
 }
@@ -70,6 +78,15 @@ export interface SearchHits {
 
 export class AccountReads {
   constructor(private readonly db: Db) {}
+
+  /** Ids of the records whose value of a custom field matches. */
+  private withCustomField(match: CustomFieldMatch) {
+    return this.db
+      .selectFrom('custom_field_values')
+      .select('entity_id')
+      .where('definition_id', '=', match.definitionId)
+      .where('match_text', 'like', sql<string>`${match.pattern} escape '\\'`);
+  }
 
   async ownedShipment(accountId: string, id: string): Promise<ShipmentsTable | undefined> {
     return this.db
@@ -112,6 +129,9 @@ export class AccountReads {
   ): Promise<ListPage<{ id: string; updated_at: string }>> {
     let base = this.db.selectFrom('containers').where('account_id', '=', accountId);
     if (filter.number) base = base.where('number', '=', filter.number);
+    for (const match of filter.customFields ?? []) {
+      base = base.where('id', 'in', this.withCustomField(match));
+    }
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);
     const [{ total }, rows] = await Promise.all([
@@ -170,6 +190,9 @@ export class AccountReads {
       base = filter.trackingStopped
         ? base.where('line_tracking_stopped_at', 'is not', null)
         : base.where('line_tracking_stopped_at', 'is', null);
+    }
+    for (const match of filter.customFields ?? []) {
+      base = base.where('shipments.id', 'in', this.withCustomField(match));
     }
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);

@@ -8,6 +8,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../shared/clock';
 import { AccountReads } from './account-reads';
+import { CustomFieldStore } from './custom-fields';
+import { PartyStore } from './parties';
+import { RecordEdits } from './record-edits';
 import type { ReferenceData } from './reference';
 import { ResourceRows } from './resource-rows';
 import type { Database } from './schema';
@@ -29,6 +32,12 @@ export class ServiceStorage {
   readonly resources: ResourceRows;
   /** Stored copies of completed journeys' route maps. */
   readonly routeMapCopies: ReturnType<typeof sqlRouteMapCopies>;
+  /** Custom field definitions, options and the values set on records. */
+  readonly customFields: CustomFieldStore;
+  /** Parties (customers) and the shipments that name them. */
+  readonly parties: PartyStore;
+  /** Edits account holders make to shipments and containers (ref numbers, tags, customer). */
+  readonly edits: RecordEdits;
 
   constructor(
     private readonly db: Kysely<Database> | Transaction<Database>,
@@ -42,6 +51,9 @@ export class ServiceStorage {
     this.reads = new AccountReads(db);
     this.resources = new ResourceRows(db);
     this.routeMapCopies = sqlRouteMapCopies(db as Kysely<Database>);
+    this.customFields = new CustomFieldStore(db, clock);
+    this.parties = new PartyStore(db, clock);
+    this.edits = new RecordEdits(db, clock);
   }
 
   /** Runs `work` in one transaction with owners bound to it; nested calls join the outer one. */

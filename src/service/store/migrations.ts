@@ -2,7 +2,13 @@
  * Schema migrations, kept in code so the service ships as one bundle. Only Kysely's schema
  * builder is used (no SQLite-only DDL), so the same migrations run on PostgreSQL.
  */
-import { sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import {
+  sql,
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationProvider,
+} from 'kysely';
 import { createRouteMapCopiesTable } from './route-map-copies';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
@@ -568,6 +574,98 @@ const lineSubscriptions: Migration = {
   },
 };
 
+/**
+ * Custom field definitions, their options and values (on shipments, containers and tracking
+ * requests), and parties, with the customer a tracking request or shipment is for.
+ */
+const customFieldsParties: Migration = {
+  async up(db: AnyDb) {
+    const accountRef = (c: ColumnDefinitionBuilder) =>
+      c.notNull().references('accounts.id').onDelete('cascade');
+    await db.schema
+      .createTable('custom_field_definitions')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', accountRef)
+      .addColumn('entity_type', 'varchar(20)', (c) => c.notNull())
+      .addColumn('api_slug', 'varchar(100)', (c) => c.notNull())
+      .addColumn('display_name', 'text', (c) => c.notNull())
+      .addColumn('description', 'text')
+      .addColumn('data_type', 'varchar(20)', (c) => c.notNull())
+      .addColumn('reference_type', 'text')
+      .addColumn('validation', 'text')
+      .addColumn('default_format', 'text')
+      .addColumn('default_value', 'text')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .addUniqueConstraint('custom_field_definitions_slug', [
+        'account_id',
+        'entity_type',
+        'api_slug',
+      ])
+      .execute();
+    await db.schema
+      .createTable('custom_field_options')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', accountRef)
+      .addColumn('definition_id', 'varchar(36)', (c) =>
+        c.notNull().references('custom_field_definitions.id').onDelete('cascade'),
+      )
+      .addColumn('label', 'text', (c) => c.notNull())
+      .addColumn('value', 'varchar(200)', (c) => c.notNull())
+      .addColumn('position', 'integer')
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .addUniqueConstraint('custom_field_options_value', ['definition_id', 'value'])
+      .execute();
+    await db.schema
+      .createTable('custom_field_values')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', accountRef)
+      .addColumn('definition_id', 'varchar(36)', (c) =>
+        c.notNull().references('custom_field_definitions.id').onDelete('cascade'),
+      )
+      .addColumn('entity_type', 'varchar(20)', (c) => c.notNull())
+      .addColumn('entity_id', 'varchar(36)', (c) => c.notNull())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('match_text', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .addUniqueConstraint('custom_field_values_entity', ['definition_id', 'entity_id'])
+      .execute();
+    await db.schema
+      .createIndex('custom_field_values_entity_lookup')
+      .on('custom_field_values')
+      .columns(['entity_id', 'entity_type'])
+      .execute();
+    await db.schema
+      .createIndex('custom_field_values_account')
+      .on('custom_field_values')
+      .columns(['account_id', 'created_at'])
+      .execute();
+    await db.schema
+      .createTable('parties')
+      .addColumn('id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('account_id', 'varchar(36)', accountRef)
+      .addColumn('company_name', 'varchar(200)', (c) => c.notNull())
+      .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
+      .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
+      .addUniqueConstraint('parties_company_name', ['account_id', 'company_name'])
+      .execute();
+    await db.schema
+      .alterTable('tracking_requests')
+      .addColumn('customer_id', 'varchar(36)', (c) =>
+        c.references('parties.id').onDelete('set null'),
+      )
+      .execute();
+    await db.schema
+      .alterTable('shipments')
+      .addColumn('customer_id', 'varchar(36)', (c) =>
+        c.references('parties.id').onDelete('set null'),
+      )
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -577,6 +675,7 @@ export const migrations: Record<string, Migration> = {
   '0005_account_identity': accountIdentity,
   '0006_documents': documents,
   '0007_line_subscriptions': lineSubscriptions,
+  '0008_custom_fields_parties': customFieldsParties,
 };
 
 export const migrationProvider: MigrationProvider = {

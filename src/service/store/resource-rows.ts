@@ -8,6 +8,7 @@ import { renderedTableWrites } from './db';
 import type {
   ContainersTable,
   Database,
+  PartiesTable,
   RawEventsTable,
   ShipmentsTable,
   TrackingRequestsTable,
@@ -118,6 +119,10 @@ export class ResourceRows {
 
   async trackingRequests(ids: string[]): Promise<TrackingRequestsTable[]> {
     return this.db.selectFrom('tracking_requests').selectAll().where('id', 'in', ids).execute();
+  }
+
+  async parties(ids: string[]): Promise<PartiesTable[]> {
+    return this.db.selectFrom('parties').selectAll().where('id', 'in', ids).execute();
   }
 
   async webhooks(ids: string[]): Promise<WebhooksTable[]> {

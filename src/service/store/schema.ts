@@ -115,6 +115,8 @@ export interface TrackingRequestsTable {
   updated_at: string;
   /** When the tracking engine next asks the line about a pending or awaiting request. */
   next_attempt_at?: string | null;
+  /** The party the request is tracked for. */
+  customer_id?: string | null;
 }
 
 export interface ShipmentsTable {
@@ -126,6 +128,8 @@ export interface ShipmentsTable {
   ref_numbers: Json;
   tags: Json;
   customer_name: string | null;
+  /** The party the shipment is for; `customer_name` shows its company name. */
+  customer_id?: string | null;
   port_of_lading_id: string | null;
   port_of_discharge_id: string | null;
   destination_id: string | null;
@@ -334,6 +338,63 @@ export interface Database {
   document_settings: DocumentSettingsTable;
   line_subscriptions: LineSubscriptionsTable;
   line_event_snapshots: LineEventSnapshotsTable;
+  custom_field_definitions: CustomFieldDefinitionsTable;
+  custom_field_options: CustomFieldOptionsTable;
+  custom_field_values: CustomFieldValuesTable;
+  parties: PartiesTable;
+}
+
+/** An account's custom field: what it applies to (`Shipment`, `Container`, `TrackingRequest`) and its type. */
+export interface CustomFieldDefinitionsTable {
+  id: string;
+  account_id: string;
+  entity_type: string;
+  api_slug: string;
+  display_name: string;
+  description: string | null;
+  data_type: string;
+  reference_type: string | null;
+  validation: Json | null;
+  default_format: string | null;
+  default_value: Json | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A choice of an `enum` / `enum_multi` definition; values store the option's `value`. */
+export interface CustomFieldOptionsTable {
+  id: string;
+  account_id: string;
+  definition_id: string;
+  label: string;
+  value: string;
+  position: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One custom field value on one record (`shipment`, `container` or `tracking_request`). */
+export interface CustomFieldValuesTable {
+  id: string;
+  account_id: string;
+  definition_id: string;
+  entity_type: string;
+  entity_id: string;
+  /** The value as JSON. */
+  value: Json;
+  /** Lower-cased text the list filters compare with: the value, or `\u001f`-framed choices. */
+  match_text: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A company an account tracks shipments for (the reference's `party`). */
+export interface PartiesTable {
+  id: string;
+  account_id: string;
+  company_name: string;
+  created_at: string;
+  updated_at: string;
 }
 
 /** A DCSA event subscription held with a carrier for one shipment; `id` is in the callback URL. */

@@ -36,6 +36,8 @@ export interface NewTrackingRequest {
   scac: string;
   refNumbers?: string[];
   shipmentTags?: string[];
+  /** The party the request is tracked for. */
+  customerId?: string | null;
 }
 
 export interface ShipmentInput {
@@ -189,6 +191,7 @@ export class TrackingStore {
       shipment_id: null,
       created_at: now,
       updated_at: now,
+      ...(input.customerId ? { customer_id: input.customerId } : {}),
     };
     await this.db.insertInto('tracking_requests').values(row).execute();
     return row;
@@ -725,6 +728,24 @@ export class TrackingStore {
         ...(outcome.retryCount !== undefined ? { retry_count: outcome.retryCount } : {}),
       })
       .where('id', '=', id)
+      .execute();
+    if (outcome.shipmentId) await this.adoptRequestCustomer(id, outcome.shipmentId);
+  }
+
+  /** The shipment a request found is for the request's customer (its party), if it names one. */
+  private async adoptRequestCustomer(requestId: string, shipmentId: string): Promise<void> {
+    const party = await this.db
+      .selectFrom('tracking_requests')
+      .innerJoin('parties', 'parties.id', 'tracking_requests.customer_id')
+      .select(['parties.id', 'parties.company_name'])
+      .where('tracking_requests.id', '=', requestId)
+      .executeTakeFirst();
+    if (!party) return;
+    await this.db
+      .updateTable('shipments')
+      .set({ customer_id: party.id, customer_name: party.company_name })
+      .where('id', '=', shipmentId)
+      .where('customer_id', 'is', null)
       .execute();
   }
 

@@ -102,10 +102,27 @@ export const TrackingRequestCreateBody = Type.Object({
     attributes: Type.Object({
       request_type: Type.Enum(REQUEST_TYPES),
       request_number: Type.String(),
-      scac: Type.String(),
+      scac: Type.Optional(
+        Type.String({ description: 'Required unless `auto_detect_vocc_scac` is true.' }),
+      ),
+      auto_detect_vocc_scac: Type.Optional(
+        Type.Boolean({
+          description:
+            'Infer the SCAC from request_number when scac is not given. Quayside infers it while creating the request: the answer shows the detected scac, or status `failed` with failed_reason `scac_auto_detect_failed` (scac null) when no supported line fits.',
+        }),
+      ),
       ref_numbers: Type.Optional(Type.Array(Type.String())),
       shipment_tags: Type.Optional(Type.Array(Type.String())),
     }),
+    relationships: Type.Optional(
+      Type.Object({
+        customer: Type.Optional(
+          Type.Object({
+            data: Type.Object({ id: Type.String(), type: Type.Literal('party') }),
+          }),
+        ),
+      }),
+    ),
   }),
 });
 export type TrackingRequestCreateBody = Static<typeof TrackingRequestCreateBody>;

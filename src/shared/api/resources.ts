@@ -252,7 +252,7 @@ export const TrackingRequestResource = Type.Object({
   attributes: Type.Object({
     request_number: Type.String(),
     request_type: literals(REQUEST_TYPES),
-    scac: Type.String({ minLength: 4, maxLength: 4 }),
+    scac: Nullable(Type.String({ minLength: 4, maxLength: 4 })),
     ref_numbers: Nullable(Type.Array(Type.String())),
     tags: Type.Array(Type.String()),
     status: literals(TRACKING_REQUEST_STATUSES),

@@ -6,6 +6,7 @@ import { boardHandlers } from './board';
 import { cacheHandlers } from './cache';
 import { connectionHandlers } from './connection';
 import type { HandlerContext } from './context';
+import { customFieldHandlers } from './custom-fields';
 import { documentHandlers } from './documents';
 import { shipmentHandlers } from './shipments';
 import { trackingRequestHandlers } from './tracking-requests';
@@ -21,4 +22,5 @@ export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
   ...connectionHandlers(ctx),
   ...cacheHandlers(ctx),
   ...documentHandlers(ctx),
+  ...customFieldHandlers(ctx),
 });

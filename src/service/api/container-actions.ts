@@ -1,0 +1,215 @@
+/**
+ * Container actions beside the reads in containers.ts: editing ref numbers (one or many
+ * containers), an immediate refresh from every relevant source, and the route as port calls.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
+import { ContainerResource } from '../../shared/api/resources';
+import type { ServiceContext } from '../context';
+import { ApiError, notFound } from '../jsonapi/errors';
+import type { Resource } from '../jsonapi/include';
+import { API_PREFIX, renderPort, renderVessel } from '../resources/render';
+import { storedPortCalls } from '../routing';
+import { CONTAINER_REFRESHES_PER_MINUTE } from '../rate-limit';
+import { ROUTING_NOT_ENABLED } from './containers';
+import { IdParams, accountOf, isUuid, sendDocument } from './http';
+
+const MAX_BULK = 100;
+const RefNumbers = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 });
+
+const ContainerEdit = Type.Object({
+  type: Type.Literal('container'),
+  id: Type.String(),
+  attributes: Type.Object({ ref_numbers: RefNumbers }),
+});
+
+const ContainersPatchBody = Type.Object({
+  data: Type.Union([ContainerEdit, Type.Array(ContainerEdit, { minItems: 1, maxItems: MAX_BULK })]),
+});
+type ContainersPatchBody = {
+  data:
+    | { id: string; attributes: { ref_numbers: string[] } }
+    | { id: string; attributes: { ref_numbers: string[] } }[];
+};
+
+const RouteDocument = Type.Object({
+  data: Type.Object({
+    id: Type.String(),
+    type: Type.Literal('route'),
+    attributes: Type.Object({ updated_at: Type.Union([Type.String(), Type.Null()]) }),
+    relationships: Type.Object({}, { additionalProperties: true }),
+  }),
+  included: Type.Array(Type.Object({}, { additionalProperties: true })),
+});
+
+export function registerContainerActionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+  const { render } = ctx;
+
+  async function findOwned(accountId: string, id: string) {
+    if (!isUuid(id)) return undefined;
+    return ctx.stores.reads.ownedContainer(accountId, id);
+  }
+
+  app.patch(
+    '/containers',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: 'Edit the ref numbers of one container or of up to 100 at once',
+        description:
+          '`data` is one container (`{type, id, attributes: {ref_numbers}}`) or a list of them; the answer has the same form. All or nothing: when one id is not found, nothing changes (404 pointing at it).',
+        body: ContainersPatchBody,
+        response: {
+          200: Type.Object({
+            data: Type.Union([ContainerResource, Type.Array(ContainerResource)]),
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const body = request.body as ContainersPatchBody;
+      const list = Array.isArray(body.data) ? body.data : [body.data];
+      const edits = list.map((item) => ({
+        id: item.id,
+        refNumbers: [...new Set(item.attributes.ref_numbers.map((r) => r.trim()).filter(Boolean))],
+      }));
+      const badId = list.findIndex((item) => !isUuid(item.id));
+      const { missing } =
+        badId >= 0
+          ? { missing: [list[badId]!.id] }
+          : await ctx.stores.edits.editContainerRefNumbers(account.id, edits);
+      if (missing.length) {
+        const index = list.findIndex((item) => item.id === missing[0]);
+        throw new ApiError(404, `No container with id ${missing[0]}`, {
+          source: { pointer: Array.isArray(body.data) ? `/data/${index}/id` : '/data/id' },
+        });
+      }
+      const rows = await ctx.stores.resources.containers(edits.map((e) => e.id));
+      const rendered = await render.containers(rows);
+      const byId = new Map(rendered.map((r) => [r.id, r]));
+      const data = edits.map((e) => byId.get(e.id)!);
+      return sendDocument(reply, 200, { data: Array.isArray(body.data) ? data : data[0] });
+    },
+  );
+
+  app.patch(
+    '/containers/:id/refresh',
+    {
+      schema: {
+        tags: ['Containers'],
+        summary: 'Check every relevant source for this container now',
+        description: `Schedules the shipping line (and, when the box has a POD terminal, the terminal) to be asked now instead of at the next scheduled check. Limited to ${CONTAINER_REFRESHES_PER_MINUTE} requests per minute per account (429 with Retry-After).`,
+        params: IdParams,
+        response: { 200: Type.Object({ message: Type.String() }) },
+      },
+      config: { containerRefresh: true },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      if (!container) throw notFound();
+      const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
+      if (!shipment) throw notFound();
+      if (shipment.line_tracking_stopped_at) {
+        throw new ApiError(
+          422,
+          'Tracking is stopped for this shipment; resume tracking to refresh it',
+          { code: 'tracking_stopped' },
+        );
+      }
+      const now = new Date(ctx.clock.now()).toISOString();
+      const sources = ['Shipping line'];
+      if (container.pod_terminal_id) sources.push('Terminal');
+      await ctx.stores.tracking.setShipmentSchedule(shipment.id, {
+        next_line_check_at: now,
+        ...(container.pod_terminal_id ? { next_terminal_check_at: now } : {}),
+      });
+      ctx.trackingRequestCreated?.();
+      return reply
+        .code(200)
+        .type('application/json')
+        .send(JSON.stringify({ message: `Started refresh for ${sources.join(', ')}` }));
+    },
+  );
+
+  app.get(
+    '/containers/:id/route',
+    {
+      schema: {
+        tags: ['Containers', 'Routing'],
+        summary: "A container's route as port calls (routing entitlement)",
+        description:
+          'Not described by the reference API: the shape follows what its SDK reads (a `route` resource whose `route_locations` relationship lists the port calls, POL first, POD last) and is derived from the same port calls as `map_geojson`. Each included `route_location` carries inbound/outbound ETA, ATA, ETD, ATD, voyage numbers and vessels, with `location` (port), `inbound_vessel` and `outbound_vessel` relationships; ports and vessels are included.',
+        params: IdParams,
+        response: { 200: RouteDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
+      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      if (!container) throw notFound();
+      const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
+      if (!shipment) throw notFound();
+      const calls = storedPortCalls(shipment);
+      const included = new Map<string, Resource>();
+      const vesselId = async (imo: string | null | undefined) => {
+        if (!imo) return null;
+        const vessel = await ctx.stores.vessels.find({ by: 'imo', imo });
+        if (!vessel) return null;
+        included.set(`vessel:${vessel.id}`, renderVessel(vessel));
+        return vessel.id;
+      };
+      const locations: Resource[] = [];
+      for (const call of calls) {
+        const port = ctx.ref.portsByLocode.get(call.locode);
+        if (port) included.set(`port:${port.id}`, renderPort(port));
+        const inbound = await vesselId(call.inbound_vessel?.imo);
+        const outbound = await vesselId(call.outbound_vessel?.imo);
+        const id = `${container.id}-${call.sequence}`;
+        locations.push({
+          id,
+          type: 'route_location',
+          attributes: {
+            sequence: call.sequence,
+            label: call.label,
+            locode: call.locode,
+            inbound_eta_at: call.inbound_eta_at,
+            inbound_ata_at: call.inbound_ata_at,
+            inbound_voyage_number: call.inbound_vessel?.voyage_number ?? null,
+            inbound_vessel_name: call.inbound_vessel?.name ?? null,
+            outbound_etd_at: call.outbound_etd_at,
+            outbound_atd_at: call.outbound_atd_at,
+            outbound_voyage_number: call.outbound_vessel?.voyage_number ?? null,
+            outbound_vessel_name: call.outbound_vessel?.name ?? null,
+            updated_at: call.updated_at,
+          },
+          relationships: {
+            location: { data: port ? { id: port.id, type: 'port' } : null },
+            inbound_vessel: { data: inbound ? { id: inbound, type: 'vessel' } : null },
+            outbound_vessel: { data: outbound ? { id: outbound, type: 'vessel' } : null },
+          },
+        });
+      }
+      const updatedAt = calls.reduce<string | null>(
+        (latest, c) => (c.updated_at && (!latest || c.updated_at > latest) ? c.updated_at : latest),
+        null,
+      );
+      return sendDocument(reply, 200, {
+        data: {
+          id: container.id,
+          type: 'route',
+          attributes: { updated_at: updatedAt },
+          relationships: {
+            cargo: { data: { id: container.id, type: 'container' } },
+            shipment: { data: { id: shipment.id, type: 'shipment' } },
+            route_locations: { data: locations.map((l) => ({ id: l.id, type: l.type })) },
+          },
+          links: { self: `${API_PREFIX}/containers/${container.id}/route` },
+        },
+        included: [...locations, ...included.values()],
+      });
+    },
+  );
+}

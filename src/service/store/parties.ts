@@ -1,0 +1,117 @@
+/**
+ * Parties: the companies an account tracks shipments for. A company name is unique within an
+ * account; a shipment or tracking request names its party as `customer`.
+ */
+import type { Kysely, Transaction } from 'kysely';
+import { v4 as uuidv4 } from 'uuid';
+import type { Clock } from '../../shared/clock';
+import type { ListPage, PageWindow } from './account-reads';
+import type { Database, PartiesTable } from './schema';
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+/** True for the unique-constraint failure of SQLite and PostgreSQL. */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return (
+    e?.code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    e?.code === '23505' ||
+    /UNIQUE constraint failed/i.test(e?.message ?? '')
+  );
+}
+
+export class PartyStore {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+  ) {}
+
+  private nowIso(): string {
+    return new Date(this.clock.now()).toISOString();
+  }
+
+  /** A page of the account's parties by company name. */
+  async list(accountId: string, page: PageWindow): Promise<ListPage<PartiesTable>> {
+    const base = this.db.selectFrom('parties').where('account_id', '=', accountId);
+    const [{ total }, rows] = await Promise.all([
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      base
+        .selectAll()
+        .orderBy('company_name')
+        .orderBy('id')
+        .limit(page.size)
+        .offset(page.offset)
+        .execute(),
+    ]);
+    return { total: Number(total), rows };
+  }
+
+  async owned(accountId: string, id: string): Promise<PartiesTable | undefined> {
+    return this.db
+      .selectFrom('parties')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+  }
+
+  /** Parties by id, only the account's own (for `include=customer`). */
+  async ownedByIds(accountId: string, ids: string[]): Promise<PartiesTable[]> {
+    if (ids.length === 0) return [];
+    return this.db
+      .selectFrom('parties')
+      .selectAll()
+      .where('id', 'in', ids)
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+
+  /** The new party, or undefined when the account already has one with this company name. */
+  async create(accountId: string, companyName: string): Promise<PartiesTable | undefined> {
+    const now = this.nowIso();
+    const row: PartiesTable = {
+      id: uuidv4(),
+      account_id: accountId,
+      company_name: companyName,
+      created_at: now,
+      updated_at: now,
+    };
+    try {
+      await this.db.insertInto('parties').values(row).execute();
+    } catch (error) {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    }
+    return row;
+  }
+
+  /**
+   * Renames a party; the shipments it is the customer of show the new name and count as
+   * changed. False when another party of the account has that name.
+   */
+  async rename(accountId: string, id: string, companyName: string): Promise<boolean> {
+    const work = async (db: Db) => {
+      const now = this.nowIso();
+      await db
+        .updateTable('parties')
+        .set({ company_name: companyName, updated_at: now })
+        .where('id', '=', id)
+        .where('account_id', '=', accountId)
+        .execute();
+      await db
+        .updateTable('shipments')
+        .set({ customer_name: companyName, updated_at: now })
+        .where('customer_id', '=', id)
+        .where('account_id', '=', accountId)
+        .execute();
+    };
+    try {
+      if (this.db.isTransaction) await work(this.db);
+      else await (this.db as Kysely<Database>).transaction().execute(work);
+    } catch (error) {
+      if (isUniqueViolation(error)) return false;
+      throw error;
+    }
+    return true;
+  }
+}
