@@ -14,6 +14,7 @@ import {
   CACHE_CONTROL_COMPLETE,
   CACHE_CONTROL_LIVE,
   etagMatches,
+  isCurrentFormat,
   isJourneyComplete,
   routeEtag,
   type RouteMapCopies,
@@ -112,7 +113,7 @@ export function createRouteMapService(options: RouteMapServiceOptions): RouteMap
       let body: string;
       let etag: string;
       let complete: boolean;
-      if (stored) {
+      if (stored && isCurrentFormat(stored)) {
         ({ body, etag } = stored);
         complete = true;
       } else {

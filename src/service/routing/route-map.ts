@@ -12,6 +12,12 @@
  * - A leg has started when its departure port has an ATD or its arrival port was reached.
  *   Started legs draw `past_vessel_locations` from the positions recorded between ATD and ATA
  *   (or now); legs not started draw `estimated_full_legs` along sea lanes.
+ * - The sailed line starts at the departure port: when the recorded positions start mid-voyage
+ *   (the service began tracking late, or positions were lost) the sea lane from the port to the
+ *   first position is drawn before them, and for an arrived leg the lane from the last position
+ *   to the port after them, each as its own `past_vessel_locations` with `estimated: true`
+ *   (recorded ones carry `estimated: false`). An arrived leg without any position is drawn whole
+ *   along its lane, estimated. The pieces share their end points, so the line is continuous.
  * - `current_vessel` appears only when all hold: a leg has departed (ATD present) and its next
  *   port is not reached (no ATA); the leg's vessel is known; its latest recorded position since
  *   departure is a valid WGS84 position no older than `freshPositionMs` (24 h by default: AIS
@@ -27,8 +33,10 @@ import type { Position } from 'geojson';
 import type { RouteFeatureCollection } from '../../shared/api/resources';
 import { isValidLonLat, normalizePosition } from '../../shared/geo/antimeridian';
 import {
+  haversineKm,
   normalizedPath,
   remainingRoute,
+  routeBehind,
   type SeaRoute,
   type SeaRouter,
 } from '../../shared/geo/sea-routes';
@@ -109,6 +117,13 @@ const ms = (iso: string | null): number | null => (iso === null ? null : Date.pa
  * the lane (it sails a different way, or the lane would be reached across land).
  */
 const OFF_LANE_KM = 150;
+
+/**
+ * Recorded positions that start (or, for an arrived leg, stop) farther than this from the port
+ * leave a gap, drawn along the sea lane and marked estimated. Nearer, the vessel was still in
+ * the port's approaches and the recorded line is the whole story.
+ */
+const ESTIMATED_GAP_KM = 50;
 
 /**
  * Simplified lines of the port-to-port sea routes, per tolerance. Keyed by the router's own
@@ -302,6 +317,20 @@ export function buildRouteMap(
     return own && pinEnds(normalizedPath(own), vessel, to);
   };
 
+  /** From the departure port to a vessel position along the leg's lane, or a route of its own. */
+  const behindPath = (from: Position, to: Position | null, vessel: Position): Position[] | null => {
+    const route = to ? lane(from, to) : null;
+    const behind = route && routeBehind(route, vessel, OFF_LANE_KM);
+    if (behind)
+      return pinEnds(
+        behind.map((p) => normalizePosition(p)),
+        from,
+        vessel,
+      );
+    const own = lane(from, vessel);
+    return own && pinEnds(normalizedPath(own), from, vessel);
+  };
+
   for (let k = 0; k < total - 1; k++) {
     const departure = calls[k]!;
     const arrival = calls[k + 1]!;
@@ -333,30 +362,71 @@ export function buildRouteMap(
     const startMs = ms(departure.outbound_atd_at) ?? -Infinity;
     const endMs = Math.min(ms(arrival.inbound_ata_at) ?? now, now + FUTURE_SKEW_MS);
     const track = leg.track.filter((p) => validPoint(p) && p.at >= startMs && p.at <= endMs);
-    if (leg.vessel && track.length >= 2) {
-      // One tolerance per leg (from its ports when known), so finished days can be reused.
-      const toleranceDeg =
-        options.toleranceDeg ??
-        toleranceFor(from && to ? [from, to] : track.map((p) => [p.lon, p.lat]));
-      const simplified = simplifiedTrack(leg.vessel.id, track, toleranceDeg);
-      const coordinates = simplified.length >= 2 ? simplified : null;
-      if (coordinates) {
+    if (leg.vessel) {
+      const arrivedAt = arrival.inbound_ata_at ?? arrival.outbound_atd_at;
+      const sailed = (
+        coordinates: [number, number][] | null,
+        start: string | null,
+        end: string | null,
+        estimated: boolean,
+      ) => {
+        if (!coordinates || coordinates.length < 2 || start === null || end === null) return;
         const feature: PastVesselLocationsFeature = {
           type: 'Feature',
           geometry: { type: 'LineString', coordinates },
           properties: {
             feature_type: 'past_vessel_locations',
             ports_sequence: departure.sequence,
-            vessel_id: leg.vessel.id,
-            start_time: iso(track[0]!.at),
-            end_time: iso(track[track.length - 1]!.at),
+            vessel_id: leg.vessel!.id,
+            start_time: start,
+            end_time: end,
             point_count: coordinates.length,
             outbound_atd_at: departure.outbound_atd_at,
             inbound_ata_at: arrival.inbound_ata_at,
             inbound_eta_at: arrival.inbound_eta_at,
+            estimated,
           },
         };
         features.push(feature);
+      };
+      const first = track[0];
+      const last = track[track.length - 1];
+      if (!first) {
+        // Nothing recorded (the service started tracking after this leg): an arrived leg is drawn
+        // whole along its lane, marked estimated; one still under way stays undrawn.
+        if (reached[k + 1] && from && to) {
+          sailed(laneLine(from, to), departure.outbound_atd_at ?? arrivedAt, arrivedAt, true);
+        }
+      } else {
+        const firstAt: Position = [first.lon, first.lat];
+        if (from && haversineKm(from, firstAt) > ESTIMATED_GAP_KM) {
+          // Positions start mid-voyage: the lane from the departure port to the first of them.
+          const behind = behindPath(from, to, firstAt);
+          sailed(
+            behind && line(behind),
+            departure.outbound_atd_at ?? iso(first.at),
+            iso(first.at),
+            true,
+          );
+        }
+        if (track.length >= 2) {
+          // One tolerance per leg (from its ports when known), so finished days can be reused.
+          const toleranceDeg =
+            options.toleranceDeg ??
+            toleranceFor(from && to ? [from, to] : track.map((p) => [p.lon, p.lat]));
+          sailed(
+            simplifiedTrack(leg.vessel.id, track, toleranceDeg),
+            iso(first.at),
+            iso(last!.at),
+            false,
+          );
+        }
+        const lastAt: Position = [last!.lon, last!.lat];
+        if (reached[k + 1] && to && haversineKm(lastAt, to) > ESTIMATED_GAP_KM) {
+          // Arrived, but positions stop short of the port: the lane for the rest of the way.
+          const ahead = aheadPath(normalizePosition(lastAt), from, to);
+          sailed(ahead && line(ahead), iso(last!.at), arrivedAt, true);
+        }
       }
     }
 

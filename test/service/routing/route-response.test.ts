@@ -31,7 +31,7 @@ import { DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtur
 describe('ETags', () => {
   it('hashes the exact body', () => {
     const a = routeEtag('{"type":"FeatureCollection","features":[]}');
-    expect(a).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(a).toMatch(/^"m2\.[A-Za-z0-9_-]{22}"$/);
     expect(routeEtag('{"type":"FeatureCollection","features":[]}')).toBe(a);
     expect(routeEtag('{"type":"FeatureCollection","features":[1]}')).not.toBe(a);
   });
@@ -227,5 +227,39 @@ describe('GET map_geojson wired to the route map service', () => {
     const third = await get('c-done', etag);
     expect(third.status).toBe(304);
     expect(portCallLoads).toBe(before + 1);
+  });
+
+  it('rebuilds once a copy stored by an older builder, then serves the new copy', async () => {
+    const arrivedCalls = portCalls(ports, [
+      { vessel, voyage: 'V1', etd: T0, eta: T0 + 12 * DAY, atd: T0, ata: T0 + 5 * DAY + HOUR },
+    ]);
+    containers.set('c-old', {
+      id: 'c-old',
+      ...NOT_LEFT,
+      pod_full_out_at: new Date(T0 + 6 * DAY).toISOString(),
+    } as ContainersTable);
+    calls.set('c-old', arrivedCalls);
+    // What an earlier version stored: two pins and no path, under an ETag of its own format.
+    const oldBody = '{"type":"FeatureCollection","features":[]}';
+    await sqlRouteMapCopies(db).put({
+      container_id: 'c-old',
+      body: oldBody,
+      etag: '"0lJ4fWm2S3nqf0hWcWTL9Q"',
+      stored_at: new Date(T0).toISOString(),
+    });
+    const res = await get('c-old', '"0lJ4fWm2S3nqf0hWcWTL9Q"');
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).not.toBe(oldBody);
+    const types = (
+      JSON.parse(body) as { features: { properties: { feature_type: string } }[] }
+    ).features.map((f) => f.properties.feature_type);
+    expect(types).toContain('past_vessel_locations');
+    const row = await db
+      .selectFrom('route_map_copies')
+      .selectAll()
+      .where('container_id', '=', 'c-old')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ body, etag: res.headers.get('etag') });
   });
 });
