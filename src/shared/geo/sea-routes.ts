@@ -231,7 +231,7 @@ export function positionAlong(
  * Index of the route point a vessel at `at` has reached: the nearest point, or the next one when
  * the vessel is already past the nearest. -1 when every point is more than `maxOffKm` away.
  */
-function reachedIndex(path: readonly Position[], at: Position, maxOffKm: number): number {
+export function reachedIndex(path: readonly Position[], at: Position, maxOffKm: number): number {
   let nearest = -1;
   let nearestKm = Infinity;
   for (let i = 0; i < path.length; i++) {
@@ -254,7 +254,11 @@ function reachedIndex(path: readonly Position[], at: Position, maxOffKm: number)
  * Null when the vessel lies more than `maxOffKm` from every route point: it sails elsewhere, and
  * a straight line back to the lane could cross land. The positions are unwrapped like the route's.
  */
-export function remainingRoute(route: SeaRoute, at: Position, maxOffKm: number): Position[] | null {
+export function remainingRoute(
+  route: Pick<SeaRoute, 'path'>,
+  at: Position,
+  maxOffKm: number,
+): Position[] | null {
   const reached = reachedIndex(route.path, at, maxOffKm);
   if (reached < 0) return null;
   const rest = route.path.slice(reached);
@@ -267,7 +271,11 @@ export function remainingRoute(route: SeaRoute, at: Position, maxOffKm: number):
  * vessel has passed, then the vessel's position (the counterpart of `remainingRoute`, for drawing
  * where a vessel has probably been). Null when the vessel is more than `maxOffKm` off the route.
  */
-export function routeBehind(route: SeaRoute, at: Position, maxOffKm: number): Position[] | null {
+export function routeBehind(
+  route: Pick<SeaRoute, 'path'>,
+  at: Position,
+  maxOffKm: number,
+): Position[] | null {
   const reached = reachedIndex(route.path, at, maxOffKm);
   if (reached < 0) return null;
   const behind = route.path.slice(0, Math.max(1, reached));

@@ -594,3 +594,30 @@ describe('an arrived container', () => {
     }
   });
 });
+
+describe('a track that grows between builds', () => {
+  it('draws the same map as a build from scratch, position after position', () => {
+    // Busan -> Los Angeles under way; the service keeps the leg's positions and adds new ones.
+    const ports = [PORTS.busan, PORTS.losAngeles];
+    const voyage = { departed: T0, arrives: T0 + 12 * DAY };
+    const calls = portCalls(ports, [leg(0, voyage.departed, voyage.arrives, { atd: T0 })]);
+    const all = trackAlong(router, PORTS.busan, PORTS.losAngeles, {
+      ...voyage,
+      start: T0 + 2 * DAY,
+      end: T0 + 6 * DAY,
+      stepMs: 20 * 60 * 1000,
+    });
+    const kept: TrackPoint[] = all.slice(0, 50);
+    buildRouteMap(mapData(ports, calls, [kept]), { now: kept.at(-1)!.at + 60_000, router });
+    // Grow by uneven steps, across UTC midnights, and compare each build with a fresh one.
+    for (const step of [1, 7, 1, 60, 3, 100, 1]) {
+      kept.push(...all.slice(kept.length, kept.length + step));
+      const now = kept.at(-1)!.at + 60_000;
+      const grown = buildRouteMap(mapData(ports, calls, [kept]), { now, router });
+      const fresh = buildRouteMap(mapData(ports, calls, [[...kept]]), { now, router });
+      expect(grown).toEqual(fresh);
+      const [vessel] = ofType(grown, 'current_vessel');
+      expect(vessel!.geometry.coordinates).toEqual([kept.at(-1)!.lon, kept.at(-1)!.lat]);
+    }
+  });
+});
