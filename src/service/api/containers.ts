@@ -68,14 +68,14 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       );
       // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
       const readAt = render.generation();
-      const { total, rows: keys } = await reads.containerKeys(
-        account.id,
-        {
-          number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
-          updatedSince: since,
-        },
-        page,
-      );
+      const filter = {
+        number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
+        updatedSince: since,
+      };
+      const totalKey = `containers|${account.id}|${filter.number ?? ''}|${since ?? ''}`;
+      const knownTotal = render.keptTotal(totalKey, readAt);
+      const { total, rows: keys } = await reads.containerKeys(account.id, filter, page, knownTotal);
+      if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(total));
       const data = await render.containersByKey(keys, readAt);
       const included = await resolveIncludes(data, include, (type, ids) =>
         render.load(account.id, type, ids),
