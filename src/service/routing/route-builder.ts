@@ -54,8 +54,9 @@ const BYTES_PER_POSITION = 120;
  * Each started leg's recorded positions kept between builds (bounded in bytes, least recently
  * used dropped) and topped up with only the positions recorded since the last load. The arrays
  * handed out only ever grow at their end, which lets `buildRouteMap` pick up where it left off.
- * Positions are assumed to be stored in time order (AIS reports are); a leg that closes (its ATA
- * arrives) is loaded afresh under a new key.
+ * A position stored late but stamped before the last kept one is not picked up (AIS reports of
+ * one vessel come in time order); a leg that closes (its ATA arrives) is loaded afresh under a
+ * new key.
  */
 export class LegTrackMemo {
   private readonly tracks: ByteLru<string, { points: TrackPoint[]; loadedTo: number }>;
@@ -79,8 +80,10 @@ export class LegTrackMemo {
     const kept = this.tracks.get(key);
     if (kept && kept.loadedTo >= toMs) return kept.points;
     if (kept) {
-      const newer = await positions.positions(vessel, kept.loadedTo + 1, toMs);
-      const lastAt = kept.points[kept.points.length - 1]?.at ?? -Infinity;
+      // From just after the last kept position, not the last load: a batch of positions may be
+      // stored after a load yet stamped before it.
+      const lastAt = kept.points[kept.points.length - 1]?.at ?? fromMs - 1;
+      const newer = await positions.positions(vessel, lastAt + 1, toMs);
       for (const p of newer) if (p.at > lastAt) kept.points.push(p);
       kept.loadedTo = toMs;
       this.tracks.resize(key, kept.points.length * BYTES_PER_POSITION);

@@ -12,6 +12,7 @@ import { marineSeaRouter } from '../../../src/service/routing/network';
 import { aisPositionHistory } from '../../../src/service/routing/positions';
 import {
   createRouteMapService,
+  LegTrackMemo,
   type RouteDataSource,
   type RouteMapService,
 } from '../../../src/service/routing/route-builder';
@@ -261,5 +262,36 @@ describe('GET map_geojson wired to the route map service', () => {
       .where('container_id', '=', 'c-old')
       .executeTakeFirstOrThrow();
     expect(row).toMatchObject({ body, etag: res.headers.get('etag') });
+  });
+});
+
+describe('positions kept between polls', () => {
+  it('picks up positions stored after a poll but stamped before it', async () => {
+    const vessel = VESSELS[0]!;
+    const stored: { lon: number; lat: number; at: number; speed_knots: null; heading_deg: null }[] =
+      [];
+    // The vessel history as the store answers it: whatever is stored, by timestamp.
+    const history = {
+      positions: async (_v: unknown, fromMs: number, toMs: number) =>
+        stored.filter((p) => p.at >= fromMs && p.at <= toMs),
+      latest: async () => stored.at(-1) ?? null,
+    };
+    const at = (hours: number, lon: number) => ({
+      lon,
+      lat: 40,
+      at: T0 + hours * HOUR,
+      speed_knots: null,
+      heading_deg: null,
+    });
+    stored.push(at(1, 150), at(2, 151));
+    const memo = new LegTrackMemo();
+    const first = await memo.load(history, vessel, T0, T0 + 3 * HOUR, false);
+    expect(first.map((p) => p.lon)).toEqual([150, 151]);
+    // A batch written after that poll, stamped 2.5 h and 2.9 h (before the poll's 3 h).
+    stored.push(at(2.5, 152), at(2.9, 153), at(3.5, 154));
+    const next = await memo.load(history, vessel, T0, T0 + 4 * HOUR, false);
+    expect(next.map((p) => p.lon)).toEqual([150, 151, 152, 153, 154]);
+    // The same array, grown at its end: what the builder relies on to pick up where it left off.
+    expect(next).toBe(first);
   });
 });
