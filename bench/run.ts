@@ -4,7 +4,7 @@
  * bench/results/latest.json. Benchmarks never run inside `npm test`.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { passes, RESULT_PREFIX, type BenchResult } from './lib/report';
@@ -39,12 +39,24 @@ function runScript(file: string): Promise<{ results: BenchResult[]; ok: boolean 
   });
 }
 
-const all: (BenchResult & { script: string; pass: boolean | null })[] = [];
+type Row = BenchResult & { script: string; pass: boolean | null; measuredAt?: string };
+const all: Row[] = [];
 const failedScripts: string[] = [];
+const startedAt = new Date().toISOString();
 for (const file of scripts) {
   const { results, ok } = await runScript(file);
   if (!ok) failedScripts.push(file);
-  for (const result of results) all.push({ ...result, script: file, pass: passes(result) });
+  for (const result of results)
+    all.push({ ...result, script: file, pass: passes(result), measuredAt: startedAt });
+}
+
+// Named benchmarks only: the rows of the others stay in latest.json from their own runs (each
+// row says when it was measured), so single benches can be run one at a time on a busy machine.
+const out = join(here, 'results', 'latest.json');
+if (requested.length > 0 && existsSync(out)) {
+  const previous = JSON.parse(readFileSync(out, 'utf8')) as { results?: Row[] };
+  const kept = (previous.results ?? []).filter((row) => !scripts.includes(row.script));
+  all.unshift(...kept);
 }
 
 const target = (r: BenchResult) =>
@@ -71,7 +83,6 @@ console.log(`\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`)
 for (const row of rows) console.log(line(row));
 for (const file of failedScripts) console.log(`${file}: did not finish`);
 
-const out = join(here, 'results', 'latest.json');
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,

@@ -118,3 +118,41 @@ export function rawBoardWindowSql(where: string, sortExpr: string, direction: 'A
     ORDER BY ${sortExpr} IS NULL, ${sortExpr} ${direction}, c.number ASC, c.id ASC
     LIMIT ? OFFSET ?`;
 }
+
+/**
+ * Multiplies the board rows already in `cache` by `factor` straight in SQL (bench only: no
+ * projection, no search index): each copy of a shipment and its containers gets new ids and
+ * numbers, keeping lines, statuses, dates and the stored JSON.
+ */
+export function multiplyBoardRows(cache: Cache, factor: number): void {
+  const db = cache.db;
+  const columns = (table: string) =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])
+      .map((c) => c.name)
+      .filter((name) => name !== 'seq');
+  const copy = (table: string, changed: Record<string, string>, where: string) => {
+    const names = columns(table);
+    const values = names.map((name) => changed[name] ?? name);
+    return db.prepare(
+      `INSERT INTO ${table} (${names.join(', ')}) SELECT ${values.join(', ')} FROM ${table} WHERE ${where}`,
+    );
+  };
+  const original = (db.prepare('SELECT max(seq) AS n FROM containers').get() as { n: number }).n;
+  const shipments = copy('shipments', { id: "id || '-' || ?" }, "instr(id, '-x') = 0 AND ? > 0");
+  const containers = copy(
+    'containers',
+    {
+      id: "id || '-' || ?",
+      shipment_id: "shipment_id || '-' || ?",
+      number: "number || '-' || ?",
+    },
+    'seq <= ?',
+  );
+  for (let k = 1; k < factor; k++) {
+    const tag = `x${k}`;
+    db.transaction(() => {
+      shipments.run(tag, 1);
+      containers.run(tag, tag, tag, original);
+    })();
+  }
+}

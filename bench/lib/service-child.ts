@@ -29,10 +29,14 @@ if (args.mode === 'seed') {
     void (async () => {
       if (message.type === 'memory') {
         (globalThis as { gc?: () => void }).gc?.();
+        const usage = process.memoryUsage();
         send({
           type: 'memory',
-          rss: process.memoryUsage().rss,
+          rss: usage.rss,
           peakRss: process.resourceUsage().maxRSS * 1024,
+          heapUsed: usage.heapUsed,
+          heapTotal: usage.heapTotal,
+          external: usage.external,
         });
       } else if (message.type === 'touch') {
         // Changed the way production changes a box: a feed answer (a new line LFD) applied by

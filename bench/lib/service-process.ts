@@ -14,6 +14,10 @@ export interface ServiceMemory {
   rss: number;
   /** Peak resident set size of the process so far, in bytes. */
   peakRss: number;
+  /** V8 heap in use and memory outside it (Buffers, native), in bytes. */
+  heapUsed: number;
+  heapTotal: number;
+  external: number;
 }
 
 export interface ChildService {

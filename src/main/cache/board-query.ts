@@ -172,8 +172,13 @@ const isoParam = (value: string, name: string): string => {
   return iso(t);
 };
 
+/** Totals kept for recent filters (a handful of views and filter menus in use at a time). */
+const TOTALS_KEPT = 64;
+
 export class BoardQueries {
   private readonly statements = new Map<string, Database.Statement>();
+  /** The total row count per filter, with the database state it was counted in. */
+  private readonly totals = new Map<string, { state: string; n: number }>();
 
   constructor(private readonly db: Database.Database) {}
 
@@ -276,13 +281,44 @@ export class BoardQueries {
     const { clause, params } = this.where(q, now);
     const limit = Math.min(Math.max(Math.trunc(q.limit ?? 100), 1), 1000);
     const offset = Math.max(Math.trunc(q.offset ?? 0), 0);
-    const total = (
-      this.stmt(`SELECT count(*) AS n ${FROM} ${clause}`).get(...params) as { n: number }
-    ).n;
+    const total = this.total(clause, params);
     const rows = this.stmt(
       `${SELECT_ROW} ${FROM} ${clause} ${this.orderBy(q)} LIMIT ? OFFSET ?`,
     ).all(...params, limit, offset) as RawRow[];
     return { total, offset, rows: rows.map(toBoardRow) };
+  }
+
+  /**
+   * What identifies the database's contents for this connection: rows it changed
+   * (total_changes(), counting even rolled-back writes, which only costs a recount) and commits
+   * of other connections (data_version). Equal states, equal counts.
+   */
+  private dataState(): string {
+    const { changes } = this.stmt('SELECT total_changes() AS changes').get() as {
+      changes: number;
+    };
+    const { data_version: version } = this.stmt('PRAGMA data_version').get() as {
+      data_version: number;
+    };
+    return `${version}:${changes}`;
+  }
+
+  /**
+   * The number of rows a filter matches. Counting costs as much as fetching the window, and a
+   * sort change or scroll keeps the filter, so the count is reused until the data changes.
+   */
+  private total(clause: string, params: readonly unknown[]): number {
+    const key = `${clause}\u0000${JSON.stringify(params)}`;
+    const state = this.dataState();
+    const kept = this.totals.get(key);
+    if (kept && kept.state === state) return kept.n;
+    const { n } = this.stmt(`SELECT count(*) AS n ${FROM} ${clause}`).get(...params) as {
+      n: number;
+    };
+    this.totals.delete(key);
+    if (this.totals.size >= TOTALS_KEPT) this.totals.delete(this.totals.keys().next().value!);
+    this.totals.set(key, { state, n });
+    return n;
   }
 
   /** Every row of a query, in board order (for export). */

@@ -76,15 +76,15 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       );
       // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
       const readAt = render.generation();
-      const { total, rows: keys } = await reads.containerKeys(
-        account.id,
-        {
-          number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
-          updatedSince: since,
-          customFields,
-        },
-        page,
-      );
+      const filter = {
+        number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
+        updatedSince: since,
+        customFields,
+      };
+      const totalKey = `containers|${account.id}|${filter.number ?? ''}|${since ?? ''}|${JSON.stringify(customFields ?? null)}`;
+      const knownTotal = render.keptTotal(totalKey, readAt);
+      const { total, rows: keys } = await reads.containerKeys(account.id, filter, page, knownTotal);
+      if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(total));
       const rendered = await render.containersByKey(keys, readAt);
       const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids),

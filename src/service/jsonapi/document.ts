@@ -16,6 +16,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The length of a resource's remembered JSON bytes (0 when none). */
+export const serializedLength = (resource: object): number => serialized.get(resource)?.length ?? 0;
+
 /** Freezes a resource and remembers its JSON bytes; returns the same object. */
 export function rememberSerialized(resource: Resource): Resource {
   deepFreeze(resource);

@@ -1,13 +1,20 @@
 /**
  * The cache of rendered containers and shipments (least recently used go first), valid while no
  * write to the rendered tables happened since rendering and the row's updated_at is unchanged.
+ * Bounded in bytes, not entries: what it holds must not grow with the number of rows served.
  */
-import { rememberSerialized } from '../jsonapi/document';
+import { ByteLru } from '../byte-lru';
+import { rememberSerialized, serializedLength } from '../jsonapi/document';
 import type { Resource } from '../jsonapi/include';
 
-/** How many rendered resources of each cached type are kept (least recently used go first). */
-const CONTAINER_CACHE_SIZE = 4096;
-const SHIPMENT_CACHE_SIZE = 2048;
+/**
+ * The memory each cache may take. A hot board page or sync window fits many times over; a walk
+ * over 100k containers no longer keeps what it read.
+ */
+const CONTAINER_CACHE_BYTES = 6 * 1024 * 1024;
+const SHIPMENT_CACHE_BYTES = 4 * 1024 * 1024;
+/** An entry's memory as a multiple of its JSON: the bytes themselves plus the frozen objects. */
+const MEMORY_PER_JSON_BYTE = 3;
 
 interface CachedResource {
   updatedAt: string;
@@ -28,8 +35,15 @@ export interface RowKey {
  * a change written by another process).
  */
 export class ResourceCache {
-  private readonly entries = new Map<string, CachedResource>();
-  constructor(private readonly capacity: number) {}
+  private readonly entries: ByteLru<string, CachedResource>;
+  constructor(maxBytes: number) {
+    this.entries = new ByteLru(maxBytes);
+  }
+
+  /** The memory the kept entries take (estimated from their JSON). */
+  get bytes(): number {
+    return this.entries.bytes;
+  }
 
   get(id: string, updatedAt: string, generation: number): Resource | undefined {
     const entry = this.entries.get(id);
@@ -38,23 +52,19 @@ export class ResourceCache {
       this.entries.delete(id);
       return undefined;
     }
-    // Refresh its place: least recently used entries are evicted first.
-    this.entries.delete(id);
-    this.entries.set(id, entry);
     return entry.resource;
   }
 
   set(id: string, updatedAt: string, generation: number, resource: Resource): void {
-    this.entries.delete(id);
-    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(id, { updatedAt, generation, resource });
+    const bytes = MEMORY_PER_JSON_BYTE * Math.max(1, serializedLength(resource));
+    this.entries.set(id, { updatedAt, generation, resource }, bytes);
   }
 }
 
 /** The container and shipment caches and the write-generation rule for using them. */
 export class RenderedResourceCache {
-  readonly containers = new ResourceCache(CONTAINER_CACHE_SIZE);
-  readonly shipments = new ResourceCache(SHIPMENT_CACHE_SIZE);
+  readonly containers = new ResourceCache(CONTAINER_CACHE_BYTES);
+  readonly shipments = new ResourceCache(SHIPMENT_CACHE_BYTES);
 
   /** `writeGeneration`: the database's write counter (undefined: nothing is cached). */
   constructor(private readonly writeGeneration: () => number | undefined) {}

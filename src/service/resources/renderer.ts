@@ -15,9 +15,14 @@ import { RenderedResourceCache, type RowKey } from './cache';
 import { loadIncluded } from './includes';
 import { ResourceRendering } from './render';
 
+/** List totals kept (a few filters per account in use at a time). */
+const TOTALS_KEPT = 1024;
+
 export class Renderer {
   readonly rendering: ResourceRendering;
   private readonly cache: RenderedResourceCache;
+  /** List totals by account and filter (a count per page request costs as much as the page). */
+  private readonly totals = new Map<string, { generation: number; total: number }>();
 
   constructor(
     private readonly rows: ResourceRows,
@@ -30,6 +35,20 @@ export class Renderer {
   /** See RenderedResourceCache.generation. */
   generation(): number | undefined {
     return this.cache.generation();
+  }
+
+  /** A list total counted at write generation `readAt`, while no write has happened since. */
+  keptTotal(key: string, readAt: number | undefined): number | undefined {
+    const kept = this.totals.get(key);
+    return readAt !== undefined && kept?.generation === readAt ? kept.total : undefined;
+  }
+
+  /** Keeps a list total counted at `readAt` (when nothing was written meanwhile). */
+  keepTotal(key: string, readAt: number | undefined, total: number): void {
+    if (readAt === undefined || this.cache.generation() !== readAt) return;
+    this.totals.delete(key);
+    if (this.totals.size >= TOTALS_KEPT) this.totals.delete(this.totals.keys().next().value!);
+    this.totals.set(key, { generation: readAt, total });
   }
 
   transportEvent(e: TransportEventsTable): Resource {

@@ -3,7 +3,6 @@
  * (port calls, ports, leg vessels, recorded positions), builds it (route-map.ts), and answers
  * with ETag / 304 and stored copies of completed journeys (route-cache.ts).
  */
-import type { RouteFeatureCollection } from '../../shared/api/resources';
 import type { Clock } from '../../shared/clock';
 import type { SeaRouter } from '../../shared/geo/sea-routes';
 import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
@@ -14,18 +13,22 @@ import {
   CACHE_CONTROL_COMPLETE,
   CACHE_CONTROL_LIVE,
   etagMatches,
+  isCurrentFormat,
   isJourneyComplete,
   routeEtag,
   type RouteMapCopies,
   type RouteResponse,
 } from './route-cache';
+import { ByteLru } from '../byte-lru';
 import {
+  FRESH_POSITION_MS,
   buildRouteMap,
   legVesselRef,
   type RouteLegData,
   type RouteMapData,
   type RoutePort,
   type RouteVessel,
+  type TrackPoint,
 } from './route-map';
 
 export interface RouteInput {
@@ -44,11 +47,63 @@ export interface RouteDataSource {
   positions: VesselPositionHistory;
 }
 
-/** Loads ports, leg vessels and each started leg's recorded positions (ATD to ATA, or now). */
+/** Rough in-memory size of one kept position (object, five numbers, array slot). */
+const BYTES_PER_POSITION = 120;
+
+/**
+ * Each started leg's recorded positions kept between builds (bounded in bytes, least recently
+ * used dropped) and topped up with only the positions recorded since the last load. The arrays
+ * handed out only ever grow at their end, which lets `buildRouteMap` pick up where it left off.
+ * A position stored late but stamped before the last kept one is not picked up (AIS reports of
+ * one vessel come in time order); a leg that closes (its ATA arrives) is loaded afresh under a
+ * new key.
+ */
+export class LegTrackMemo {
+  private readonly tracks: ByteLru<string, { points: TrackPoint[]; loadedTo: number }>;
+
+  constructor(maxBytes = 16 * 1024 * 1024) {
+    this.tracks = new ByteLru(maxBytes);
+  }
+
+  get bytes(): number {
+    return this.tracks.bytes;
+  }
+
+  async load(
+    positions: VesselPositionHistory,
+    vessel: RouteVessel,
+    fromMs: number,
+    toMs: number,
+    closed: boolean,
+  ): Promise<TrackPoint[]> {
+    const key = `${vessel.id}|${fromMs}|${closed ? toMs : 'open'}`;
+    const kept = this.tracks.get(key);
+    if (kept && kept.loadedTo >= toMs) return kept.points;
+    if (kept) {
+      // From just after the last kept position, not the last load: a batch of positions may be
+      // stored after a load yet stamped before it.
+      const lastAt = kept.points[kept.points.length - 1]?.at ?? fromMs - 1;
+      const newer = await positions.positions(vessel, lastAt + 1, toMs);
+      for (const p of newer) if (p.at > lastAt) kept.points.push(p);
+      kept.loadedTo = toMs;
+      this.tracks.resize(key, kept.points.length * BYTES_PER_POSITION);
+      return kept.points;
+    }
+    const points = await positions.positions(vessel, fromMs, toMs);
+    this.tracks.set(key, { points, loadedTo: toMs }, points.length * BYTES_PER_POSITION);
+    return points;
+  }
+}
+
+/**
+ * Loads ports, leg vessels and each started leg's recorded positions (ATD to ATA, or now); with
+ * a `memo`, positions already loaded by an earlier call are not read again.
+ */
 export async function loadRouteMapData(
   calls: readonly PortCall[],
   source: Pick<RouteDataSource, 'ports' | 'vessel' | 'positions'>,
   now: number,
+  memo?: LegTrackMemo,
 ): Promise<RouteMapData> {
   const ports = new Map<string, RoutePort>();
   for (const port of await source.ports(calls.map((c) => c.locode))) ports.set(port.locode, port);
@@ -58,13 +113,13 @@ export async function loadRouteMapData(
     const vessel = ref ? await source.vessel(ref) : null;
     const atd = calls[k]!.outbound_atd_at;
     const ata = calls[k + 1]!.inbound_ata_at;
+    const fromMs = atd !== null ? Date.parse(atd) : NaN;
+    const toMs = ata !== null ? Date.parse(ata) : now;
     const track =
       vessel && atd !== null
-        ? await source.positions.positions(
-            vessel,
-            Date.parse(atd),
-            ata !== null ? Date.parse(ata) : now,
-          )
+        ? memo
+          ? await memo.load(source.positions, vessel, fromMs, toMs, ata !== null)
+          : await source.positions.positions(vessel, fromMs, toMs)
         : [];
     legs.push({ vessel, voyage_number: ref?.voyage_number ?? null, track });
   }
@@ -88,23 +143,43 @@ export interface RouteMapService extends RouteBuilder {
   respond(input: RouteInput & { ifNoneMatch?: string | string[] }): Promise<RouteResponse>;
 }
 
+/**
+ * What a built map depends on besides reference data: the port calls, each leg's vessel and
+ * recorded positions (by count and last time, the arrays only grow) and whether the last one is
+ * still fresh. Equal signatures give the same map.
+ */
+function mapSignature(data: RouteMapData, now: number, freshMs: number): string {
+  const legs = data.legs.map((leg) => {
+    const last = leg.track[leg.track.length - 1];
+    return `${leg.vessel?.id ?? ''}:${leg.track.length}:${last?.at ?? ''}:${last && now - last.at <= freshMs ? 1 : 0}`;
+  });
+  return `${JSON.stringify(data.calls)}|${legs.join(',')}`;
+}
+
+/** Built maps of live journeys kept for polls that find nothing new (bounded in bytes). */
+const LIVE_MAPS_BYTES = 8 * 1024 * 1024;
+
 export function createRouteMapService(options: RouteMapServiceOptions): RouteMapService {
   const { source, clock, copies } = options;
+  const freshMs = options.freshPositionMs ?? FRESH_POSITION_MS;
+  const tracks = new LegTrackMemo();
+  const liveMaps = new ByteLru<string, { signature: string; body: string; etag: string }>(
+    LIVE_MAPS_BYTES,
+  );
 
-  async function buildFrom(calls: readonly PortCall[]): Promise<RouteFeatureCollection | null> {
-    if (calls.length === 0) return null;
-    const now = clock.now();
-    const data = await loadRouteMapData(calls, source, now);
-    return buildRouteMap(data, {
+  const build = (data: RouteMapData, now: number) =>
+    buildRouteMap(data, {
       now,
       router: options.router(),
       freshPositionMs: options.freshPositionMs,
     });
-  }
 
   return {
     async build(input) {
-      return buildFrom(await source.portCalls(input));
+      const calls = await source.portCalls(input);
+      if (calls.length === 0) return null;
+      const now = clock.now();
+      return build(await loadRouteMapData(calls, source, now, tracks), now);
     },
 
     async respond(input) {
@@ -112,22 +187,41 @@ export function createRouteMapService(options: RouteMapServiceOptions): RouteMap
       let body: string;
       let etag: string;
       let complete: boolean;
-      if (stored) {
+      if (stored && isCurrentFormat(stored)) {
         ({ body, etag } = stored);
         complete = true;
       } else {
+        const id = input.container.id;
         const calls = await source.portCalls(input);
-        const map = await buildFrom(calls);
-        body = JSON.stringify(map ?? emptyFeatureCollection());
-        etag = routeEtag(body);
-        complete = map !== null && isJourneyComplete(calls, input.container, input.shipment);
-        if (complete) {
-          await copies.put({
-            container_id: input.container.id,
-            body,
-            etag,
-            stored_at: new Date(clock.now()).toISOString(),
-          });
+        const journeyDone = isJourneyComplete(calls, input.container, input.shipment);
+        const now = clock.now();
+        // A completed journey is built once, from everything stored (no kept positions).
+        const data =
+          calls.length > 0
+            ? await loadRouteMapData(calls, source, now, journeyDone ? undefined : tracks)
+            : null;
+        const signature = data && !journeyDone ? mapSignature(data, now, freshMs) : null;
+        const kept = signature !== null ? liveMaps.get(id) : undefined;
+        if (kept && kept.signature === signature) {
+          // Nothing new since the last poll: the same body, without building or hashing it.
+          ({ body, etag } = kept);
+          complete = false;
+        } else {
+          const map = data && build(data, now);
+          body = JSON.stringify(map ?? emptyFeatureCollection());
+          etag = routeEtag(body);
+          complete = map !== null && journeyDone;
+          if (complete) {
+            liveMaps.delete(id);
+            await copies.put({
+              container_id: id,
+              body,
+              etag,
+              stored_at: new Date(clock.now()).toISOString(),
+            });
+          } else if (signature !== null) {
+            liveMaps.set(id, { signature, body, etag }, 2 * (body.length + signature.length));
+          }
         }
       }
       const cacheControl = complete ? CACHE_CONTROL_COMPLETE : CACHE_CONTROL_LIVE;

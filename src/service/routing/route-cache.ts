@@ -14,10 +14,23 @@ import type { PortCall } from '../feeds/normalize/shipment-facts';
 import type { StoredRouteMap } from '../store/route-map-copies';
 import type { ContainersTable, ShipmentsTable } from '../store/schema';
 
-/** Strong ETag of a serialized body: the quoted base64url SHA-256 (first 128 bits). */
+/**
+ * The builder's output format, carried in every ETag so that copies stored by an older builder
+ * (e.g. before arrived legs without positions were drawn) are rebuilt once instead of served
+ * forever. Change it whenever the same data would now give a different map.
+ */
+const ROUTE_MAP_FORMAT = 'm2.';
+
+/**
+ * Strong ETag of a serialized body: the quoted format tag and base64url SHA-256 (first 128 bits).
+ */
 export function routeEtag(body: string): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
+  return `"${ROUTE_MAP_FORMAT}${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`;
 }
+
+/** True when a stored copy was made by this builder's format (see ROUTE_MAP_FORMAT). */
+export const isCurrentFormat = (copy: { etag: string }): boolean =>
+  copy.etag.startsWith(`"${ROUTE_MAP_FORMAT}`);
 
 /** True when an If-None-Match header value matches `etag` (RFC 9110 weak comparison). */
 export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: string): boolean {

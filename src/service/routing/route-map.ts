@@ -12,6 +12,12 @@
  * - A leg has started when its departure port has an ATD or its arrival port was reached.
  *   Started legs draw `past_vessel_locations` from the positions recorded between ATD and ATA
  *   (or now); legs not started draw `estimated_full_legs` along sea lanes.
+ * - The sailed line starts at the departure port: when the recorded positions start mid-voyage
+ *   (the service began tracking late, or positions were lost) the sea lane from the port to the
+ *   first position is drawn before them, and for an arrived leg the lane from the last position
+ *   to the port after them, each as its own `past_vessel_locations` with `estimated: true`
+ *   (recorded ones carry `estimated: false`). An arrived leg without any position is drawn whole
+ *   along its lane, estimated. The pieces share their end points, so the line is continuous.
  * - `current_vessel` appears only when all hold: a leg has departed (ATD present) and its next
  *   port is not reached (no ATA); the leg's vessel is known; its latest recorded position since
  *   departure is a valid WGS84 position no older than `freshPositionMs` (24 h by default: AIS
@@ -27,8 +33,10 @@ import type { Position } from 'geojson';
 import type { RouteFeatureCollection } from '../../shared/api/resources';
 import { isValidLonLat, normalizePosition } from '../../shared/geo/antimeridian';
 import {
+  haversineKm,
   normalizedPath,
-  remainingRoute,
+  reachedIndex,
+  routeBehind,
   type SeaRoute,
   type SeaRouter,
 } from '../../shared/geo/sea-routes';
@@ -82,7 +90,11 @@ export interface RouteLegData {
   /** The vessel sailing this leg, when known. */
   vessel: RouteVessel | null;
   voyage_number: string | null;
-  /** The vessel's recorded positions over the leg (ATD to ATA, or to now), oldest first. */
+  /**
+   * The vessel's recorded positions over the leg (ATD to ATA, or to now), oldest first. An array
+   * passed to an earlier build is taken to have only grown at its end since (as `LegTrackMemo`
+   * keeps them): the build looks only at the positions it has not seen.
+   */
   track: readonly TrackPoint[];
 }
 
@@ -111,67 +123,138 @@ const ms = (iso: string | null): number | null => (iso === null ? null : Date.pa
 const OFF_LANE_KM = 150;
 
 /**
+ * Recorded positions that start (or, for an arrived leg, stop) farther than this from the port
+ * leave a gap, drawn along the sea lane and marked estimated. Nearer, the vessel was still in
+ * the port's approaches and the recorded line is the whole story.
+ */
+const ESTIMATED_GAP_KM = 50;
+
+/**
  * Simplified lines of the port-to-port sea routes, per tolerance. Keyed by the router's own
  * route objects, so an entry lives exactly as long as the router keeps that route.
  */
-const simplifiedLanes = new WeakMap<SeaRoute, Map<string, [number, number][] | null>>();
+const simplifiedLanes = new WeakMap<SeaRoute, Map<string, SimplifiedLane | null>>();
+interface SimplifiedLane {
+  /** Normalized, as drawn. */
+  coordinates: [number, number][];
+  /** For each coordinate, the index of the route point it was kept from. */
+  routeIndex: number[];
+}
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-/** Simplified day stretches of recorded tracks kept for reuse (least recently used dropped). */
-const TRACK_STRETCHES_KEPT = 50_000;
-const trackStretches = new Map<string, [number, number][]>();
-
-/**
- * A recorded track simplified one UTC day at a time, each day's stretch starting where the
- * previous one ended so the line stays continuous. Finished days are reused from the last build
- * (positions are only ever appended), so a new position costs the simplification of its own day.
- * Every dropped position still lies within `toleranceDeg` of the line.
- */
-function simplifiedTrack(
-  vesselId: string,
-  track: readonly TrackPoint[],
-  toleranceDeg: number,
-): [number, number][] {
-  const out: [number, number][] = [];
-  let start = 0;
-  while (start < track.length) {
-    const day = Math.floor(track[start]!.at / DAY_MS);
-    let end = start;
-    while (end + 1 < track.length && Math.floor(track[end + 1]!.at / DAY_MS) === day) end++;
-    const from = start > 0 ? start - 1 : start;
-    const first = track[from]!;
-    const last = track[end]!;
-    const key = [
-      vesselId,
-      toleranceDeg,
-      end - from,
-      first.at,
-      first.lon,
-      first.lat,
-      last.at,
-      last.lon,
-      last.lat,
-    ].join('|');
-    let stretch = trackStretches.get(key);
-    if (stretch)
-      trackStretches.delete(key); // re-inserted below as the most recent
-    else {
-      stretch = simplifyPath(
-        track.slice(from, end + 1).map((p) => [p.lon, p.lat]),
-        toleranceDeg,
-      );
-    }
-    trackStretches.set(key, stretch);
-    if (trackStretches.size > TRACK_STRETCHES_KEPT) {
-      trackStretches.delete(trackStretches.keys().next().value!);
-    }
-    stretch.forEach((p, i) => {
-      if (i > 0 || out.length === 0) out.push([p[0], p[1]]);
-    });
-    start = end + 1;
+/** Which route point each simplified coordinate was kept from (simplification keeps points). */
+function keptIndexes(route: SeaRoute, coordinates: readonly Position[]): number[] {
+  const normalized = normalizedPath(route);
+  const out: number[] = [];
+  let i = 0;
+  for (const [lon, lat] of coordinates) {
+    let j = i;
+    while (j < normalized.length && (normalized[j]![0] !== lon || normalized[j]![1] !== lat)) j++;
+    // Not found: an end pinned to the port's exact place; it stands for the route's own end.
+    if (j === normalized.length) j = out.length === 0 ? 0 : normalized.length - 1;
+    out.push(j);
+    i = j;
   }
   return out;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * What the builds so far made of one recorded track, so the next build after a new position
+ * costs that position, not the voyage: the valid positions' ends, the finished UTC days already
+ * simplified, and the open day's positions. Keyed by the track array itself (see
+ * `RouteLegData.track`: a track seen again is taken to have only grown at its end).
+ */
+interface RecordedTrack {
+  vesselId: string;
+  startMs: number;
+  toleranceDeg: number;
+  /** Positions of the array looked at so far. */
+  seen: number;
+  first: TrackPoint | null;
+  last: TrackPoint | null;
+  /** The finished days, simplified one day at a time and joined (continuous). */
+  finished: [number, number][];
+  /** The open day's positions, led by the previous day's last position when there is one. */
+  open: [number, number][];
+  openDay: number;
+  /** `open` simplified, until a position is added. */
+  openSimplified: [number, number][] | null;
+  /** The estimated stretch from the departure port to `first`, once drawn. */
+  behind?: { key: string; coordinates: [number, number][] | null };
+}
+const recordedTracks = new WeakMap<readonly TrackPoint[], RecordedTrack>();
+
+/**
+ * The valid positions of `track` in [startMs, endMs] and their line, simplified one UTC day at a
+ * time (each day's stretch starting where the previous one ended, so the line stays continuous;
+ * every dropped position within `toleranceDeg` of it). Only positions not seen by an earlier
+ * build of the same track array are looked at.
+ */
+function recordedTrack(
+  track: readonly TrackPoint[],
+  vesselId: string,
+  startMs: number,
+  endMs: number,
+  toleranceDeg: number,
+): RecordedTrack {
+  let state = recordedTracks.get(track);
+  if (
+    !state ||
+    state.vesselId !== vesselId ||
+    state.startMs !== startMs ||
+    state.toleranceDeg !== toleranceDeg ||
+    state.seen > track.length ||
+    (state.last !== null && state.last.at > endMs)
+  ) {
+    state = {
+      vesselId,
+      startMs,
+      toleranceDeg,
+      seen: 0,
+      first: null,
+      last: null,
+      finished: [],
+      open: [],
+      openDay: NaN,
+      openSimplified: null,
+    };
+    recordedTracks.set(track, state);
+  }
+  for (let i = state.seen; i < track.length; i++) {
+    const p = track[i]!;
+    // Oldest first: a position past the end waits for a later build (a later `now`).
+    if (p.at > endMs && Number.isFinite(p.at)) break;
+    state.seen = i + 1;
+    if (!validPoint(p) || p.at < startMs) continue;
+    const day = Math.floor(p.at / DAY_MS);
+    if (state.last === null) {
+      state.first = p;
+      state.open = [[p.lon, p.lat]];
+    } else if (day !== state.openDay) {
+      const stretch = simplifyPath(state.open, toleranceDeg);
+      state.finished.push(...(state.finished.length > 0 ? stretch.slice(1) : stretch));
+      state.open = [
+        [state.last.lon, state.last.lat],
+        [p.lon, p.lat],
+      ];
+    } else {
+      state.open.push([p.lon, p.lat]);
+    }
+    state.openDay = day;
+    state.last = p;
+    state.openSimplified = null;
+  }
+  return state;
+}
+
+/** The line of a recorded track: finished days, then the open day (simplified once per change). */
+function recordedLine(state: RecordedTrack): [number, number][] {
+  state.openSimplified ??= simplifyPath(state.open, state.toleranceDeg);
+  if (state.finished.length === 0) return state.openSimplified.slice();
+  return state.finished.concat(state.openSimplified.slice(1));
+}
+
 const iso = (epochMs: number): string => new Date(epochMs).toISOString();
 
 /** True when call j or any later call has an actual arrival or departure. */
@@ -272,34 +355,66 @@ export function buildRouteMap(
       return null; // No route on the network (e.g. an inland port): draw nothing rather than fail.
     }
   };
-  /** A port-to-port leg's line: simplified once per route and tolerance, then reused. */
-  const laneLine = (from: Position, to: Position): [number, number][] | null => {
+  /** A port-to-port leg's lane, simplified once per route and tolerance, then reused. */
+  const simplifiedLane = (from: Position, to: Position): SimplifiedLane | null => {
     const route = lane(from, to);
     if (!route) return null;
     let byTolerance = simplifiedLanes.get(route);
     if (!byTolerance) simplifiedLanes.set(route, (byTolerance = new Map()));
     const key = String(options.toleranceDeg ?? 'auto');
     if (!byTolerance.has(key)) {
-      byTolerance.set(key, line(pinEnds(normalizedPath(route), from, to)));
+      const coordinates = line(pinEnds(normalizedPath(route), from, to));
+      byTolerance.set(
+        key,
+        coordinates && { coordinates, routeIndex: keptIndexes(route, coordinates) },
+      );
     }
-    const cached = byTolerance.get(key) ?? null;
-    return cached && cached.map((p) => [p[0], p[1]] as [number, number]);
+    return byTolerance.get(key) ?? null;
+  };
+  const laneLine = (from: Position, to: Position): [number, number][] | null => {
+    const cached = simplifiedLane(from, to);
+    return cached && cached.coordinates.map((p) => [p[0], p[1]] as [number, number]);
   };
   /**
-   * From the vessel to the next port: the rest of the leg's lane from the lane point nearest the
-   * vessel (the lane is routed once per port pair), or a route of its own when off the lane.
+   * From the vessel to the next port: the vessel, then the rest of the leg's simplified lane from
+   * the point it has reached (only that first stretch is new on each build), or a route of its own
+   * when off the lane.
    */
-  const aheadPath = (vessel: Position, from: Position | null, to: Position): Position[] | null => {
+  const aheadLine = (
+    vessel: Position,
+    from: Position | null,
+    to: Position,
+  ): [number, number][] | null => {
     const route = from ? lane(from, to) : null;
-    const rest = route && remainingRoute(route, vessel, OFF_LANE_KM);
-    if (rest)
-      return pinEnds(
-        rest.map((p) => normalizePosition(p)),
-        vessel,
-        to,
-      );
+    const simplified = route && simplifiedLane(from!, to);
+    // Where the vessel is on the full lane (dense points), then the simplified points from there.
+    const reached = route && simplified ? reachedIndex(route.path, vessel, OFF_LANE_KM) : -1;
+    if (simplified && reached >= 0) {
+      const path: [number, number][] = [normalizePosition(vessel)];
+      simplified.coordinates.forEach((p, j) => {
+        if (simplified.routeIndex[j]! >= reached) path.push([p[0], p[1]]);
+      });
+      if (path.length >= 2) {
+        path[path.length - 1] = normalizePosition(to);
+        return path;
+      }
+    }
     const own = lane(vessel, to);
-    return own && pinEnds(normalizedPath(own), vessel, to);
+    return own && line(pinEnds(normalizedPath(own), vessel, to));
+  };
+
+  /** From the departure port to a vessel position along the leg's lane, or a route of its own. */
+  const behindPath = (from: Position, to: Position | null, vessel: Position): Position[] | null => {
+    const route = to ? lane(from, to) : null;
+    const behind = route && routeBehind(route, vessel, OFF_LANE_KM);
+    if (behind)
+      return pinEnds(
+        behind.map((p) => normalizePosition(p)),
+        from,
+        vessel,
+      );
+    const own = lane(from, vessel);
+    return own && pinEnds(normalizedPath(own), from, vessel);
   };
 
   for (let k = 0; k < total - 1; k++) {
@@ -332,36 +447,78 @@ export function buildRouteMap(
     // Positions recorded while the vessel sailed this leg.
     const startMs = ms(departure.outbound_atd_at) ?? -Infinity;
     const endMs = Math.min(ms(arrival.inbound_ata_at) ?? now, now + FUTURE_SKEW_MS);
-    const track = leg.track.filter((p) => validPoint(p) && p.at >= startMs && p.at <= endMs);
-    if (leg.vessel && track.length >= 2) {
-      // One tolerance per leg (from its ports when known), so finished days can be reused.
-      const toleranceDeg =
-        options.toleranceDeg ??
-        toleranceFor(from && to ? [from, to] : track.map((p) => [p.lon, p.lat]));
-      const simplified = simplifiedTrack(leg.vessel.id, track, toleranceDeg);
-      const coordinates = simplified.length >= 2 ? simplified : null;
-      if (coordinates) {
+    // One tolerance per leg (from its ports when known), so finished days can be reused.
+    const toleranceDeg =
+      options.toleranceDeg ??
+      toleranceFor(
+        from && to
+          ? [from, to]
+          : leg.track.filter((p) => p.at >= startMs && p.at <= endMs).map((p) => [p.lon, p.lat]),
+      );
+    const recorded = recordedTrack(leg.track, leg.vessel?.id ?? '', startMs, endMs, toleranceDeg);
+    const first = recorded.first;
+    const latest = recorded.last;
+    if (leg.vessel) {
+      const arrivedAt = arrival.inbound_ata_at ?? arrival.outbound_atd_at;
+      const sailed = (
+        coordinates: [number, number][] | null,
+        start: string | null,
+        end: string | null,
+        estimated: boolean,
+      ) => {
+        if (!coordinates || coordinates.length < 2 || start === null || end === null) return;
         const feature: PastVesselLocationsFeature = {
           type: 'Feature',
           geometry: { type: 'LineString', coordinates },
           properties: {
             feature_type: 'past_vessel_locations',
             ports_sequence: departure.sequence,
-            vessel_id: leg.vessel.id,
-            start_time: iso(track[0]!.at),
-            end_time: iso(track[track.length - 1]!.at),
+            vessel_id: leg.vessel!.id,
+            start_time: start,
+            end_time: end,
             point_count: coordinates.length,
             outbound_atd_at: departure.outbound_atd_at,
             inbound_ata_at: arrival.inbound_ata_at,
             inbound_eta_at: arrival.inbound_eta_at,
+            estimated,
           },
         };
         features.push(feature);
+      };
+      if (!first || !latest) {
+        // Nothing recorded (the service started tracking after this leg): an arrived leg is drawn
+        // whole along its lane, marked estimated; one still under way stays undrawn.
+        if (reached[k + 1] && from && to) {
+          sailed(laneLine(from, to), departure.outbound_atd_at ?? arrivedAt, arrivedAt, true);
+        }
+      } else {
+        const firstAt: Position = [first.lon, first.lat];
+        if (from && haversineKm(from, firstAt) > ESTIMATED_GAP_KM) {
+          // Positions start mid-voyage: the lane from the departure port to the first of them.
+          const key = `${from.join()}>${to?.join() ?? ''}@${toleranceDeg}`;
+          if (recorded.behind?.key !== key) {
+            const behind = behindPath(from, to, firstAt);
+            recorded.behind = { key, coordinates: behind && line(behind) };
+          }
+          sailed(
+            recorded.behind.coordinates?.slice() ?? null,
+            departure.outbound_atd_at ?? iso(first.at),
+            iso(first.at),
+            true,
+          );
+        }
+        if (latest !== first) {
+          sailed(recordedLine(recorded), iso(first.at), iso(latest.at), false);
+        }
+        const lastAt: Position = [latest.lon, latest.lat];
+        if (reached[k + 1] && to && haversineKm(lastAt, to) > ESTIMATED_GAP_KM) {
+          // Arrived, but positions stop short of the port: the lane for the rest of the way.
+          sailed(aheadLine(lastAt, from, to), iso(latest.at), arrivedAt, true);
+        }
       }
     }
 
     if (k !== underWay) continue;
-    const latest = track[track.length - 1];
     const departurePort = portOf(k);
     if (
       !latest ||
@@ -409,8 +566,7 @@ export function buildRouteMap(
     };
     features.push(vessel);
 
-    const path = to ? aheadPath(position, from, to) : null;
-    const coordinates = path && line(path);
+    const coordinates = to ? aheadLine(position, from, to) : null;
     if (coordinates && next) {
       // Simplification keeps the first point; pin it to the vessel point bit for bit.
       coordinates[0] = [position[0], position[1]];

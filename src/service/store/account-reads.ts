@@ -126,6 +126,8 @@ export class AccountReads {
     accountId: string,
     filter: ContainerListFilter,
     page: PageWindow,
+    /** The total when the caller still knows it (nothing written since): not counted again. */
+    knownTotal?: number,
   ): Promise<ListPage<{ id: string; updated_at: string }>> {
     let base = this.db.selectFrom('containers').where('account_id', '=', accountId);
     if (filter.number) base = base.where('number', '=', filter.number);
@@ -135,7 +137,9 @@ export class AccountReads {
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);
     const [{ total }, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      knownTotal !== undefined
+        ? { total: knownTotal }
+        : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       base
         .select(['id', 'updated_at'])
         .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')

@@ -65,11 +65,16 @@ export function sqlRouteMapCopies<DB extends RouteMapCopiesDatabase>(
       return row ?? null;
     },
     async put(copy) {
-      // A copy never changes once stored; a second writer racing us stores the same body.
+      // A copy changes only when the builder's format does (routing/route-cache.ts); a second
+      // writer racing us stores the same body.
       await db
         .insertInto('route_map_copies')
         .values(copy)
-        .onConflict((oc) => oc.column('container_id').doNothing())
+        .onConflict((oc) =>
+          oc
+            .column('container_id')
+            .doUpdateSet({ body: copy.body, etag: copy.etag, stored_at: copy.stored_at }),
+        )
         .execute();
     },
   };

@@ -82,6 +82,12 @@ export const PastVesselLocationsFeatureProperties = Type.Object({
   outbound_atd_at: NullableDateTime,
   inbound_ata_at: NullableDateTime,
   inbound_eta_at: NullableDateTime,
+  /**
+   * Quayside extension: true for a stretch drawn along the sea lane where no position was
+   * recorded (before the first stored position, or after the last one of an arrived leg); false
+   * for recorded AIS positions.
+   */
+  estimated: Type.Optional(Type.Boolean()),
 });
 export type PastVesselLocationsFeatureProperties = Static<
   typeof PastVesselLocationsFeatureProperties

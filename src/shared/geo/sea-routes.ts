@@ -228,13 +228,10 @@ export function positionAlong(
 }
 
 /**
- * What is left of `route` for a vessel at `at`: the vessel's position, then the route from the
- * route point nearest to it onward (the next one when the vessel is already past the nearest).
- * Null when the vessel lies more than `maxOffKm` from every route point: it sails elsewhere, and
- * a straight line back to the lane could cross land. The positions are unwrapped like the route's.
+ * Index of the route point a vessel at `at` has reached: the nearest point, or the next one when
+ * the vessel is already past the nearest. -1 when every point is more than `maxOffKm` away.
  */
-export function remainingRoute(route: SeaRoute, at: Position, maxOffKm: number): Position[] | null {
-  const { path } = route;
+export function reachedIndex(path: readonly Position[], at: Position, maxOffKm: number): number {
   let nearest = -1;
   let nearestKm = Infinity;
   for (let i = 0; i < path.length; i++) {
@@ -244,13 +241,46 @@ export function remainingRoute(route: SeaRoute, at: Position, maxOffKm: number):
       nearest = i;
     }
   }
-  if (nearest < 0 || nearestKm > maxOffKm) return null;
+  if (nearest < 0 || nearestKm > maxOffKm) return -1;
   // Closer to the next point than the nearest one is: the vessel has passed the nearest.
   const next = path[nearest + 1];
   if (next && haversineKm(at, next) < haversineKm(path[nearest]!, next)) nearest += 1;
-  const rest = path.slice(nearest);
+  return nearest;
+}
+
+/**
+ * What is left of `route` for a vessel at `at`: the vessel's position, then the route from the
+ * route point nearest to it onward (the next one when the vessel is already past the nearest).
+ * Null when the vessel lies more than `maxOffKm` from every route point: it sails elsewhere, and
+ * a straight line back to the lane could cross land. The positions are unwrapped like the route's.
+ */
+export function remainingRoute(
+  route: Pick<SeaRoute, 'path'>,
+  at: Position,
+  maxOffKm: number,
+): Position[] | null {
+  const reached = reachedIndex(route.path, at, maxOffKm);
+  if (reached < 0) return null;
+  const rest = route.path.slice(reached);
   const start: Position = [at[0]! + nearestShift(at[0]!, rest[0]![0]!), at[1]!];
   return [start, ...rest];
+}
+
+/**
+ * What of `route` lies behind a vessel at `at`: the route from its start up to the points the
+ * vessel has passed, then the vessel's position (the counterpart of `remainingRoute`, for drawing
+ * where a vessel has probably been). Null when the vessel is more than `maxOffKm` off the route.
+ */
+export function routeBehind(
+  route: Pick<SeaRoute, 'path'>,
+  at: Position,
+  maxOffKm: number,
+): Position[] | null {
+  const reached = reachedIndex(route.path, at, maxOffKm);
+  if (reached < 0) return null;
+  const behind = route.path.slice(0, Math.max(1, reached));
+  const last = behind[behind.length - 1]!;
+  return [...behind, [at[0]! + nearestShift(at[0]!, last[0]!), at[1]!]];
 }
 
 /** The route's positions with longitudes normalized to [-180, 180] (for maps and output). */

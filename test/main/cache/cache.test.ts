@@ -488,6 +488,44 @@ describe('board queries', () => {
     });
   });
 
+  it('keeps the total of a filter across sorts and pages, and recounts after any write', () => {
+    const s = shipment({ bill_of_lading_number: 'BULK0002', shipping_line_scac: 'MSCU' });
+    const boxes = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        container(
+          { number: `TEST${String(from + i).padStart(7, '0')}`, current_status: 'on_ship' },
+          { shipmentId: s.id },
+        ),
+      );
+    const initial = boxes(0, 30);
+    cache.applyPage({ shipments: [s], containers: initial }, at(0));
+    const query = { line: ['MSCU'], status: ['on_ship' as const], limit: 10 };
+    expect(cache.board.containers(query, NOW).total).toBe(30);
+    const byNumber = { ...query, sort: { column: 'number' as const, direction: 'desc' as const } };
+    expect(cache.board.containers({ ...byNumber, offset: 20 }, NOW).total).toBe(30);
+    // New boxes from a sync, and one leaving the filter: the board's total follows at once.
+    cache.applyPage({ containers: boxes(30, 5) }, at(1));
+    expect(cache.board.containers(byNumber, NOW).total).toBe(35);
+    const first = initial[0];
+    cache.applyPage(
+      {
+        containers: [
+          container(
+            { ...first!.attributes, current_status: 'available', updated_at: at(2) },
+            { id: first!.id, shipmentId: s.id },
+          ),
+        ],
+      },
+      at(2),
+    );
+    expect(cache.board.containers(query, NOW).total).toBe(34);
+    // A write through another connection to the same file counts too.
+    const other = new Database(join(tmp.dir, CACHE_FILE));
+    other.prepare(`DELETE FROM containers WHERE number = 'TEST0000034'`).run();
+    other.close();
+    expect(cache.board.containers(query, NOW).total).toBe(33);
+  });
+
   it('gives container detail with holds, fees, deadlines and events newest first', () => {
     const { ready } = seed();
     const detail = cache.board.containerDetail(ready.id)!;

@@ -53,6 +53,18 @@ export const PORTS = {
   busan: port(4, 'KRPUS', 'Busan', 'KR', 'Korea, Republic of', 'Asia/Seoul', 129.04, 35.1),
   singapore: port(5, 'SGSIN', 'Singapore', 'SG', 'Singapore', 'Asia/Singapore', 103.84, 1.26),
   rotterdam: port(6, 'NLRTM', 'Rotterdam', 'NL', 'Netherlands', 'Europe/Amsterdam', 4.05, 51.95),
+  yantian: port(7, 'CNYTN', 'Yantian', 'CN', 'China', 'Asia/Shanghai', 114.27, 22.57),
+  longBeach: port(
+    8,
+    'USLGB',
+    'Long Beach',
+    'US',
+    'United States',
+    'America/Los_Angeles',
+    -118.21,
+    33.75,
+    ['CA', 'California'],
+  ),
 } satisfies Record<string, RoutePort>;
 
 export const VESSELS: RouteVessel[] = [

@@ -2,8 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Value } from 'typebox/value';
 import type { Position } from 'geojson';
 import { RouteFeature, RouteFeatureCollection } from '../../../src/shared/api/resources';
-import { antimeridianCrossings } from '../../../src/shared/geo/antimeridian';
-import type { SeaRouter } from '../../../src/shared/geo/sea-routes';
+import { antimeridianCrossings, unwrapPath } from '../../../src/shared/geo/antimeridian';
+import { haversineKm, type SeaRouter } from '../../../src/shared/geo/sea-routes';
 import { maxDeviationDeg } from '../../../src/shared/geo/simplify';
 import { marineSeaRouter } from '../../../src/service/routing/network';
 import {
@@ -460,5 +460,164 @@ describe('a completed journey', () => {
       'past_vessel_locations',
     ]);
     expect(ofType(fc, 'port')[1]!.properties.inbound_ata_at).toBe(iso(t.arrives));
+  });
+});
+
+/** The pieces of a line joined end to start; fails when one does not start where the last ended. */
+function joined(pieces: AnyFeature[]): Position[] {
+  const out: Position[] = [];
+  for (const piece of pieces) {
+    const coords = piece.geometry.coordinates as Position[];
+    if (out.length > 0) expect(coords[0]).toEqual(out.at(-1));
+    out.push(...(out.length > 0 ? coords.slice(1) : coords));
+  }
+  return out;
+}
+
+const portAt = (p: RoutePort): Position => [p.longitude!, p.latitude!];
+
+describe('the sailed line when positions were recorded only from mid-voyage', () => {
+  // Yantian -> Long Beach, 16 days; the service saw the vessel only from day 7 (it started late).
+  const ports = [PORTS.yantian, PORTS.longBeach];
+  const voyage = { departed: T0, arrives: T0 + 16 * DAY };
+  const now = T0 + 11 * DAY;
+  const calls = portCalls(ports, [leg(0, voyage.departed, voyage.arrives, { atd: T0 })]);
+  const recorded = () =>
+    trackAlong(router, PORTS.yantian, PORTS.longBeach, {
+      ...voyage,
+      start: T0 + 7 * DAY,
+      end: now - 10 * 60 * 1000,
+      stepMs: 15 * 60 * 1000,
+    });
+
+  it('draws one continuous line from Yantian to the vessel, the unrecorded part estimated', () => {
+    const fc = buildRouteMap(mapData(ports, calls, [recorded()]), { now, router });
+    expectValid(fc);
+    const sailed = ofType(fc, 'past_vessel_locations');
+    expect(sailed.map((f) => f.properties.estimated)).toEqual([true, false]);
+    const line = joined(sailed);
+    expect(line[0]).toEqual(portAt(PORTS.yantian));
+    const [vessel] = ofType(fc, 'current_vessel');
+    expect(line.at(-1)).toEqual(vessel!.geometry.coordinates);
+    // The estimated piece covers departure to the first recorded position.
+    const first = recorded()[0]!;
+    expect(sailed[0]!.properties).toMatchObject({
+      vessel_id: VESSELS[0]!.id,
+      start_time: iso(T0),
+      end_time: iso(first.at),
+      outbound_atd_at: iso(T0),
+    });
+    expect((sailed[0]!.geometry.coordinates as Position[]).at(-1)).toEqual([first.lon, first.lat]);
+    // Across the Pacific: in range on the wire, and once unwrapped never a jump between points,
+    // so a client that unwraps draws it without a break.
+    for (const [lon] of line) expect(Math.abs(lon!)).toBeLessThanOrEqual(180);
+    const whole = unwrapPath([
+      ...line,
+      ...(ofType(fc, 'estimated_partial_leg')[0]!.geometry.coordinates as Position[]),
+    ]);
+    for (let i = 1; i < whole.length; i++) {
+      expect(Math.abs(whole[i]![0] - whole[i - 1]![0])).toBeLessThan(30);
+    }
+    // The line goes east over the Pacific: it ends past the antimeridian, east of Japan.
+    expect(whole.at(-1)![0]).toBeGreaterThan(180);
+  });
+
+  it('draws no estimated piece when positions start at the departure port', () => {
+    const fromPort = trackAlong(router, PORTS.yantian, PORTS.longBeach, {
+      ...voyage,
+      start: T0,
+      end: now - 10 * 60 * 1000,
+      stepMs: 15 * 60 * 1000,
+    });
+    const fc = buildRouteMap(mapData(ports, calls, [fromPort]), { now, router });
+    const sailed = ofType(fc, 'past_vessel_locations');
+    expect(sailed.map((f) => f.properties.estimated)).toEqual([false]);
+    expect((sailed[0]!.geometry.coordinates as Position[])[0]).toEqual(portAt(PORTS.yantian));
+  });
+});
+
+describe('an arrived container', () => {
+  const ports = [PORTS.shanghai, PORTS.busan, PORTS.losAngeles];
+  const leg1 = { departed: T0, arrives: T0 + 2 * DAY };
+  const leg2 = { departed: T0 + 3 * DAY, arrives: T0 + 15 * DAY };
+  const now = leg2.arrives + 2 * DAY;
+  const calls = portCalls(ports, [
+    leg(0, leg1.departed, leg1.arrives, { atd: leg1.departed, ata: leg1.arrives }),
+    leg(1, leg2.departed, leg2.arrives, { atd: leg2.departed, ata: leg2.arrives }),
+  ]);
+
+  it('shows its whole path from the loading port to the discharge port without positions', () => {
+    const fc = buildRouteMap(mapData(ports, calls, []), { now, router });
+    expectValid(fc);
+    const sailed = ofType(fc, 'past_vessel_locations');
+    expect(sailed.map((f) => [f.properties.ports_sequence, f.properties.estimated])).toEqual([
+      [1, true],
+      [2, true],
+    ]);
+    const line = joined(sailed);
+    expect(line[0]).toEqual(portAt(PORTS.shanghai));
+    expect(line.at(-1)).toEqual(portAt(PORTS.losAngeles));
+    expect(sailed[1]!.properties).toMatchObject({
+      start_time: iso(leg2.departed),
+      end_time: iso(leg2.arrives),
+    });
+    expect(ofType(fc, 'current_vessel')).toEqual([]);
+    expect(ofType(fc, 'estimated_partial_leg')).toEqual([]);
+    expect(ofType(fc, 'estimated_full_legs')).toEqual([]);
+  });
+
+  it('fills the gaps around the positions it has, port to port', () => {
+    // Positions of the ocean leg only from day 4 to day 9 of its 12.
+    const middle = trackAlong(router, PORTS.busan, PORTS.losAngeles, {
+      ...leg2,
+      start: leg2.departed + 4 * DAY,
+      end: leg2.departed + 9 * DAY,
+      stepMs: HOUR,
+    });
+    const fc = buildRouteMap(mapData(ports, calls, [[], middle]), { now, router });
+    expectValid(fc);
+    const ocean = ofType(fc, 'past_vessel_locations').filter(
+      (f) => f.properties.ports_sequence === 2,
+    );
+    expect(ocean.map((f) => f.properties.estimated)).toEqual([true, false, true]);
+    const line = joined(ocean);
+    expect(line[0]).toEqual(portAt(PORTS.busan));
+    expect(line.at(-1)).toEqual(portAt(PORTS.losAngeles));
+    expect(ocean[2]!.properties).toMatchObject({
+      start_time: iso(middle.at(-1)!.at),
+      end_time: iso(leg2.arrives),
+    });
+    // Each estimated stretch follows the sea: no straight jump of more than the lane's spacing.
+    const unwrapped = unwrapPath(line);
+    for (let i = 1; i < unwrapped.length; i++) {
+      expect(haversineKm(unwrapped[i - 1]!, unwrapped[i]!)).toBeLessThan(1500);
+    }
+  });
+});
+
+describe('a track that grows between builds', () => {
+  it('draws the same map as a build from scratch, position after position', () => {
+    // Busan -> Los Angeles under way; the service keeps the leg's positions and adds new ones.
+    const ports = [PORTS.busan, PORTS.losAngeles];
+    const voyage = { departed: T0, arrives: T0 + 12 * DAY };
+    const calls = portCalls(ports, [leg(0, voyage.departed, voyage.arrives, { atd: T0 })]);
+    const all = trackAlong(router, PORTS.busan, PORTS.losAngeles, {
+      ...voyage,
+      start: T0 + 2 * DAY,
+      end: T0 + 6 * DAY,
+      stepMs: 20 * 60 * 1000,
+    });
+    const kept: TrackPoint[] = all.slice(0, 50);
+    buildRouteMap(mapData(ports, calls, [kept]), { now: kept.at(-1)!.at + 60_000, router });
+    // Grow by uneven steps, across UTC midnights, and compare each build with a fresh one.
+    for (const step of [1, 7, 1, 60, 3, 100, 1]) {
+      kept.push(...all.slice(kept.length, kept.length + step));
+      const now = kept.at(-1)!.at + 60_000;
+      const grown = buildRouteMap(mapData(ports, calls, [kept]), { now, router });
+      const fresh = buildRouteMap(mapData(ports, calls, [[...kept]]), { now, router });
+      expect(grown).toEqual(fresh);
+      const [vessel] = ofType(grown, 'current_vessel');
+      expect(vessel!.geometry.coordinates).toEqual([kept.at(-1)!.lon, kept.at(-1)!.lat]);
+    }
   });
 });

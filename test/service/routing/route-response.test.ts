@@ -12,6 +12,7 @@ import { marineSeaRouter } from '../../../src/service/routing/network';
 import { aisPositionHistory } from '../../../src/service/routing/positions';
 import {
   createRouteMapService,
+  LegTrackMemo,
   type RouteDataSource,
   type RouteMapService,
 } from '../../../src/service/routing/route-builder';
@@ -31,7 +32,7 @@ import { DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtur
 describe('ETags', () => {
   it('hashes the exact body', () => {
     const a = routeEtag('{"type":"FeatureCollection","features":[]}');
-    expect(a).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect(a).toMatch(/^"m2\.[A-Za-z0-9_-]{22}"$/);
     expect(routeEtag('{"type":"FeatureCollection","features":[]}')).toBe(a);
     expect(routeEtag('{"type":"FeatureCollection","features":[1]}')).not.toBe(a);
   });
@@ -227,5 +228,70 @@ describe('GET map_geojson wired to the route map service', () => {
     const third = await get('c-done', etag);
     expect(third.status).toBe(304);
     expect(portCallLoads).toBe(before + 1);
+  });
+
+  it('rebuilds once a copy stored by an older builder, then serves the new copy', async () => {
+    const arrivedCalls = portCalls(ports, [
+      { vessel, voyage: 'V1', etd: T0, eta: T0 + 12 * DAY, atd: T0, ata: T0 + 5 * DAY + HOUR },
+    ]);
+    containers.set('c-old', {
+      id: 'c-old',
+      ...NOT_LEFT,
+      pod_full_out_at: new Date(T0 + 6 * DAY).toISOString(),
+    } as ContainersTable);
+    calls.set('c-old', arrivedCalls);
+    // What an earlier version stored: two pins and no path, under an ETag of its own format.
+    const oldBody = '{"type":"FeatureCollection","features":[]}';
+    await sqlRouteMapCopies(db).put({
+      container_id: 'c-old',
+      body: oldBody,
+      etag: '"0lJ4fWm2S3nqf0hWcWTL9Q"',
+      stored_at: new Date(T0).toISOString(),
+    });
+    const res = await get('c-old', '"0lJ4fWm2S3nqf0hWcWTL9Q"');
+    expect(res.status).toBe(200);
+    const body = await res.text();
+    expect(body).not.toBe(oldBody);
+    const types = (
+      JSON.parse(body) as { features: { properties: { feature_type: string } }[] }
+    ).features.map((f) => f.properties.feature_type);
+    expect(types).toContain('past_vessel_locations');
+    const row = await db
+      .selectFrom('route_map_copies')
+      .selectAll()
+      .where('container_id', '=', 'c-old')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ body, etag: res.headers.get('etag') });
+  });
+});
+
+describe('positions kept between polls', () => {
+  it('picks up positions stored after a poll but stamped before it', async () => {
+    const vessel = VESSELS[0]!;
+    const stored: { lon: number; lat: number; at: number; speed_knots: null; heading_deg: null }[] =
+      [];
+    // The vessel history as the store answers it: whatever is stored, by timestamp.
+    const history = {
+      positions: async (_v: unknown, fromMs: number, toMs: number) =>
+        stored.filter((p) => p.at >= fromMs && p.at <= toMs),
+      latest: async () => stored.at(-1) ?? null,
+    };
+    const at = (hours: number, lon: number) => ({
+      lon,
+      lat: 40,
+      at: T0 + hours * HOUR,
+      speed_knots: null,
+      heading_deg: null,
+    });
+    stored.push(at(1, 150), at(2, 151));
+    const memo = new LegTrackMemo();
+    const first = await memo.load(history, vessel, T0, T0 + 3 * HOUR, false);
+    expect(first.map((p) => p.lon)).toEqual([150, 151]);
+    // A batch written after that poll, stamped 2.5 h and 2.9 h (before the poll's 3 h).
+    stored.push(at(2.5, 152), at(2.9, 153), at(3.5, 154));
+    const next = await memo.load(history, vessel, T0, T0 + 4 * HOUR, false);
+    expect(next.map((p) => p.lon)).toEqual([150, 151, 152, 153, 154]);
+    // The same array, grown at its end: what the builder relies on to pick up where it left off.
+    expect(next).toBe(first);
   });
 });

@@ -7,6 +7,7 @@ import {
   normalizedPath,
   positionAlong,
   remainingRoute,
+  routeBehind,
   type SeaRouter,
 } from '../../../src/shared/geo/sea-routes';
 import { loadMarineNetwork } from '../../../src/service/routing/network';
@@ -62,6 +63,23 @@ describe('createSeaRouter over a given network', () => {
     const east = remainingRoute(route, [-155, 40.5], 1000)!;
     expect(east[0]).toEqual([-155 + 360, 40.5]);
     expect(east[1]).toEqual([-150 + 360, 40]);
+  });
+
+  it('gives what of a lane lies behind a vessel, across the antimeridian', () => {
+    const route = router.seaRoute([139.7, 35.4], [-118.3, 33.7]);
+    const behind = routeBehind(route, [-155, 40.5], 1000)!;
+    // From the departure port along the lane, ending at the vessel, unwrapped: no jump.
+    expect(behind[0]).toEqual(route.path[0]);
+    expect(behind.at(-1)).toEqual([-155 + 360, 40.5]);
+    expect(antimeridianCrossings(behind)).toEqual([]);
+    // Together with what is left, the lane is whole: the vessel is the one shared point.
+    const ahead = remainingRoute(route, [-155, 40.5], 1000)!;
+    expect([...behind, ...ahead.slice(1)]).toEqual([
+      ...route.path.slice(0, route.path.indexOf(ahead[1]!)),
+      [-155 + 360, 40.5],
+      ...route.path.slice(route.path.indexOf(ahead[1]!)),
+    ]);
+    expect(routeBehind(route, [100, -30], 150)).toBeNull();
   });
 
   it('gives nothing for a vessel far from the lane', () => {
