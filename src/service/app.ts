@@ -27,6 +27,7 @@ import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
 import { CallbackVerifier, dcsaCallbackPlugin } from './feeds/dcsa/callback';
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { systemClock, type Clock } from '../shared/clock';
+import { isStoreUnavailable } from './store/dialect';
 
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
 
@@ -129,6 +130,20 @@ export function buildApp(
       const { status, errors } = validationErrors(error);
       return sendDocument(reply, status, {
         errors: errors.map((e) => ({ status: String(status), title: titleFor(status), ...e })),
+      });
+    }
+    if (isStoreUnavailable(error)) {
+      // The database is unreachable or too slow right now: the request may be retried.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return sendDocument(reply, 503, {
+        errors: [
+          {
+            status: '503',
+            title: titleFor(503),
+            detail: 'The database is unavailable; retry shortly',
+          },
+        ],
       });
     }
     const status =

@@ -22,6 +22,7 @@ import {
 } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
+import type { PostgresOptions } from './store/dialect';
 import { DocumentStore } from './store/documents';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { ServiceStorage } from './store';
@@ -45,6 +46,11 @@ export const SHIPPED_REFERENCE_DIR = path.resolve(
 
 export interface ServiceOptions {
   dataDir: string;
+  /**
+   * Keep the service's rows in this PostgreSQL database instead of the SQLite file in `dataDir`
+   * (which still holds the secret key file and document files unless given otherwise).
+   */
+  database?: PostgresOptions;
   clock?: Clock;
   /**
    * Key (32 bytes) sealing webhook secrets at rest; default: QUAYSIDE_SECRET_KEY or the data
@@ -95,7 +101,12 @@ export interface ServiceApp {
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(resolveSecretKey(options.dataDir, options.secretKey));
-  const opened = await openDatabase(options.dataDir, { secretBox });
+  const opened = await openDatabase(options.dataDir, {
+    secretBox,
+    postgres: options.database,
+    onConnectionError: (error) =>
+      options.logger?.warn({ err: error }, 'database connection lost; reconnecting on next use'),
+  });
   try {
     await assertKeyOpensSealedSecrets(opened.db, secretBox);
     await sealPlaintextWebhookSecrets(opened.db);

@@ -3,7 +3,7 @@
  * is simply not found), the filtered and paged lists of /shipments, /containers and
  * /tracking_requests, a container's events, and /search. Writes live in tracking-store.ts.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type {
   ContainersTable,
   Database,
@@ -13,12 +13,9 @@ import type {
   TransportEventsTable,
 } from './schema';
 
-import { likePattern } from './like';
+import { containingText as containing } from './like';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** `likePattern(text)` with its escape character declared, for a `like` comparison. */
-const containing = (text: string) => sql<string>`${likePattern(text)} escape '\\'`;
 
 export interface PageWindow {
   size: number;
@@ -138,14 +135,14 @@ export class AccountReads {
       const like = containing(filter.text);
       base = base.where((eb) =>
         eb.or([
-          eb('bill_of_lading_number', 'like', like),
-          eb('ref_numbers', 'like', like),
+          eb(eb.fn('upper', ['bill_of_lading_number']), 'like', like),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', like),
           eb.exists(
             eb
               .selectFrom('containers')
               .select('containers.id')
               .whereRef('containers.shipment_id', '=', 'shipments.id')
-              .where('containers.number', 'like', like),
+              .where((inner) => inner(inner.fn('upper', ['containers.number']), 'like', like)),
           ),
         ]),
       );
@@ -197,8 +194,8 @@ export class AccountReads {
       const text = filter.text;
       base = base.where((eb) =>
         eb.or([
-          eb('request_number', 'like', containing(text)),
-          eb('ref_numbers', 'like', containing(text)),
+          eb(eb.fn('upper', ['request_number']), 'like', containing(text)),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', containing(text)),
         ]),
       );
     }
@@ -233,7 +230,8 @@ export class AccountReads {
       base
         .selectAll()
         .orderBy('created_at', 'desc')
-        .orderBy('timestamp', 'desc')
+        // Undated events last, as SQLite orders NULL by default.
+        .orderBy('timestamp', (ob) => ob.desc().nullsLast())
         .orderBy('id')
         .limit(page.size)
         .offset(page.offset)
@@ -264,8 +262,8 @@ export class AccountReads {
       .where('account_id', '=', accountId)
       .where((eb) =>
         eb.or([
-          eb('bill_of_lading_number', 'like', like),
-          eb('normalized_number', 'like', like),
+          eb(eb.fn('upper', ['bill_of_lading_number']), 'like', like),
+          eb(eb.fn('upper', ['normalized_number']), 'like', like),
           eb(eb.fn('upper', ['ref_numbers']), 'like', like),
         ]),
       )
@@ -277,7 +275,10 @@ export class AccountReads {
       .selectAll()
       .where('account_id', '=', accountId)
       .where((eb) =>
-        eb.or([eb('number', 'like', like), eb(eb.fn('upper', ['ref_numbers']), 'like', like)]),
+        eb.or([
+          eb(eb.fn('upper', ['number']), 'like', like),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', like),
+        ]),
       )
       .orderBy('created_at', 'desc')
       .limit(limit)
@@ -288,7 +289,7 @@ export class AccountReads {
       .where('account_id', '=', accountId)
       .where((eb) =>
         eb.or([
-          eb('request_number', 'like', like),
+          eb(eb.fn('upper', ['request_number']), 'like', like),
           eb(eb.fn('upper', ['ref_numbers']), 'like', like),
         ]),
       )

@@ -653,7 +653,8 @@ export class TrackingStore {
       .where((eb) =>
         eb.or([eb('next_line_check_at', 'is', null), eb('next_line_check_at', '<=', nowIso)]),
       )
-      .orderBy('next_line_check_at')
+      // Never-checked shipments first (SQLite's default for NULL; PostgreSQL's is last).
+      .orderBy('next_line_check_at', (ob) => ob.asc().nullsFirst())
       .limit(limit)
       .execute();
     return rows.map((r) => r.id);
