@@ -47,7 +47,9 @@ export class Webhooks {
       options.logger,
       options.random,
     );
-    this.outbox = new WebhookOutbox(ref, clock, () => this.worker.kick());
+    this.outbox = new WebhookOutbox(ref, clock, (transaction) =>
+      transaction ? this.worker.kickAfterCommit(transaction) : this.worker.kick(),
+    );
   }
 
   start(): void {

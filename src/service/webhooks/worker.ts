@@ -53,6 +53,7 @@ export class DeliveryWorker {
   private polling = false;
   private pollAgain = false;
   private kickScheduled = false;
+  private awaitingCommits = 0;
   private cancelTimer: (() => void) | undefined;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly perWebhook = new Map<string, number>();
@@ -83,6 +84,29 @@ export class DeliveryWorker {
     });
   }
 
+  /**
+   * Looks for due work once transaction `id` has settled: a PostgreSQL commit completes after
+   * the recording call returns, and a look-up before it would not see the new rows.
+   */
+  kickAfterCommit(id: string): void {
+    if (!this.running) return;
+    this.awaitingCommits += 1;
+    void (async () => {
+      try {
+        for (let delay = 2; this.running; delay = Math.min(delay * 2, 200)) {
+          if (await this.store.transactionSettled(id)) break;
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      } catch (err) {
+        this.logger?.warn({ err }, 'webhook delivery: waiting for a commit failed');
+      } finally {
+        this.awaitingCommits -= 1;
+        this.kick();
+        this.settle();
+      }
+    })();
+  }
+
   /** Resolves when nothing is in flight and no look-up is pending (for tests and shutdown). */
   whenIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
@@ -100,7 +124,9 @@ export class DeliveryWorker {
   }
 
   private isIdle(): boolean {
-    return !this.polling && !this.kickScheduled && this.inFlight.size === 0;
+    return (
+      !this.polling && !this.kickScheduled && this.awaitingCommits === 0 && this.inFlight.size === 0
+    );
   }
 
   private settle(): void {
