@@ -244,6 +244,12 @@ export function buildApp(
   if (options.metrics) app.register(operatorPlugin, { metrics: options.metrics });
   const subscriptions = options.lineSubscriptions;
   if (subscriptions) {
+    // A subscription another instance created is read from the store before verifying.
+    app.addHook('preHandler', async (request) => {
+      const id = (request.params as { subscriptionId?: unknown } | undefined)?.subscriptionId;
+      if (typeof id === 'string' && request.url.startsWith(CALLBACK_PATH))
+        await subscriptions.loadOne(id);
+    });
     app.register(dcsaCallbackPlugin, {
       prefix: CALLBACK_PATH,
       verifier: new CallbackVerifier((id) => subscriptions.lookup(id)),

@@ -74,7 +74,7 @@ export interface ServiceOptions {
   /** Tracking engine tuning (intervals, concurrency). */
   engine?: Pick<
     TrackingEngineOptions,
-    'concurrency' | 'queueLimit' | 'tickMs' | 'lineIntervalMs' | 'terminalIntervalMs'
+    'concurrency' | 'queueLimit' | 'tickMs' | 'lineIntervalMs' | 'terminalIntervalMs' | 'leaseMs'
   >;
 }
 
@@ -129,6 +129,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       timeoutMs: config.webhookTimeoutMs,
       policy: options.webhookPolicy,
       logger: options.logger,
+      leases: stores.leases,
     });
     const positions = stores.vessels.positionHistory();
     const routeMaps = createRouteMapService({

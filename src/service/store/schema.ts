@@ -334,6 +334,16 @@ export interface Database {
   document_settings: DocumentSettingsTable;
   line_subscriptions: LineSubscriptionsTable;
   line_event_snapshots: LineEventSnapshotsTable;
+  work_leases: WorkLeasesTable;
+}
+
+/** Who runs a unit of work until when (several instances on PostgreSQL; see work-leases.ts). */
+export interface WorkLeasesTable {
+  /** e.g. `request:<id>`, `line:<shipment id>`, `webhook:<notification id>`, `ais:<source>`. */
+  key: string;
+  owner: string;
+  /** On the database's clock. */
+  expires_at_ms: number;
 }
 
 /** A DCSA event subscription held with a carrier for one shipment; `id` is in the callback URL. */

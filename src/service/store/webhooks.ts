@@ -281,6 +281,8 @@ export class WebhookStore {
         })
         .where('id', '=', attempt.notificationId)
         .where('delivery_status', '=', 'pending')
+        // Another instance that took the delivery over already recorded this attempt.
+        .where('attempt_count', '=', attempt.attemptNumber - 1)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return;
       await trx

@@ -31,6 +31,9 @@ export class RequestLifecycle {
     const request = await tracking.trackingRequest(id);
     if (!request || (request.status !== 'pending' && request.status !== 'awaiting_manifest'))
       return;
+    // Another instance may have just run it and scheduled the next attempt: keep that schedule.
+    if (request.next_attempt_at && request.next_attempt_at > new Date(clock.now()).toISOString())
+      return;
     const number = request.request_number;
 
     if (request.scac === TEST_SCAC) {
