@@ -702,7 +702,11 @@ export class TrackingStore {
       .executeTakeFirst();
   }
 
-  /** Records a request's outcome (created, failed or awaiting the manifest). */
+  /**
+   * Records a request's outcome (created, failed or awaiting the manifest), only if the request
+   * is still as it was read (`readAt`, its updated_at then): false when another instance got
+   * there first, and the caller's transaction should then be undone.
+   */
   async finishTrackingRequest(
     id: string,
     outcome: {
@@ -713,8 +717,9 @@ export class TrackingStore {
       retryCount?: number;
       updatedAt: string;
     },
-  ): Promise<void> {
-    await this.db
+    readAt?: string,
+  ): Promise<boolean> {
+    let update = this.db
       .updateTable('tracking_requests')
       .set({
         status: outcome.status,
@@ -725,8 +730,10 @@ export class TrackingStore {
         updated_at: outcome.updatedAt,
         ...(outcome.retryCount !== undefined ? { retry_count: outcome.retryCount } : {}),
       })
-      .where('id', '=', id)
-      .execute();
+      .where('id', '=', id);
+    if (readAt !== undefined) update = update.where('updated_at', '=', readAt);
+    const result = await update.executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /** Schedules another lookup of a request after a transient failure. */
