@@ -19,6 +19,7 @@ import type {
   TrackingRequestStatus,
   TransportEventName,
 } from '../../shared/api/resources';
+import { storeKindOf } from './dialect';
 import type { ReferenceData } from './reference';
 import { referenceId } from './reference';
 import type {
@@ -825,6 +826,17 @@ export class TrackingStore {
   async storedMilestones(
     containerId: string,
   ): Promise<{ event: string; location_locode: string | null }[]> {
+    // Inside an apply transaction on PostgreSQL, another instance may be applying to the same
+    // container: hold its row until commit, so the second apply sees the first one's events
+    // instead of adding them again. (SQLite runs one write transaction at a time.)
+    if (this.db.isTransaction && storeKindOf(this.db) === 'postgres') {
+      await this.db
+        .selectFrom('containers')
+        .select('id')
+        .where('id', '=', containerId)
+        .forUpdate()
+        .execute();
+    }
     return this.db
       .selectFrom('transport_events')
       .select(['event', 'location_locode'])
