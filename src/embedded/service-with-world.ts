@@ -85,6 +85,8 @@ export interface EmbeddedOptions {
   referenceDir?: string;
   /** Key sealing webhook secrets at rest (the app keeps it in the OS keychain); see startService. */
   secretKey?: Buffer;
+  /** PostgreSQL instead of the data folder's SQLite file (see ServiceOptions.database). */
+  database?: ServiceOptions['database'];
   /** Seed the demo account with the world's demo requests on first start (default true). */
   seedDemo?: boolean;
 }
@@ -152,6 +154,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   try {
     service = await startService({
       dataDir: options.dataDir,
+      database: options.database,
       host: options.host ?? '127.0.0.1',
       port: options.port ?? 0,
       clock,

@@ -32,6 +32,7 @@ import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
 import { CallbackVerifier, dcsaCallbackPlugin } from './feeds/dcsa/callback';
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { systemClock, type Clock } from '../shared/clock';
+import { isStoreUnavailable } from './store/dialect';
 
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
 
@@ -138,6 +139,20 @@ export function buildApp(
         errors: errors.map((e) => ({ status: String(status), title: titleFor(status), ...e })),
       });
     }
+    if (isStoreUnavailable(error)) {
+      // The database is unreachable or too slow right now: the request may be retried.
+      request.log.warn({ err: error }, 'database unavailable');
+      reply.header('retry-after', '5');
+      return sendDocument(reply, 503, {
+        errors: [
+          {
+            status: '503',
+            title: titleFor(503),
+            detail: 'The database is unavailable; retry shortly',
+          },
+        ],
+      });
+    }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500
         ? error.statusCode
@@ -242,6 +257,12 @@ export function buildApp(
   if (options.metrics) app.register(operatorPlugin, { metrics: options.metrics });
   const subscriptions = options.lineSubscriptions;
   if (subscriptions) {
+    // A subscription another instance created is read from the store before verifying.
+    app.addHook('preHandler', async (request) => {
+      const id = (request.params as { subscriptionId?: unknown } | undefined)?.subscriptionId;
+      if (typeof id === 'string' && request.url.startsWith(CALLBACK_PATH))
+        await subscriptions.loadOne(id);
+    });
     app.register(dcsaCallbackPlugin, {
       prefix: CALLBACK_PATH,
       verifier: new CallbackVerifier((id) => subscriptions.lookup(id)),

@@ -23,6 +23,7 @@ import {
 } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
+import type { PostgresOptions } from './store/dialect';
 import { DocumentStore } from './store/documents';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { ServiceStorage } from './store';
@@ -46,6 +47,11 @@ export const SHIPPED_REFERENCE_DIR = path.resolve(
 
 export interface ServiceOptions {
   dataDir: string;
+  /**
+   * Keep the service's rows in this PostgreSQL database instead of the SQLite file in `dataDir`
+   * (which still holds the secret key file and document files unless given otherwise).
+   */
+  database?: PostgresOptions;
   clock?: Clock;
   /**
    * Key (32 bytes) sealing webhook secrets at rest; default: QUAYSIDE_SECRET_KEY or the data
@@ -69,7 +75,7 @@ export interface ServiceOptions {
   /** Tracking engine tuning (intervals, concurrency). */
   engine?: Pick<
     TrackingEngineOptions,
-    'concurrency' | 'queueLimit' | 'tickMs' | 'lineIntervalMs' | 'terminalIntervalMs'
+    'concurrency' | 'queueLimit' | 'tickMs' | 'lineIntervalMs' | 'terminalIntervalMs' | 'leaseMs'
   >;
 }
 
@@ -96,7 +102,12 @@ export interface ServiceApp {
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(resolveSecretKey(options.dataDir, options.secretKey));
-  const opened = await openDatabase(options.dataDir, { secretBox });
+  const opened = await openDatabase(options.dataDir, {
+    secretBox,
+    postgres: options.database,
+    onConnectionError: (error) =>
+      options.logger?.warn({ err: error }, 'database connection lost; reconnecting on next use'),
+  });
   try {
     await assertKeyOpensSealedSecrets(opened.db, secretBox);
     await sealPlaintextWebhookSecrets(opened.db);
@@ -119,6 +130,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       timeoutMs: config.webhookTimeoutMs,
       policy: options.webhookPolicy,
       logger: options.logger,
+      leases: stores.leases,
     });
     const positions = stores.vessels.positionHistory();
     const routeMaps = createRouteMapService({

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/service-with-world';
+import { testDatabase } from '../support/store-kinds';
 import { ManualClock } from '../../src/shared/clock';
 
 const HOUR = 3600_000;
@@ -40,7 +41,14 @@ async function step(ms: number): Promise<void> {
 beforeAll(async () => {
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-sim-it-'));
   clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
-  embedded = await startEmbeddedService({ dataDir, port: 0, seed: SEED, clock, seedDemo: false });
+  embedded = await startEmbeddedService({
+    dataDir,
+    database: await testDatabase(),
+    port: 0,
+    seed: SEED,
+    clock,
+    seedDemo: false,
+  });
 });
 
 afterAll(async () => {

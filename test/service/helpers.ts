@@ -4,7 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManualClock } from '../../src/shared/clock';
-import { startService, type RunningService, type ServiceConfig } from '../../src/service';
+import {
+  startService,
+  type RunningService,
+  type ServiceConfig,
+  type ServiceOptions,
+} from '../../src/service';
+import { testDatabase } from '../support/store-kinds';
 
 export const FIXTURE_REFERENCE_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -22,6 +28,8 @@ export interface TestService {
   accountA: string;
   accountB: string;
   dataDir: string;
+  /** The PostgreSQL database in the `postgres` project (a restart passes it again). */
+  database: ServiceOptions['database'];
   get(pathAndQuery: string, key?: string): Promise<{ status: number; body: any; headers: Headers }>;
   send(
     method: string,
@@ -32,7 +40,10 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** A real service on 127.0.0.1:0 over a temp SQLite file, with two accounts A (routing) and B. */
+/**
+ * A real service on 127.0.0.1:0 over a temp SQLite file (or a fresh PostgreSQL database in the
+ * `postgres` test project), with two accounts A (routing) and B.
+ */
 export async function startTestService(
   config: Partial<ServiceConfig> = {},
   referenceDir = FIXTURE_REFERENCE_DIR,
@@ -40,8 +51,10 @@ export async function startTestService(
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-service-'));
   const clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
   const wallClock = new ManualClock(Date.UTC(2026, 0, 10, 12));
+  const database = await testDatabase();
   const service = await startService({
     dataDir,
+    database,
     host: '127.0.0.1',
     port: 0,
     clock,
@@ -80,6 +93,7 @@ export async function startTestService(
     accountA: a.id,
     accountB: b.id,
     dataDir,
+    database,
     get: async (p, key = keyA) =>
       parse(await fetch(service.baseUrl + p, { headers: { Authorization: `Token ${key}` } })),
     send: async (method, p, body, options = {}) =>

@@ -7,12 +7,34 @@
  */
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../src/service/store/db';
 import { applyFeedAnswer } from '../support/feed-answers';
 import { seedShipment, startTestService, type TestService } from './helpers';
 
 let t: TestService;
+
+/** Runs statements over a connection of its own, as another process (or instance) would. */
+async function writeAsAnotherProcess(statements: [string, unknown[]][]) {
+  if (t.database) {
+    const client = new pg.Client({ connectionString: t.database.url });
+    await client.connect();
+    try {
+      for (const [text, values] of statements) await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const other = new SQLite(path.join(t.dataDir, DATABASE_FILE));
+  try {
+    for (const [text, values] of statements)
+      other.prepare(text.replace(/\$\d+/g, '?')).run(...values);
+  } finally {
+    other.close();
+  }
+}
 
 beforeAll(async () => {
   t = await startTestService();
@@ -150,17 +172,17 @@ describe('rendered resource reuse', () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000205');
     const id = seeded.containers[0]!.id;
     await text(LIST);
-    const other = new SQLite(path.join(t.dataDir, DATABASE_FILE));
-    try {
-      other
-        .prepare('update containers set seal_number = ?, updated_at = ? where id = ?')
-        .run('SEAL-OTHER', new Date(t.clock.now() + 1).toISOString(), id);
-      other
-        .prepare('update shipments set customer_name = ?, updated_at = ? where id = ?')
-        .run('Other Co', new Date(t.clock.now() + 1).toISOString(), seeded.shipment.id);
-    } finally {
-      other.close();
-    }
+    const at = new Date(t.clock.now() + 1).toISOString();
+    await writeAsAnotherProcess([
+      [
+        'update containers set seal_number = $1, updated_at = $2 where id = $3',
+        ['SEAL-OTHER', at, id],
+      ],
+      [
+        'update shipments set customer_name = $1, updated_at = $2 where id = $3',
+        ['Other Co', at, seeded.shipment.id],
+      ],
+    ]);
     const doc = JSON.parse(await text(LIST));
     expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-OTHER');
     expect(shipmentIn(doc, seeded.shipment.id).attributes.customer_name).toBe('Other Co');

@@ -5,6 +5,7 @@ import { FIRST_ACCOUNT_NAME } from '../../service';
 import { AccountStore } from '../../service/store/accounts';
 import { openDatabase } from '../../service/store/db';
 import type { CliCommand } from '../index';
+import { DATABASE_OPTIONS, databaseOption } from '../database-option';
 
 /**
  * Creates an API key for an account, working directly on the SQLite file (WAL mode), so it also
@@ -12,7 +13,7 @@ import type { CliCommand } from '../index';
  */
 export const keysCommand: CliCommand = {
   name: 'keys create',
-  usage: 'keys create [--data-dir DIR] [--account NAME] [--routing]',
+  usage: 'keys create [--data-dir DIR | --database postgres://…] [--account NAME] [--routing]',
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -20,11 +21,12 @@ export const keysCommand: CliCommand = {
         'data-dir': { type: 'string' },
         account: { type: 'string' },
         routing: { type: 'boolean', default: false },
+        ...DATABASE_OPTIONS,
       },
       strict: true,
     });
     const dataDir = values['data-dir'] ?? defaultServiceDataDir();
-    const opened = await openDatabase(dataDir);
+    const opened = await openDatabase(dataDir, { postgres: databaseOption(values) });
     try {
       const accounts = new AccountStore(opened.db, systemClock);
       const account = values.account

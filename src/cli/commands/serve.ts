@@ -11,6 +11,7 @@ import {
 import type { CliCommand } from '../index';
 import { configuredFeeds } from '../feeds-file';
 import { emptyFeedsConfig } from '../../service/feeds/runtime';
+import { DATABASE_OPTIONS, DATABASE_USAGE, databaseOption } from '../database-option';
 
 function parsePositive(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -41,7 +42,8 @@ function parsePort(raw: string | undefined, name = 'port'): number {
 export const serveCommand: CliCommand = {
   name: 'serve',
   usage:
-    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--feeds FILE] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]]',
+    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--feeds FILE] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]] ' +
+    DATABASE_USAGE,
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -60,6 +62,8 @@ export const serveCommand: CliCommand = {
         'smtp-port': { type: 'string' },
         // The domain whose mail reaches that listener (shown in each account's inbox address).
         'mail-domain': { type: 'string' },
+        // PostgreSQL instead of the data folder's SQLite file (also QUAYSIDE_DATABASE_URL).
+        ...DATABASE_OPTIONS,
       },
       strict: true,
     });
@@ -67,6 +71,7 @@ export const serveCommand: CliCommand = {
     const smtpPort =
       values['smtp-port'] === undefined ? undefined : parsePort(values['smtp-port'], 'smtp-port');
     const dataDir = values['data-dir'] ?? defaultServiceDataDir();
+    const database = databaseOption(values);
     const logger = pino({ level: process.env.QUAYSIDE_LOG_LEVEL ?? 'warn' });
     const mailDomain = parseMailDomain(values['mail-domain'] ?? process.env.QUAYSIDE_MAIL_DOMAIN);
     const config = {
@@ -83,6 +88,7 @@ export const serveCommand: CliCommand = {
       const seed = Math.floor(parsePositive(values.seed, 'seed', DEFAULT_SEED));
       const embedded = await startEmbeddedService({
         dataDir,
+        database,
         host: values.host ?? DEFAULT_HOST,
         port,
         simSpeed,
@@ -104,6 +110,7 @@ export const serveCommand: CliCommand = {
       const feeds = configuredFeeds(values.feeds, dataDir);
       const running = await startService({
         dataDir,
+        database,
         host: values.host ?? DEFAULT_HOST,
         port,
         logger,

@@ -22,6 +22,7 @@ import {
   type UpdateQueryNode,
 } from 'kysely';
 import type { Database } from '../store/schema';
+import { storeKindOf } from '../store/dialect';
 import { SEALED_PREFIX, SECRET_KEY_ENV, SECRET_KEY_FILE, SecretBox } from './secret-box';
 
 /** Tables whose `secret`/`headers` values are sealed: webhooks and carrier subscriptions. */
@@ -157,6 +158,19 @@ export async function sealPlaintextWebhookSecrets(db: Kysely<Database>): Promise
     )
     .execute();
   if (rows.length === 0) return 0;
+  if (storeKindOf(db) === 'postgres') {
+    // PostgreSQL has no secure_delete; old row versions go at the next VACUUM.
+    await db.transaction().execute(async (trx) => {
+      for (const row of rows) {
+        await trx
+          .updateTable('webhooks')
+          .set({ secret: row.raw_secret, headers: row.raw_headers })
+          .where('id', '=', row.id)
+          .execute();
+      }
+    });
+    return rows.length;
+  }
   // Overwrite the freed plaintext in the file and move it out of the WAL, not just unlink it.
   await sql`PRAGMA secure_delete = ON`.execute(db);
   try {

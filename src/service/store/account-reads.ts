@@ -13,12 +13,9 @@ import type {
   TransportEventsTable,
 } from './schema';
 
-import { likePattern } from './like';
+import { containingText as containing } from './like';
 
 type Db = Kysely<Database> | Transaction<Database>;
-
-/** `likePattern(text)` with its escape character declared, for a `like` comparison. */
-const containing = (text: string) => sql<string>`${likePattern(text)} escape '\\'`;
 
 export interface PageWindow {
   size: number;
@@ -162,14 +159,14 @@ export class AccountReads {
       const like = containing(filter.text);
       base = base.where((eb) =>
         eb.or([
-          eb('bill_of_lading_number', 'like', like),
-          eb('ref_numbers', 'like', like),
+          eb(eb.fn('upper', ['bill_of_lading_number']), 'like', like),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', like),
           eb.exists(
             eb
               .selectFrom('containers')
               .select('containers.id')
               .whereRef('containers.shipment_id', '=', 'shipments.id')
-              .where('containers.number', 'like', like),
+              .where((inner) => inner(inner.fn('upper', ['containers.number']), 'like', like)),
           ),
         ]),
       );
@@ -224,8 +221,8 @@ export class AccountReads {
       const text = filter.text;
       base = base.where((eb) =>
         eb.or([
-          eb('request_number', 'like', containing(text)),
-          eb('ref_numbers', 'like', containing(text)),
+          eb(eb.fn('upper', ['request_number']), 'like', containing(text)),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', containing(text)),
         ]),
       );
     }
@@ -260,7 +257,8 @@ export class AccountReads {
       base
         .selectAll()
         .orderBy('created_at', 'desc')
-        .orderBy('timestamp', 'desc')
+        // Undated events last, as SQLite orders NULL by default.
+        .orderBy('timestamp', (ob) => ob.desc().nullsLast())
         .orderBy('id')
         .limit(page.size)
         .offset(page.offset)
@@ -291,8 +289,8 @@ export class AccountReads {
       .where('account_id', '=', accountId)
       .where((eb) =>
         eb.or([
-          eb('bill_of_lading_number', 'like', like),
-          eb('normalized_number', 'like', like),
+          eb(eb.fn('upper', ['bill_of_lading_number']), 'like', like),
+          eb(eb.fn('upper', ['normalized_number']), 'like', like),
           eb(eb.fn('upper', ['ref_numbers']), 'like', like),
         ]),
       )
@@ -304,7 +302,10 @@ export class AccountReads {
       .selectAll()
       .where('account_id', '=', accountId)
       .where((eb) =>
-        eb.or([eb('number', 'like', like), eb(eb.fn('upper', ['ref_numbers']), 'like', like)]),
+        eb.or([
+          eb(eb.fn('upper', ['number']), 'like', like),
+          eb(eb.fn('upper', ['ref_numbers']), 'like', like),
+        ]),
       )
       .orderBy('created_at', 'desc')
       .limit(limit)
@@ -315,7 +316,7 @@ export class AccountReads {
       .where('account_id', '=', accountId)
       .where((eb) =>
         eb.or([
-          eb('request_number', 'like', like),
+          eb(eb.fn('upper', ['request_number']), 'like', like),
           eb(eb.fn('upper', ['ref_numbers']), 'like', like),
         ]),
       )

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sqliteOptions } from '../../native/sqlite-binding';
-import { Kysely, Migrator, SelectQueryNode, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SelectQueryNode, SqliteDialect } from 'kysely';
 import type {
   KyselyPlugin,
   OperationNode,
@@ -17,14 +17,34 @@ import { SealedColumns } from '../security/sealed-columns';
 import type { SecretBox } from '../security/secret-box';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';
+import {
+  createPostgresPool,
+  isStoreUnavailable,
+  redactedUrl,
+  type PostgresOptions,
+  type StoreKind,
+} from './dialect';
 
 export const DATABASE_FILE = 'quayside.sqlite';
 
 export interface OpenedDatabase {
   db: Kysely<Database>;
+  kind: StoreKind;
+  /** The SQLite file, or the PostgreSQL URL without its password. */
   file: string;
   close(): Promise<void>;
 }
+
+export interface OpenDatabaseOptions {
+  secretBox?: SecretBox;
+  /** Use this PostgreSQL database instead of the SQLite file in the data folder. */
+  postgres?: PostgresOptions;
+  /** Where errors of idle PostgreSQL connections go (default: stderr). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** Opening failed because the database cannot be reached: one line says which and why. */
+export class DatabaseUnreachableError extends Error {}
 
 const STATEMENT_CACHE_SIZE = 256;
 
@@ -111,14 +131,25 @@ export function renderedTableWrites(db: Kysely<Database>): RenderedTableWrites |
   return writeCounters.get(db);
 }
 
+async function migrate(db: Kysely<Database>): Promise<void> {
+  // Kysely's migrator holds a lock while it runs (a row lock on SQLite, an advisory lock on
+  // PostgreSQL, where each migration also runs in a transaction): instances starting together
+  // apply each migration once.
+  const migrator = new Migrator({ db, provider: migrationProvider });
+  const { error } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
 /**
- * Opens (creating if needed) the service database in `dataDir` and brings its schema up to date.
+ * Opens the service database and brings its schema up to date: the SQLite file in `dataDir`
+ * (created if needed), or the PostgreSQL database of `options.postgres`.
  * WAL mode lets a second process (`quayside keys create`) write while the service runs.
  */
 export async function openDatabase(
   dataDir: string,
-  options: { secretBox?: SecretBox } = {},
+  options: OpenDatabaseOptions = {},
 ): Promise<OpenedDatabase> {
+  if (options.postgres) return openPostgres(options.postgres, options);
   ensurePrivateDir(dataDir);
   const file = path.join(dataDir, DATABASE_FILE);
   // Created owner-only before SQLite opens it; SQLite gives -wal/-shm the database's mode.
@@ -135,11 +166,51 @@ export async function openDatabase(
     plugins: options.secretBox ? [writes, new SealedColumns(options.secretBox)] : [writes],
   });
   writeCounters.set(db, writes);
-  const migrator = new Migrator({ db, provider: migrationProvider });
-  const { error } = await migrator.migrateToLatest();
-  if (error) {
+  try {
+    await migrate(db);
+  } catch (error) {
     await db.destroy();
-    throw error instanceof Error ? error : new Error(String(error));
+    throw error;
   }
-  return { db, file, close: () => db.destroy() };
+  return { db, kind: 'sqlite', file, close: () => db.destroy() };
+}
+
+/**
+ * PostgreSQL: a pool per instance. There is no write counter: other instances write too, so
+ * rendered-resource caches rely on each row's `updated_at` alone.
+ */
+async function openPostgres(
+  postgres: PostgresOptions,
+  options: OpenDatabaseOptions,
+): Promise<OpenedDatabase> {
+  const shown = redactedUrl(postgres.url);
+  const pool = createPostgresPool(
+    postgres,
+    options.onConnectionError ??
+      ((error) => console.error(`PostgreSQL connection lost (${shown}): ${error.message}`)),
+  );
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool }),
+    plugins: options.secretBox ? [new SealedColumns(options.secretBox)] : [],
+  });
+  try {
+    // One round trip first, so an unreachable server is told apart from a failed migration.
+    const client = await pool.connect();
+    client.release();
+  } catch (error) {
+    await db.destroy();
+    const reason = (error as Error).message || (error as { code?: string }).code || 'no answer';
+    throw new DatabaseUnreachableError(`Cannot reach the database at ${shown}: ${reason}`);
+  }
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    if (isStoreUnavailable(error))
+      throw new DatabaseUnreachableError(
+        `Lost the database at ${shown} while migrating: ${(error as Error).message}`,
+      );
+    throw error;
+  }
+  return { db, kind: 'postgres', file: shown, close: () => db.destroy() };
 }

@@ -7,7 +7,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
 import type { Database, DocumentsTable, EmailSubmissionsTable } from './schema';
-import { likePattern } from './like';
+import { containingText } from './like';
 
 export type DocumentRow = DocumentsTable;
 export type EmailSubmissionRow = EmailSubmissionsTable;
@@ -174,9 +174,12 @@ export class DocumentStore {
       .where('account_id', '=', accountId)
       .where('discarded_at', 'is', null);
     if (query.fileName) {
-      const pattern = likePattern(query.fileName);
+      const pattern = containingText(query.fileName);
       base = base.where((eb) =>
-        eb.or([eb('file_name', 'like', pattern), eb('name', 'like', pattern)]),
+        eb.or([
+          eb(eb.fn('upper', ['file_name']), 'like', pattern),
+          eb(eb.fn('upper', ['name']), 'like', pattern),
+        ]),
       );
     }
     if (query.documentTypes?.length) {
@@ -190,7 +193,8 @@ export class DocumentStore {
     }
     if (query.reference) {
       // Extracted values are stored as JSON strings: match the quoted value exactly.
-      base = base.where('extracted', 'like', likePattern(`"${query.reference.toUpperCase()}"`));
+      const pattern = containingText(`"${query.reference.toUpperCase()}"`);
+      base = base.where((eb) => eb(eb.fn('upper', ['extracted']), 'like', pattern));
     }
     const column = query.sort.field === 'added_by' ? 'source' : query.sort.field;
     const direction = query.sort.descending ? 'desc' : 'asc';

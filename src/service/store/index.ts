@@ -19,6 +19,7 @@ import { TrackingStore } from './tracking-store';
 import { sqlRouteMapCopies } from './route-map-copies';
 import { VesselStore } from './vessels';
 import { WebhookStore } from './webhooks';
+import { newInstanceId, WorkLeases } from './work-leases';
 
 export class ServiceStorage {
   readonly tracking: TrackingStore;
@@ -38,12 +39,17 @@ export class ServiceStorage {
   readonly parties: PartyStore;
   /** Edits account holders make to shipments and containers (ref numbers, tags, customer). */
   readonly edits: RecordEdits;
+  /** Leases on work shared with other instances (granted at once on SQLite). */
+  readonly leases: WorkLeases;
 
   constructor(
     private readonly db: Kysely<Database> | Transaction<Database>,
     private readonly ref: ReferenceData,
     private readonly clock: Clock,
+    /** This instance's name in lease rows (a new one per storage opened). */
+    instanceId: string = newInstanceId(),
   ) {
+    this.leases = new WorkLeases(db, instanceId);
     this.tracking = new TrackingStore(db, ref, clock);
     this.webhooks = new WebhookStore(db);
     this.vessels = new VesselStore(db);
@@ -61,6 +67,6 @@ export class ServiceStorage {
     if (this.db.isTransaction) return work(this);
     return (this.db as Kysely<Database>)
       .transaction()
-      .execute((trx) => work(new ServiceStorage(trx, this.ref, this.clock)));
+      .execute((trx) => work(new ServiceStorage(trx, this.ref, this.clock, this.leases.owner)));
   }
 }

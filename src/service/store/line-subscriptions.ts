@@ -15,6 +15,14 @@ export class LineSubscriptionStore {
     return this.db.selectFrom('line_subscriptions').selectAll().execute();
   }
 
+  async byId(id: string): Promise<LineSubscription | undefined> {
+    return this.db
+      .selectFrom('line_subscriptions')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
   async forShipment(shipmentId: string): Promise<LineSubscription | undefined> {
     return this.db
       .selectFrom('line_subscriptions')

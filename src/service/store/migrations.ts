@@ -9,6 +9,7 @@ import {
   type Migration,
   type MigrationProvider,
 } from 'kysely';
+import { storeKindOf } from './dialect';
 import { createRouteMapCopiesTable } from './route-map-copies';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
@@ -456,8 +457,10 @@ const accountIdentity: Migration = {
       .addColumn('id', 'integer', (c) => c.primaryKey().check(sql`id = 1`))
       .addColumn('account_id', 'varchar(36)', (c) => c.notNull().references('accounts.id'))
       .execute();
+    // Insertion order is SQLite's rowid; a PostgreSQL store starts empty (nothing to adopt).
+    const inserted = storeKindOf(db) === 'sqlite' ? sql`rowid` : sql`created_at, id`;
     await sql`INSERT INTO service_identity (id, account_id)
-      SELECT 1, id FROM accounts ORDER BY (name = 'default') DESC, rowid LIMIT 1`.execute(db);
+      SELECT 1, id FROM accounts ORDER BY (name = 'default') DESC, ${inserted} LIMIT 1`.execute(db);
   },
 };
 
@@ -666,6 +669,18 @@ const customFieldsParties: Migration = {
   },
 };
 
+/** Leases on shared work for several instances on one PostgreSQL database (work-leases.ts). */
+const workLeases: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('work_leases')
+      .addColumn('key', 'varchar(120)', (c) => c.primaryKey())
+      .addColumn('owner', 'varchar(80)', (c) => c.notNull())
+      .addColumn('expires_at_ms', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -676,6 +691,7 @@ export const migrations: Record<string, Migration> = {
   '0006_documents': documents,
   '0007_line_subscriptions': lineSubscriptions,
   '0008_custom_fields_parties': customFieldsParties,
+  '0009_work_leases': workLeases,
 };
 
 export const migrationProvider: MigrationProvider = {

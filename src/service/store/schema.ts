@@ -342,6 +342,7 @@ export interface Database {
   custom_field_options: CustomFieldOptionsTable;
   custom_field_values: CustomFieldValuesTable;
   parties: PartiesTable;
+  work_leases: WorkLeasesTable;
 }
 
 /** An account's custom field: what it applies to (`Shipment`, `Container`, `TrackingRequest`) and its type. */
@@ -395,6 +396,15 @@ export interface PartiesTable {
   company_name: string;
   created_at: string;
   updated_at: string;
+}
+
+/** Who runs a unit of work until when (several instances on PostgreSQL; see work-leases.ts). */
+export interface WorkLeasesTable {
+  /** e.g. `request:<id>`, `line:<shipment id>`, `webhook:<notification id>`, `ais:<source>`. */
+  key: string;
+  owner: string;
+  /** On the database's clock. */
+  expires_at_ms: number;
 }
 
 /** A DCSA event subscription held with a carrier for one shipment; `id` is in the callback URL. */

@@ -19,6 +19,7 @@ import type {
   TrackingRequestStatus,
   TransportEventName,
 } from '../../shared/api/resources';
+import { storeKindOf } from './dialect';
 import type { ReferenceData } from './reference';
 import { referenceId } from './reference';
 import type {
@@ -656,7 +657,8 @@ export class TrackingStore {
       .where((eb) =>
         eb.or([eb('next_line_check_at', 'is', null), eb('next_line_check_at', '<=', nowIso)]),
       )
-      .orderBy('next_line_check_at')
+      // Never-checked shipments first (SQLite's default for NULL; PostgreSQL's is last).
+      .orderBy('next_line_check_at', (ob) => ob.asc().nullsFirst())
       .limit(limit)
       .execute();
     return rows.map((r) => r.id);
@@ -704,7 +706,11 @@ export class TrackingStore {
       .executeTakeFirst();
   }
 
-  /** Records a request's outcome (created, failed or awaiting the manifest). */
+  /**
+   * Records a request's outcome (created, failed or awaiting the manifest), only if the request
+   * is still as it was read (`readAt`, its updated_at then): false when another instance got
+   * there first, and the caller's transaction should then be undone.
+   */
   async finishTrackingRequest(
     id: string,
     outcome: {
@@ -715,8 +721,9 @@ export class TrackingStore {
       retryCount?: number;
       updatedAt: string;
     },
-  ): Promise<void> {
-    await this.db
+    readAt?: string,
+  ): Promise<boolean> {
+    let update = this.db
       .updateTable('tracking_requests')
       .set({
         status: outcome.status,
@@ -727,9 +734,12 @@ export class TrackingStore {
         updated_at: outcome.updatedAt,
         ...(outcome.retryCount !== undefined ? { retry_count: outcome.retryCount } : {}),
       })
-      .where('id', '=', id)
-      .execute();
-    if (outcome.shipmentId) await this.adoptRequestCustomer(id, outcome.shipmentId);
+      .where('id', '=', id);
+    if (readAt !== undefined) update = update.where('updated_at', '=', readAt);
+    const result = await update.executeTakeFirst();
+    const finished = Number(result.numUpdatedRows) > 0;
+    if (finished && outcome.shipmentId) await this.adoptRequestCustomer(id, outcome.shipmentId);
+    return finished;
   }
 
   /** The shipment a request found is for the request's customer (its party), if it names one. */
@@ -838,6 +848,17 @@ export class TrackingStore {
   async storedMilestones(
     containerId: string,
   ): Promise<{ event: string; location_locode: string | null }[]> {
+    // Inside an apply transaction on PostgreSQL, another instance may be applying to the same
+    // container: hold its row until commit, so the second apply sees the first one's events
+    // instead of adding them again. (SQLite runs one write transaction at a time.)
+    if (this.db.isTransaction && storeKindOf(this.db) === 'postgres') {
+      await this.db
+        .selectFrom('containers')
+        .select('id')
+        .where('id', '=', containerId)
+        .forUpdate()
+        .execute();
+    }
     return this.db
       .selectFrom('transport_events')
       .select(['event', 'location_locode'])

@@ -3,8 +3,9 @@
  * columns are sealed by the Kysely plugin (security/sealed-columns.ts); this file is the one
  * place that reads and writes them.
  */
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
+import { storeKindOf } from './dialect';
 import type { Database, WebhookNotificationsTable, WebhooksTable } from './schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
@@ -280,6 +281,8 @@ export class WebhookStore {
         })
         .where('id', '=', attempt.notificationId)
         .where('delivery_status', '=', 'pending')
+        // Another instance that took the delivery over already recorded this attempt.
+        .where('attempt_count', '=', attempt.attemptNumber - 1)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return;
       await trx
@@ -299,5 +302,23 @@ export class WebhookStore {
     };
     if (this.db.isTransaction) await work(this.db as Transaction<Database>);
     else await (this.db as Kysely<Database>).transaction().execute(work);
+  }
+
+  /**
+   * An id of the running transaction that other connections can ask about (PostgreSQL), or null
+   * where a transaction commits before the event loop turns (SQLite's synchronous driver).
+   */
+  async transactionId(): Promise<string | null> {
+    if (!this.db.isTransaction || storeKindOf(this.db) !== 'postgres') return null;
+    const row = await sql<{ id: string }>`select txid_current()::text as id`.execute(this.db);
+    return row.rows[0]?.id ?? null;
+  }
+
+  /** True once the transaction `id` committed or rolled back. */
+  async transactionSettled(id: string): Promise<boolean> {
+    const row = await sql<{
+      state: string | null;
+    }>`select txid_status(${id}::bigint) as state`.execute(this.db);
+    return row.rows[0]?.state !== 'in progress';
   }
 }

@@ -51,6 +51,7 @@ import type { ServiceStorage } from '../store';
 import type { ReferenceData } from '../store/reference';
 import type { TrackingStore } from '../store/tracking-store';
 import type { VesselStore } from '../store/vessels';
+import type { WorkLeases } from '../store/work-leases';
 import { emptyIssueCounters, type ApplyEnv, type ApplyScope } from './apply';
 import { silentLogger, type EngineContext, type EngineLogger } from './engine-context';
 import { FeedLookups } from './feed-lookups';
@@ -87,6 +88,11 @@ export interface TrackingEngineOptions {
   /** Jobs waiting at most; more due work waits for a later tick. */
   queueLimit?: number;
   tickMs?: number;
+  /**
+   * Real milliseconds a job's lease lasts (several instances on PostgreSQL): a killed
+   * instance's jobs are taken over after this. Longer than any lookup takes.
+   */
+  leaseMs?: number;
   lineIntervalMs?: number;
   terminalIntervalMs?: number;
   /** Silence of a carrier subscription after which polling returns to `lineIntervalMs`. */
@@ -106,6 +112,13 @@ export interface EngineStats {
   positionsStored: number;
 }
 
+/** Two minutes: lookups end well before (feed timeouts are seconds). */
+export const DEFAULT_LEASE_MS = 120_000;
+
+/** An AIS source's lease (real time), renewed three times within it. */
+const AIS_LEASE_MS = 30_000;
+const AIS_LEASE_RENEW_MS = 10_000;
+
 export class TrackingEngine {
   private readonly tracking: TrackingStore;
   private readonly clock: Clock;
@@ -120,7 +133,10 @@ export class TrackingEngine {
   private readonly ais: AisSources | null;
   private readonly positions: PositionRecorder;
   private readonly vessels: VesselStore;
+  private readonly leases: WorkLeases;
+  private readonly leaseMs: number;
   private cancelTimer: (() => void) | null = null;
+  private stopAisLeases: (() => Promise<void>) | undefined;
   private ticking: Promise<number> | null = null;
   private stopped = true;
   private knownVessels = new Set<string>();
@@ -128,6 +144,8 @@ export class TrackingEngine {
 
   constructor(options: TrackingEngineOptions) {
     this.tracking = options.stores.tracking;
+    this.leases = options.stores.leases;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.clock = options.clock;
     this.log = options.logger ?? silentLogger;
     this.tickMs = options.tickMs ?? 60_000;
@@ -190,8 +208,33 @@ export class TrackingEngine {
     await this.loadVessels();
     await this.subscriptions.load();
     this.stopped = false;
-    await this.ais?.start();
+    if (this.ais && this.leases.shared) await this.shareAisSources(this.ais);
+    else await this.ais?.start();
     this.schedule();
+  }
+
+  /**
+   * With several instances on one database, each AIS source is listened to by one of them: the
+   * holder of its lease, renewed every AIS_LEASE_RENEW_MS of real time; a killed holder's
+   * sources are taken over once its leases expire.
+   */
+  private async shareAisSources(ais: AisSources): Promise<void> {
+    const keys = ais.labels().map((label) => `ais:${label}`);
+    const round = async () => {
+      try {
+        const owned = await this.leases.claim(keys, AIS_LEASE_MS);
+        await ais.runOnly(new Set(owned.map((k) => k.slice('ais:'.length))));
+      } catch (err) {
+        this.log.warn({ err }, 'AIS source leases could not be renewed');
+      }
+    };
+    await round();
+    const timer = setInterval(() => void round(), AIS_LEASE_RENEW_MS);
+    timer.unref();
+    this.stopAisLeases = async () => {
+      clearInterval(timer);
+      await this.leases.release(keys).catch(() => undefined);
+    };
   }
 
   async stop(): Promise<void> {
@@ -199,6 +242,8 @@ export class TrackingEngine {
     this.cancelTimer?.();
     this.cancelTimer = null;
     await this.ais?.stop();
+    await this.stopAisLeases?.();
+    this.stopAisLeases = undefined;
     await this.ticking;
     await this.whenIdle();
   }
@@ -290,26 +335,60 @@ export class TrackingEngine {
     if (room <= 0) return 0;
 
     const requests = await this.tracking.dueTrackingRequests(nowIso, room);
-    for (const r of requests) {
-      if (this.jobs.enqueue(`request:${r.id}`, () => this.requests.process(r.id))) enqueued++;
-    }
+    enqueued += await this.enqueueLeased(
+      requests.map((r) => r.id),
+      'request',
+      (id) => this.requests.process(id),
+    );
     room = this.jobs.room();
     if (room <= 0) return enqueued;
 
     const lineDue = await this.tracking.lineChecksDue(nowIso, room, TEST_SCAC);
-    for (const id of lineDue) {
-      if (this.jobs.enqueue(`line:${id}`, () => this.refreshers.refreshLine(id))) enqueued++;
-    }
+    enqueued += await this.enqueueLeased(lineDue, 'line', (id) => this.refreshers.refreshLine(id));
     room = this.jobs.room();
     if (room <= 0 || this.feeds.terminals.size === 0) return enqueued;
 
     // Terminal checks while the box is due at, or at, the POD.
     const soon = new Date(this.clock.now() + DAY).toISOString();
     const terminalDue = await this.tracking.terminalChecksDue(nowIso, soon, room, TEST_SCAC);
-    for (const id of terminalDue) {
-      if (this.jobs.enqueue(`terminal:${id}`, () => this.refreshers.refreshTerminal(id)))
-        enqueued++;
+    enqueued += await this.enqueueLeased(terminalDue, 'terminal', (id) =>
+      this.refreshers.refreshTerminal(id),
+    );
+    return enqueued;
+  }
+
+  /**
+   * Queues the jobs whose lease this instance wins (every one on SQLite), each releasing its
+   * lease when done: with several instances on one database each job runs on one of them, and a
+   * killed instance's jobs are taken over once their leases expire.
+   */
+  private async enqueueLeased(
+    ids: string[],
+    kind: 'request' | 'line' | 'terminal',
+    run: (id: string) => Promise<void>,
+  ): Promise<number> {
+    const keys = await this.leases.claim(
+      ids.map((id) => `${kind}:${id}`),
+      this.leaseMs,
+    );
+    let enqueued = 0;
+    const unused: string[] = [];
+    for (const key of keys) {
+      const id = key.slice(kind.length + 1);
+      const queued = this.jobs.enqueue(key, async () => {
+        try {
+          await run(id);
+        } finally {
+          await this.leases.release([key]).catch((err: unknown) => {
+            // Expires on its own; only delays the next run of this job.
+            this.log.warn({ err, job: key }, 'could not release a job lease');
+          });
+        }
+      });
+      if (queued) enqueued++;
+      else if (!this.jobs.has(key)) unused.push(key);
     }
+    await this.leases.release(unused);
     return enqueued;
   }
 

@@ -27,6 +27,11 @@ export class JobQueue {
     return this.queue.length;
   }
 
+  /** True while a job of `key` is queued or running. */
+  has(key: string): boolean {
+    return this.queuedKeys.has(key);
+  }
+
   /** How many more jobs may wait now. */
   room(): number {
     return this.options.limit - this.queue.length;

@@ -27,9 +27,21 @@ export class RequestLifecycle {
 
   /** Looks a pending (or awaiting-manifest) request up and records what came of it. */
   async process(id: string): Promise<void> {
+    try {
+      await this.lookUp(id);
+    } catch (err) {
+      // Another instance recorded this request's outcome first: ours was rolled back.
+      if (!(err instanceof RequestSuperseded)) throw err;
+    }
+  }
+
+  private async lookUp(id: string): Promise<void> {
     const { tracking, feeds, clock, log, env } = this.ctx;
     const request = await tracking.trackingRequest(id);
     if (!request || (request.status !== 'pending' && request.status !== 'awaiting_manifest'))
+      return;
+    // Another instance may have just run it and scheduled the next attempt: keep that schedule.
+    if (request.next_attempt_at && request.next_attempt_at > new Date(clock.now()).toISOString())
       return;
     const number = request.request_number;
 
@@ -136,14 +148,19 @@ export class RequestLifecycle {
     nextAttemptAt: string | null = null,
     retryCount?: number,
   ): Promise<void> {
-    await scope.store.finishTrackingRequest(request.id, {
-      status,
-      failedReason,
-      shipmentId,
-      nextAttemptAt,
-      retryCount,
-      updatedAt: new Date(scope.now).toISOString(),
-    });
+    const recorded = await scope.store.finishTrackingRequest(
+      request.id,
+      {
+        status,
+        failedReason,
+        shipmentId,
+        nextAttemptAt,
+        retryCount,
+        updatedAt: new Date(scope.now).toISOString(),
+      },
+      request.updated_at,
+    );
+    if (!recorded) throw new RequestSuperseded();
     const event =
       status === 'created'
         ? 'tracking_request.succeeded'
@@ -199,3 +216,6 @@ export class RequestLifecycle {
     });
   }
 }
+
+/** The request changed since it was read (another instance ran it): undo this outcome. */
+class RequestSuperseded extends Error {}

@@ -61,6 +61,22 @@ export class LineSubscriptions {
     }
   }
 
+  /**
+   * Holds subscription `id` if the store has it and it is not held yet: with several instances
+   * on one database, another instance may have created it, and the carrier calls any of them.
+   */
+  async loadOne(id: string): Promise<void> {
+    if (this.byId.has(id) || !/^[0-9a-f-]{36}$/i.test(id)) return;
+    const row = await this.options.store.byId(id);
+    if (!row) return;
+    this.hold(row.id, {
+      shipmentId: row.shipment_id,
+      scac: row.scac,
+      secret: row.secret,
+      heardAt: Date.parse(row.last_callback_at ?? row.created_at),
+    });
+  }
+
   /** Number of subscriptions held. */
   get size(): number {
     return this.byId.size;

@@ -5,6 +5,7 @@
 import type { Clock } from '../../shared/clock';
 import type { ReferenceData } from '../store/reference';
 import type { WebhookStore } from '../store/webhooks';
+import type { WorkLeases } from '../store/work-leases';
 import { WebhookOutbox } from './outbox';
 import { WebhookSender } from './sender';
 import {
@@ -27,6 +28,8 @@ export interface WebhookOptions {
   logger?: WorkerLogger;
   /** Jitter source (tests may fix it). */
   random?: () => number;
+  /** Delivery leases shared with other instances on the same database. */
+  leases?: WorkLeases;
 }
 
 export class Webhooks {
@@ -46,8 +49,11 @@ export class Webhooks {
       { ...DEFAULT_DELIVERY_POLICY, ...options.policy },
       options.logger,
       options.random,
+      options.leases,
     );
-    this.outbox = new WebhookOutbox(ref, clock, () => this.worker.kick());
+    this.outbox = new WebhookOutbox(ref, clock, (transaction) =>
+      transaction ? this.worker.kickAfterCommit(transaction) : this.worker.kick(),
+    );
   }
 
   start(): void {

@@ -20,8 +20,11 @@ export class WebhookOutbox implements EventSink {
   constructor(
     private readonly ref: ReferenceData,
     private readonly clock: Clock,
-    /** Called after notifications were written (the worker picks them up after commit). */
-    private readonly onRecorded: () => void = () => {},
+    /**
+     * Called after notifications were written, with the id of their transaction where commits
+     * are asynchronous (the worker picks them up once it has committed).
+     */
+    private readonly onRecorded: (transactionId: string | null) => void = () => {},
   ) {}
 
   async record(trx: Transaction<Database>, event: TrackingEvent): Promise<void> {
@@ -52,6 +55,6 @@ export class WebhookOutbox implements EventSink {
       };
     });
     await store.addNotifications(rows);
-    this.onRecorded();
+    this.onRecorded(await store.transactionId());
   }
 }

@@ -8,6 +8,7 @@
  */
 import { isoString, type Clock } from '../../shared/clock';
 import type { DueDelivery, WebhookStore } from '../store/webhooks';
+import type { WorkLeases } from '../store/work-leases';
 import type { WebhookSender } from './sender';
 import { signedHeaders } from './signing';
 
@@ -22,6 +23,12 @@ export interface DeliveryPolicy {
   maxConcurrent: number;
   /** Deliveries in flight at once to one webhook. */
   maxConcurrentPerWebhook: number;
+  /**
+   * Real time a delivery's lease lasts with other instances on the database (longer than a
+   * request may take, timeout and recording included): a killed instance's deliveries are
+   * taken over after this.
+   */
+  leaseMs: number;
 }
 
 export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
@@ -30,6 +37,7 @@ export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = {
   maxDelayMs: 4 * 60 * 60_000,
   maxConcurrent: 16,
   maxConcurrentPerWebhook: 4,
+  leaseMs: 60_000,
 };
 
 /** Delay before retry `retry` (1-based): exponential, capped, with jitter in [50%, 100%]. */
@@ -44,6 +52,10 @@ export function retryDelayMs(
 
 type DueRow = DueDelivery;
 
+/** With other instances on the same database: how often to look for due work anyway. */
+const SHARED_POLL_MS = 1_000;
+const leaseKey = (notificationId: string) => `webhook:${notificationId}`;
+
 export interface WorkerLogger {
   warn(obj: object, msg: string): void;
 }
@@ -53,6 +65,8 @@ export class DeliveryWorker {
   private polling = false;
   private pollAgain = false;
   private kickScheduled = false;
+  private awaitingCommits = 0;
+  private stopSharedPoll: (() => void) | undefined;
   private cancelTimer: (() => void) | undefined;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly perWebhook = new Map<string, number>();
@@ -65,11 +79,20 @@ export class DeliveryWorker {
     private readonly policy: DeliveryPolicy = DEFAULT_DELIVERY_POLICY,
     private readonly logger?: WorkerLogger,
     private readonly random: () => number = Math.random,
+    /** Shared with other instances (PostgreSQL): a delivery runs only under its lease. */
+    private readonly leases?: WorkLeases,
   ) {}
 
   start(): void {
     if (this.running) return;
     this.running = true;
+    if (this.leases?.shared) {
+      // Other instances write notifications too, and a killed one's leases expire: look again
+      // every second of real time, not only when this instance records something.
+      const timer = setInterval(() => this.kick(), SHARED_POLL_MS);
+      timer.unref();
+      this.stopSharedPoll = () => clearInterval(timer);
+    }
     this.kick();
   }
 
@@ -83,6 +106,29 @@ export class DeliveryWorker {
     });
   }
 
+  /**
+   * Looks for due work once transaction `id` has settled: a PostgreSQL commit completes after
+   * the recording call returns, and a look-up before it would not see the new rows.
+   */
+  kickAfterCommit(id: string): void {
+    if (!this.running) return;
+    this.awaitingCommits += 1;
+    void (async () => {
+      try {
+        for (let delay = 2; this.running; delay = Math.min(delay * 2, 200)) {
+          if (await this.store.transactionSettled(id)) break;
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      } catch (err) {
+        this.logger?.warn({ err }, 'webhook delivery: waiting for a commit failed');
+      } finally {
+        this.awaitingCommits -= 1;
+        this.kick();
+        this.settle();
+      }
+    })();
+  }
+
   /** Resolves when nothing is in flight and no look-up is pending (for tests and shutdown). */
   whenIdle(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
@@ -92,6 +138,8 @@ export class DeliveryWorker {
   /** Stops scheduling; in-flight requests are aborted and left pending for the next start. */
   async stop(): Promise<void> {
     this.running = false;
+    this.stopSharedPoll?.();
+    this.stopSharedPoll = undefined;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
     this.sender.abortAll();
@@ -100,7 +148,9 @@ export class DeliveryWorker {
   }
 
   private isIdle(): boolean {
-    return !this.polling && !this.kickScheduled && this.inFlight.size === 0;
+    return (
+      !this.polling && !this.kickScheduled && this.awaitingCommits === 0 && this.inFlight.size === 0
+    );
   }
 
   private settle(): void {
@@ -139,19 +189,36 @@ export class DeliveryWorker {
       now,
       free + this.inFlight.size + this.policy.maxConcurrent * 4,
     );
-    let started = 0;
+    // Within the bounds, the ones this instance wins the lease of (all on SQLite).
+    const candidates: DueRow[] = [];
+    const planned = new Map<string, number>();
     for (const row of rows) {
-      if (started >= free) break;
+      if (candidates.length >= free) break;
       if (this.inFlight.has(row.id)) continue;
-      const busy = this.perWebhook.get(row.webhook_id) ?? 0;
+      const busy = (this.perWebhook.get(row.webhook_id) ?? 0) + (planned.get(row.webhook_id) ?? 0);
       if (busy >= this.policy.maxConcurrentPerWebhook) continue;
-      this.perWebhook.set(row.webhook_id, busy + 1);
-      started += 1;
+      planned.set(row.webhook_id, (planned.get(row.webhook_id) ?? 0) + 1);
+      candidates.push(row);
+    }
+    const won = new Set(
+      this.leases
+        ? await this.leases.claim(
+            candidates.map((r) => leaseKey(r.id)),
+            this.policy.leaseMs,
+          )
+        : candidates.map((r) => leaseKey(r.id)),
+    );
+    for (const row of candidates) {
+      if (!won.has(leaseKey(row.id)) || this.inFlight.has(row.id)) continue;
+      this.perWebhook.set(row.webhook_id, (this.perWebhook.get(row.webhook_id) ?? 0) + 1);
       const delivery = this.deliver(row).finally(() => {
         this.inFlight.delete(row.id);
         const left = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
         if (left > 0) this.perWebhook.set(row.webhook_id, left);
         else this.perWebhook.delete(row.webhook_id);
+        void this.leases?.release([leaseKey(row.id)]).catch((err: unknown) => {
+          this.logger?.warn({ err }, 'webhook delivery: could not release a lease');
+        });
         this.kick();
         this.settle();
       });

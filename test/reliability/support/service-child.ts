@@ -4,7 +4,7 @@
  * up while the service dies); its feed endpoints come in as JSON.
  *
  * Usage: node --import tsx service-child.ts <config json>
- *   { dataDir, feeds, origin, realStart, speed }
+ *   { dataDir, feeds, origin, realStart, speed, databaseUrl?, secretKeyHex?, leaseMs? }
  * The clock is `origin + (Date.now() - realStart) * speed`, the same formula as the parent's, so
  * simulated time keeps running across restarts instead of starting over.
  *
@@ -23,6 +23,12 @@ interface ChildConfig {
   origin: number;
   realStart: number;
   speed: number;
+  /** A PostgreSQL database shared with other instances, instead of the data dir's SQLite file. */
+  databaseUrl?: string;
+  /** The sealing key, hex (instances sharing a database must share it too). */
+  secretKeyHex?: string;
+  /** Real-time leases of jobs and deliveries (short ones let a test see a takeover). */
+  leaseMs?: number;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
@@ -33,6 +39,8 @@ const clock = new ScaledClock(
 
 const service = await startService({
   dataDir: config.dataDir,
+  database: config.databaseUrl ? { url: config.databaseUrl, poolSize: 5 } : undefined,
+  secretKey: config.secretKeyHex ? Buffer.from(config.secretKeyHex, 'hex') : undefined,
   port: 0,
   clock,
   feeds: parseFeedsConfig(config.feeds, 'crash-safety world'),
@@ -43,12 +51,18 @@ const service = await startService({
     webhookTimeoutMs: 5_000,
   },
   // Retries are scheduled on the simulated clock; a short base keeps them inside the test.
-  webhookPolicy: { baseDelayMs: 60_000, maxDelayMs: 30 * 60_000, maxConcurrentPerWebhook: 8 },
+  webhookPolicy: {
+    baseDelayMs: 60_000,
+    maxDelayMs: 30 * 60_000,
+    maxConcurrentPerWebhook: 8,
+    ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
+  },
   // A scheduling pass about every 50 real ms; line checks about every 2 real seconds.
   engine: {
     tickMs: config.speed * 50,
     lineIntervalMs: config.speed * 2_000,
     terminalIntervalMs: config.speed * 2_000,
+    ...(config.leaseMs ? { leaseMs: config.leaseMs } : {}),
   },
 });
 

@@ -14,6 +14,9 @@ export interface ChildServiceConfig {
   origin: number;
   realStart: number;
   speed: number;
+  databaseUrl?: string;
+  secretKeyHex?: string;
+  leaseMs?: number;
 }
 
 export interface ChildService {

@@ -1,5 +1,5 @@
 /**
- * Tracking lifecycle against a real SQLite store and a local carrier (DCSA + import deadlines)
+ * Tracking lifecycle against a real store (SQLite, or PostgreSQL in that test project) and a local carrier (DCSA + import deadlines)
  * and terminal HTTP server, with a ManualClock.
  */
 import fs from 'node:fs';
@@ -23,6 +23,7 @@ import { ServiceStorage } from '../../../src/service/store';
 import type { TrackingStore } from '../../../src/service/store/tracking-store';
 import { MAX_RETRIES, TrackingEngine } from '../../../src/service/tracking/engine';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
+import { testDatabase } from '../../support/store-kinds';
 import { sendJson, startServer, type TestServer } from '../feeds/support/http-server';
 
 const HOUR = 3600_000;
@@ -107,7 +108,7 @@ interface Harness {
 async function harness(): Promise<Harness> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-engine-'));
   const clock = new ManualClock(START);
-  const opened = await openDatabase(dataDir);
+  const opened = await openDatabase(dataDir, { postgres: await testDatabase() });
   await loadReferenceData(opened.db, readReferenceDir(FIXTURE_REFERENCE_DIR));
   const ref = await ReferenceData.fromDatabase(opened.db);
   const stores = new ServiceStorage(opened.db, ref, clock);
@@ -460,7 +461,8 @@ describe('tracking request lifecycle', () => {
       expect(row.retry_count).toBe(MAX_RETRIES);
       expect(h.carrier.requests).toHaveLength(MAX_RETRIES + 1);
       expect(names()).toEqual(['tracking_request.failed']);
-    }, 20_000);
+      // 312 scheduling passes: on PostgreSQL each is a few round trips.
+    }, 60_000);
   }
 
   it('a second request for a tracked shipment is a duplicate', async () => {

@@ -247,6 +247,7 @@ describe('webhook delivery', () => {
     const clock = new ManualClock(t.clock.now());
     const restarted = await startService({
       dataDir: t.dataDir,
+      database: t.database,
       host: '127.0.0.1',
       port: 0,
       clock,

@@ -52,6 +52,38 @@ export class AisSources {
   async stop(): Promise<void> {
     for (const { client } of this.tcp) client.stop();
     await Promise.all(this.udp.map(({ listener }) => listener.stop()));
+    this.active.clear();
+  }
+
+  /** Every source's label. */
+  labels(): string[] {
+    return [...this.tcp.map((t) => t.label), ...this.udp.map((u) => u.label)];
+  }
+
+  private readonly active = new Set<string>();
+
+  /**
+   * Runs exactly the sources in `labels` (the ones this instance holds the lease of when several
+   * instances share a database): starts those newly owned, stops those no longer owned.
+   */
+  async runOnly(labels: Set<string>): Promise<void> {
+    for (const { label, client } of this.tcp) {
+      if (labels.has(label) && !this.active.has(label)) client.start();
+      if (!labels.has(label) && this.active.has(label)) client.stop();
+    }
+    for (const { label, listener } of this.udp) {
+      if (labels.has(label) && !this.active.has(label)) {
+        try {
+          await listener.start();
+        } catch {
+          // Bound elsewhere (another instance on this host): try again on the next round.
+          continue;
+        }
+      }
+      if (!labels.has(label) && this.active.has(label)) await listener.stop();
+    }
+    this.active.clear();
+    for (const label of labels) this.active.add(label);
   }
 
   /** Counters per source. */

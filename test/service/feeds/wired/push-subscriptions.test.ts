@@ -11,7 +11,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startService, type RunningService } from '../../../../src/service';
+import { startService, type RunningService, type ServiceOptions } from '../../../../src/service';
+import { testDatabase } from '../../../support/store-kinds';
 import { parseFeedsConfig } from '../../../../src/service/feeds/config';
 import { ManualClock } from '../../../../src/shared/clock';
 import { startSimWorld, type RunningSimWorld } from '../../../../src/sim';
@@ -25,6 +26,8 @@ let sim: RunningSimWorld;
 let pushed: RunningService;
 let polled: RunningService;
 const dataDirs: string[] = [];
+/** The PostgreSQL database of each data folder (postgres test project), for restarts. */
+const databases = new Map<string, ServiceOptions['database']>();
 /** API keys by service: shown only at a data folder's first start, so kept across restarts. */
 const apiKeys = new Map<string, string>();
 let scac: string;
@@ -45,7 +48,9 @@ async function startWithFeeds(subscriptions: boolean): Promise<RunningService> {
     `feeds of a ${subscriptions ? 'subscribing' : 'polling'} service`,
   );
   expect(feeds.carriers[0]!.dcsaBaseUrl).toBe(carrier.dcsaBaseUrl);
-  const service = await startService({ dataDir, port: 0, clock, feeds });
+  const database = await testDatabase();
+  databases.set(dataDir, database);
+  const service = await startService({ dataDir, database, port: 0, clock, feeds });
   apiKeys.set(service.baseUrl, service.initialKey!);
   return service;
 }
@@ -233,6 +238,7 @@ describe('DCSA event subscriptions', () => {
     const document = sim.feedsDocument() as { carriers: Record<string, Record<string, unknown>> };
     pushed = await startService({
       dataDir,
+      database: databases.get(dataDir),
       port: 0,
       clock,
       feeds: parseFeedsConfig(

@@ -1,0 +1,158 @@
+/**
+ * The service on PostgreSQL against the same service on SQLite, same data, same run:
+ *
+ * - API list throughput (`GET /v2/containers?page[size]=100&include=shipment`, 10 connections)
+ *   and detail p99 (`GET /v2/containers/{id}?include=shipment`, 50 connections) on 10k
+ *   containers, one instance each; PostgreSQL as a ratio to SQLite.
+ * - List page latency (first page of 30, one client, median of 200) as the table grows from 10k
+ *   to 100k containers (1M with --full), seeded straight into the store: the page cost must stay
+ *   flat (ratio largest/smallest, goal <= 1.5).
+ *
+ * Needs PostgreSQL's server binaries (a throwaway cluster is started); says so and reports
+ * nothing without them.
+ *
+ *   npx tsx bench/postgres-store.ts [--seconds 5] [--full] [--quick]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startService, type RunningService } from '../src/service';
+import { postgresAvailable, startPostgres } from '../test/support/postgres';
+import { load, quick } from './lib/load';
+import { median, reportResult } from './lib/report';
+import { seedBenchData } from './lib/seed';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: quick ? '2' : '5' },
+    full: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const seconds = Number(values.seconds);
+const SIZES = values.full
+  ? [10_000, 100_000, 1_000_000]
+  : quick
+    ? [2_000, 20_000]
+    : [10_000, 100_000];
+const LIST_PATH = '/v2/containers?page[size]=100&include=shipment';
+const PAGE_PATH = '/v2/containers?page[size]=30';
+
+const missing = postgresAvailable();
+if (missing) {
+  console.log(`skipped: ${missing}`);
+  process.exit(0);
+}
+
+const cluster = await startPostgres();
+const dirs: string[] = [];
+let databases = 0;
+
+async function startOn(kind: 'sqlite' | 'postgres'): Promise<RunningService> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-pg-'));
+  dirs.push(dataDir);
+  const database =
+    kind === 'postgres' ? { url: await cluster.createDatabase(`bench_${++databases}`) } : undefined;
+  return startService({
+    dataDir,
+    database,
+    port: 0,
+    config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
+  });
+}
+
+async function seeded(kind: 'sqlite' | 'postgres', containers: number) {
+  const service = await startOn(kind);
+  const account = (await service.store.accounts.primary())!;
+  const t0 = performance.now();
+  const { containerIds } = await seedBenchData(service.store, account.id, {
+    containers,
+    containersPerShipment: 4,
+    transportEventsPerContainer: 1,
+    rawEventsPerContainer: 0,
+  });
+  console.log(
+    `${kind}: seeded ${containers} containers in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
+  return {
+    service,
+    origin: service.baseUrl.replace(/\/v2$/, ''),
+    headers: { Authorization: `Token ${service.initialKey}` },
+    containerIds,
+  };
+}
+
+/** Median latency (ms) of one client fetching the first page `count` times. */
+async function pageLatency(origin: string, headers: Record<string, string>, count = 200) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const t0 = performance.now();
+    const res = await fetch(origin + PAGE_PATH, { headers });
+    await res.arrayBuffer();
+    if (!res.ok) throw new Error(`HTTP ${res.status}`);
+    times.push(performance.now() - t0);
+  }
+  return median(times);
+}
+
+try {
+  // Throughput and p99 on the smallest size, one instance per store.
+  const small = {
+    sqlite: await seeded('sqlite', SIZES[0]!),
+    postgres: await seeded('postgres', SIZES[0]!),
+  };
+  const throughput: Record<string, number> = {};
+  const p99: Record<string, number> = {};
+  for (const kind of ['sqlite', 'postgres'] as const) {
+    const s = small[kind];
+    const detail = `/v2/containers/${s.containerIds[s.containerIds.length >> 1]}?include=shipment`;
+    throughput[kind] = (await load(s.origin + LIST_PATH, s.headers, 10, seconds)).requests.average;
+    p99[kind] = (await load(s.origin + detail, s.headers, 50, seconds)).latency.p99;
+    console.log(`${kind}: list ${throughput[kind]!.toFixed(0)} req/s, detail p99 ${p99[kind]} ms`);
+  }
+  reportResult({
+    name: 'postgres list throughput vs sqlite (1 instance)',
+    value: throughput.postgres!,
+    baseline: throughput.sqlite!,
+    unit: 'req/s',
+    target: null,
+    note: `${LIST_PATH} on ${SIZES[0]} containers, 10 connections, ${seconds} s each`,
+  });
+  reportResult({
+    name: 'postgres detail p99 vs sqlite (1 instance)',
+    value: p99.postgres!,
+    baseline: p99.sqlite!,
+    unit: 'ms',
+    target: null,
+    note: `GET /v2/containers/{id}?include=shipment, 50 connections, ${seconds} s each`,
+  });
+  const smallPage = {
+    sqlite: await pageLatency(small.sqlite.origin, small.sqlite.headers),
+    postgres: await pageLatency(small.postgres.origin, small.postgres.headers),
+  };
+  await small.sqlite.service.close();
+  await small.postgres.service.close();
+
+  // Page latency as the table grows.
+  for (const kind of ['postgres', 'sqlite'] as const) {
+    let largest = smallPage[kind];
+    for (const size of SIZES.slice(1)) {
+      const big = await seeded(kind, size);
+      largest = await pageLatency(big.origin, big.headers);
+      console.log(`${kind}: first page at ${size} containers: ${largest.toFixed(2)} ms`);
+      await big.service.close();
+    }
+    reportResult({
+      name: `${kind} list page latency ${SIZES.at(-1)} vs ${SIZES[0]} containers`,
+      value: largest,
+      baseline: smallPage[kind],
+      unit: 'ms',
+      target: { max: 1.5 },
+      note: `${PAGE_PATH}, one client, median of 200; ${SIZES.join(' / ')} containers`,
+    });
+  }
+} finally {
+  await cluster.stop();
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,126 @@
+/**
+ * The two stores the service runs on, and everything that differs between them: SQLite (one
+ * file in the data folder, the embedded default) and PostgreSQL (`--database postgres://…`,
+ * several instances sharing one database). Query code above this module is written once; the
+ * few places where the engines differ ask `storeKindOf(db)` here.
+ */
+import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
+import pg from 'pg';
+
+export type StoreKind = 'sqlite' | 'postgres';
+
+export interface PostgresOptions {
+  url: string;
+  /** Connections per instance (default 10). */
+  poolSize?: number;
+  /** A statement running longer is cancelled (default 15 s). */
+  statementTimeoutMs?: number;
+  /** How long to wait for a free or new connection (default 5 s). */
+  connectTimeoutMs?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
+export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: the question is the engine
+type AnyDb = Kysely<any> | Transaction<any>;
+
+/** Which engine a Kysely instance (or transaction) talks to. */
+export function storeKindOf(db: AnyDb): StoreKind {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** True for a postgres:// or postgresql:// URL. */
+export function isPostgresUrl(value: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(value);
+}
+
+/** The URL without its password, for messages and logs. */
+export function redactedUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return 'postgres://(unparsable URL)';
+  }
+}
+
+/**
+ * Rows come back with the types the code expects on both engines: counts (int8) and numerics as
+ * numbers, like SQLite's. Timestamps are stored as ISO text on both, so no date parsing applies.
+ */
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+} as pg.CustomTypesConfig;
+
+/** A connection pool with the service's limits; errors of idle connections are reported, not thrown. */
+export function createPostgresPool(
+  options: PostgresOptions,
+  onIdleError: (error: Error) => void,
+): pg.Pool {
+  const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: statementTimeout,
+    // Waiting on a row lock counts against the same budget as running.
+    lock_timeout: statementTimeout,
+    application_name: 'quayside',
+    types: pgTypes,
+  });
+  // A server restart closes idle connections: pg emits this on the pool, and an unhandled
+  // 'error' event would end the process.
+  pool.on('error', onIdleError);
+  return pool;
+}
+
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EPIPE',
+  'EAI_AGAIN',
+  // PostgreSQL: admin/crash shutdown, cannot connect now, too many connections, query cancelled
+  // by statement_timeout, lock timeout.
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '57014',
+  '55P03',
+]);
+
+/**
+ * True when `error` says the database cannot be reached or answered too slowly (as opposed to a
+ * bad query): callers answer 503 and retry later instead of reporting a fault.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && (CONNECTION_CODES.has(code) || code.startsWith('08')))
+      return true;
+    if (
+      typeof message === 'string' &&
+      /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Cannot use a pool after calling end/i.test(
+        message,
+      )
+    )
+      return true;
+    // SQLite's busy timeout: another process held the write lock too long.
+    if (code === 'SQLITE_BUSY') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

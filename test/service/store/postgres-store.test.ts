@@ -1,0 +1,128 @@
+/**
+ * What only the PostgreSQL store has to prove: instances starting together migrate once, an
+ * unreachable database fails the start with one line, and a database lost while running answers
+ * 503 JSON:API errors and serves again once it is back. Runs in the `postgres` test project.
+ */
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { startService } from '../../../src/service';
+import { DatabaseUnreachableError, openDatabase } from '../../../src/service/store/db';
+import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
+import { FIXTURE_REFERENCE_DIR } from '../helpers';
+
+const dirs: string[] = [];
+const tempDataDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-pg-store-'));
+  dirs.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A TCP relay to the database that a test can cut and restore on the same port. */
+async function startRelay(target: number) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(target, '127.0.0.1');
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('close', () => sockets.delete(s));
+      s.on('error', () => s.destroy());
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  const listen = (port: number) =>
+    new Promise<number>((resolve) =>
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as net.AddressInfo).port)),
+    );
+  const port = await listen(0);
+  return {
+    port,
+    async cut() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    restore: () => listen(port),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
+  it('migrates once when instances start together', async () => {
+    const url = await createDatabaseIn(inject('postgresUrl'));
+    const opened = await Promise.all(
+      [1, 2, 3].map(() => openDatabase(tempDataDir(), { postgres: { url } })),
+    );
+    try {
+      const applied = await opened[0]!.db
+        .selectFrom('kysely_migration' as never)
+        .select('name' as never)
+        .execute();
+      expect(applied.length).toBeGreaterThan(5);
+      expect(new Set(applied.map((r) => (r as { name: string }).name)).size).toBe(applied.length);
+    } finally {
+      for (const o of opened) await o.close();
+    }
+  });
+
+  it('refuses to start with one line when the database cannot be reached', async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const url = `postgres://quayside:hunter2@127.0.0.1:${closed}/quayside`;
+    const error = await openDatabase(tempDataDir(), {
+      postgres: { url, connectTimeoutMs: 2_000 },
+    }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseUnreachableError);
+    const message = (error as Error).message;
+    expect(message).toMatch(/^Cannot reach the database at postgres:\/\/quayside:\*\*\*@127/);
+    expect(message).not.toContain('hunter2');
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('answers 503 while the database is gone and serves again when it is back', async () => {
+    const clusterUrl = new URL(inject('postgresUrl'));
+    const relay = await startRelay(Number(clusterUrl.port));
+    const url = new URL(await createDatabaseIn(clusterUrl.toString()));
+    url.port = String(relay.port);
+    const service = await startService({
+      dataDir: tempDataDir(),
+      database: { url: url.toString(), connectTimeoutMs: 1_000, statementTimeoutMs: 2_000 },
+      port: 0,
+      referenceDir: FIXTURE_REFERENCE_DIR,
+    });
+    const get = () =>
+      fetch(`${service.baseUrl}/shipments`, {
+        headers: { Authorization: `Token ${service.initialKey}` },
+      });
+    try {
+      expect((await get()).status).toBe(200);
+      await relay.cut();
+      const down = await get();
+      expect(down.status).toBe(503);
+      expect(down.headers.get('retry-after')).toBe('5');
+      const body = (await down.json()) as { errors: { status: string; title: string }[] };
+      expect(body.errors[0]).toMatchObject({ status: '503', title: 'Service Unavailable' });
+      await relay.restore();
+      let up = await get();
+      for (let i = 0; i < 20 && up.status !== 200; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        up = await get();
+      }
+      expect(up.status).toBe(200);
+    } finally {
+      await service.close();
+      await relay.close().catch(() => undefined);
+    }
+  });
+});
