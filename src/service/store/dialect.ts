@@ -124,3 +124,15 @@ export function isStoreUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * True when PostgreSQL undid a transaction because it conflicted with another one (a deadlock or
+ * a serialization failure): running the same work again is the documented remedy.
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** Attempts of a transaction undone by a conflict with another one before giving up. */
+export const CONFLICT_ATTEMPTS = 3;

@@ -19,7 +19,7 @@ import type {
   TrackingRequestStatus,
   TransportEventName,
 } from '../../shared/api/resources';
-import { storeKindOf } from './dialect';
+import { CONFLICT_ATTEMPTS, isTransactionConflict, storeKindOf } from './dialect';
 import type { ReferenceData } from './reference';
 import { referenceId } from './reference';
 import type {
@@ -162,7 +162,15 @@ export class TrackingStore {
     work: (store: TrackingStore, trx: Transaction<Database>) => Promise<T>,
   ): Promise<T> {
     if (this.db.isTransaction) return work(this, this.db as Transaction<Database>);
-    return this.db.transaction().execute((trx) => work(this.withTransaction(trx), trx));
+    // Two instances (or a line and a terminal check of one shipment) may lock the same rows in
+    // different orders; PostgreSQL then undoes one transaction, which is simply run again.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.db.transaction().execute((trx) => work(this.withTransaction(trx), trx));
+      } catch (err) {
+        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(err)) throw err;
+      }
+    }
   }
 
   private nowIso(): string {
@@ -837,6 +845,23 @@ export class TrackingStore {
   /** Writes the shipment facts a line answer derived (see tracking/apply.ts). */
   async applyShipmentChanges(id: string, changes: Partial<ShipmentsTable>): Promise<void> {
     await this.db.updateTable('shipments').set(changes).where('id', '=', id).execute();
+  }
+
+  /**
+   * Inside a transaction on PostgreSQL, holds the shipment's row until commit, so that changes
+   * to one shipment and its containers (a line check, a terminal check, a push, on this instance
+   * or another) run one after the other, each reading what the previous one wrote. Taken first,
+   * before any read of the shipment or its containers. (SQLite runs one write transaction at a
+   * time.)
+   */
+  async lockShipment(shipmentId: string): Promise<void> {
+    if (!this.db.isTransaction || storeKindOf(this.db) !== 'postgres') return;
+    await this.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('id', '=', shipmentId)
+      .forUpdate()
+      .execute();
   }
 
   /** Writes the container columns a feed answer derived (see tracking/apply.ts). */

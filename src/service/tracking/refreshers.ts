@@ -32,6 +32,7 @@ export class ShipmentRefreshers {
     terminal: Map<string, TerminalContainerStatus> | null,
   ): Promise<void> {
     const { env } = this.ctx;
+    await scope.store.lockShipment(shipmentId);
     const shipment = await scope.store.shipment(shipmentId);
     if (!shipment) throw new Error(`shipment ${shipmentId} vanished`);
     const existing = await scope.store.containersOfShipment(shipmentId);
@@ -79,6 +80,7 @@ export class ShipmentRefreshers {
       if (result.outcome !== 'not_found')
         log.warn({ shipment: shipmentId, outcome: result.outcome }, 'line refresh failed');
       await this.ctx.scope(async (scope) => {
+        await scope.store.lockShipment(shipmentId);
         await scope.store.setShipmentSchedule(shipmentId, {
           line_tracking_last_attempted_at: nowIso,
           next_line_check_at: nextCheck(),
@@ -112,6 +114,7 @@ export class ShipmentRefreshers {
       return;
     }
     await this.ctx.scope(async (scope) => {
+      await scope.store.lockShipment(shipmentId);
       // Read again inside the transaction: a poll may have stored a newer answer meanwhile.
       const current = ((await new LineSubscriptionStore(scope.trx).eventSnapshot(shipmentId)) ??
         known) as DcsaEvent[];
@@ -140,6 +143,7 @@ export class ShipmentRefreshers {
     deadlines: Map<string, LineImportDeadlines | null>,
     nextCheck: string,
   ): Promise<boolean> {
+    await scope.store.lockShipment(shipmentId);
     const current = await scope.store.shipment(shipmentId);
     if (!current) throw new Error(`shipment ${shipmentId} vanished`);
     if (current.line_tracking_stopped_at) return false;
@@ -175,6 +179,7 @@ export class ShipmentRefreshers {
       .map((c) => c.number);
     const terminal = await this.ctx.feeds.terminalStatus(open);
     await this.ctx.scope(async (scope) => {
+      await scope.store.lockShipment(shipmentId);
       if (terminal.size > 0)
         await this.applyContainers(
           scope,
