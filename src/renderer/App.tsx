@@ -19,8 +19,10 @@ import { SettingsView } from './views/SettingsView';
 import { ShipmentDetailView } from './views/ShipmentDetailView';
 import { ShipmentsView } from './views/ShipmentsView';
 import { TrackView } from './views/TrackView';
+import { WorklistView } from './views/WorklistView';
 
 const VIEWS = [
+  { id: 'worklist', label: 'Worklist' },
   { id: 'containers', label: 'Containers' },
   { id: 'shipments', label: 'Shipments' },
   { id: 'track', label: 'Track' },
@@ -36,7 +38,8 @@ const TOAST_MS = 10_000;
 const currentRoute = (): Route & { view: ViewId } => {
   const route = parseRoute(window.location.hash);
   const known = VIEWS.find((view) => view.id === route.view)?.id;
-  return known ? { view: known, id: route.id } : { view: 'containers', id: null };
+  // The morning worklist is where the day starts.
+  return known ? { view: known, id: route.id } : { view: 'worklist', id: null };
 };
 
 export function App() {
@@ -112,6 +115,9 @@ export function App() {
 
   let content;
   switch (route.view) {
+    case 'worklist':
+      content = <WorklistView />;
+      break;
     case 'containers':
       content = route.id ? <ContainerDetailView id={route.id} /> : <ContainersView />;
       break;

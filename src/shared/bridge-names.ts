@@ -12,6 +12,7 @@ export const BRIDGE_METHOD_LIST = [
   'listContainers',
   'getBoardFacets',
   'getViewCounts',
+  'getWorklist',
   'getContainerDetail',
   'exportContainersCsv',
   'exportContainersXlsx',

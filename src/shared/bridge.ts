@@ -14,6 +14,7 @@ import {
   ContainerQuery,
   type AlertList,
   type BoardFacets,
+  type BoardRow,
   type BoardPage,
   type BoardView,
   type ContainerDetail,
@@ -23,6 +24,7 @@ import {
 import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { Settings, SettingsPatch } from './settings';
+import type { WorklistPlace, WorklistSection } from './worklist';
 
 const NoArgument = Type.Null();
 
@@ -121,6 +123,12 @@ export interface RouteMapResult {
   completed: boolean;
 }
 
+/** The morning worklist: places (terminals, ramps) with their sections, and counts per section. */
+export interface Worklist {
+  places: WorklistPlace<BoardRow>[];
+  counts: Record<WorklistSection, number>;
+}
+
 export interface TrackNumberOutcome {
   number: string;
   ok: boolean;
@@ -150,6 +158,8 @@ export const bridgeMethods = {
   listContainers: { argument: ContainerQuery, result: result<BoardPage>() },
   getBoardFacets: { argument: NoArgument, result: result<BoardFacets>() },
   getViewCounts: { argument: NoArgument, result: result<Record<BoardView, number>>() },
+  /** What to act on today, by terminal, read in each terminal's calendar day. */
+  getWorklist: { argument: NoArgument, result: result<Worklist>() },
   getContainerDetail: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),
     result: result<ContainerDetail | null>(),

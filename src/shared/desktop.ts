@@ -75,6 +75,8 @@ export const ContainerQuery = Type.Object(
     lfdTo: Type.Optional(Instant),
     lfdDue: Type.Optional(literals(LFD_DUE_FILTERS)),
     hasHolds: Type.Optional(Type.Boolean()),
+    /** Completed containers (empty returned) are left out unless this is true. */
+    showCompleted: Type.Optional(Type.Boolean()),
     ready: Type.Optional(Type.Boolean()),
     sort: Type.Optional(
       Type.Object(

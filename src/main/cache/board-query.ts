@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import {
   ACTIVE_HOLD_STATUS,
+  COMPLETED_STATUSES,
   containerLocation,
   type FeeLike,
   type LfdDueDays,
@@ -215,6 +216,10 @@ export class BoardQueries {
       parts.push(`(${STILL_AT_TERMINAL_SQL} AND ${due.clause})`);
       params.push(...due.params);
     }
+    if (!q.showCompleted)
+      parts.push(
+        `c.current_status NOT IN (${COMPLETED_STATUSES.map((st) => `'${st}'`).join(', ')})`,
+      );
     if (q.hasHolds !== undefined)
       parts.push(q.hasHolds ? 'c.holds_count > 0' : 'c.holds_count = 0');
     if (q.ready !== undefined) parts.push(q.ready ? 'c.ready = 1' : 'c.ready = 0');
@@ -304,6 +309,19 @@ export class BoardQueries {
     ).iterate(...params) as IterableIterator<RawRow & { feesJson: string | null }>) {
       yield { row: toBoardRow(r), fees: feesJson ? (JSON.parse(feesJson) as FeeLike[]) : [] };
     }
+  }
+
+  /**
+   * Every container still at its terminal or on its way there (the worklist's candidates), at
+   * most `limit`, earliest deadline first.
+   */
+  worklistRows(limit = 5000): BoardRow[] {
+    return (
+      this.stmt(
+        `${SELECT_ROW} ${FROM} WHERE ${STILL_AT_TERMINAL_SQL}
+         ORDER BY c.lfd_first_end_at IS NULL, c.lfd_first_end_at, c.number, c.id LIMIT ?`,
+      ).all(limit) as RawRow[]
+    ).map(toBoardRow);
   }
 
   /** How many containers each built-in view holds now (for the sidebar badges). */

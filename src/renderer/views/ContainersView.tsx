@@ -17,6 +17,7 @@ import { appNow, useNow } from '../hooks/use-now';
 import { DateTime } from 'luxon';
 import { useStoredState } from '../hooks/use-stored-state';
 import { statusLabel } from '../lib/format';
+import { countOf } from '../../shared/words';
 import { navigate } from '../lib/navigation';
 
 export const VIEW_LABELS: Record<BoardView, string> = {
@@ -49,6 +50,8 @@ interface Filters {
   lfd: LfdWindow;
   holds: 'any' | 'yes' | 'no';
   ready: 'any' | 'yes' | 'no';
+  /** Completed (empty returned) containers are hidden unless this is on. */
+  showCompleted?: boolean;
 }
 
 const NO_FILTERS: Filters = {
@@ -61,6 +64,7 @@ const NO_FILTERS: Filters = {
   lfd: 'any',
   holds: 'any',
   ready: 'any',
+  showCompleted: false,
 };
 
 /** The filters as a bridge query (main applies the LFD windows on its own clock). */
@@ -76,6 +80,7 @@ function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
   if (filters.lfd !== 'any' && filters.lfd in LFD_WINDOWS) query.lfdDue = filters.lfd;
   if (filters.holds !== 'any') query.hasHolds = filters.holds === 'yes';
   if (filters.ready !== 'any') query.ready = filters.ready === 'yes';
+  if (filters.showCompleted) query.showCompleted = true;
   return query;
 }
 
@@ -131,7 +136,7 @@ export function ContainersView() {
       link.click();
       link.remove();
       window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setExportState(`Exported ${rows.toLocaleString()} ${rows === 1 ? 'row' : 'rows'}`);
+      setExportState(`Exported ${countOf(rows, 'row')}`);
     } catch (failure) {
       setExportState(`Export failed: ${describeFailure(failure)}`);
     }
@@ -144,8 +149,9 @@ export function ContainersView() {
         )
       </option>
     ));
-  const filtered =
-    JSON.stringify({ ...filters, view: null }) !== JSON.stringify({ ...NO_FILTERS, view: null });
+  // The view and the "Show completed" switch are choices of what to see, not filters to clear.
+  const filterPart = (f: Filters) => JSON.stringify({ ...f, view: null, showCompleted: null });
+  const filtered = filterPart(filters) !== filterPart(NO_FILTERS);
 
   return (
     <section className="board-view" aria-label="Container board">
@@ -167,7 +173,7 @@ export function ContainersView() {
             onClick={() => update({ view })}
           >
             {VIEW_LABELS[view]}
-            <span className="badge" aria-label={`${counts.value?.[view] ?? 0} containers`}>
+            <span className="badge" aria-label={countOf(counts.value?.[view] ?? 0, 'container')}>
               {counts.value ? counts.value[view].toLocaleString() : '…'}
             </span>
           </button>
@@ -243,11 +249,25 @@ export function ContainersView() {
           <option value="yes">Ready</option>
           <option value="no">Not ready</option>
         </select>
+        <label className="inline show-completed">
+          <input
+            type="checkbox"
+            checked={filters.showCompleted === true}
+            onChange={(e) => update({ showCompleted: e.target.checked })}
+          />
+          Show completed
+        </label>
         {filtered ? (
           <button
             type="button"
             className="secondary"
-            onClick={() => setFilters({ ...NO_FILTERS, view: filters.view })}
+            onClick={() =>
+              setFilters({
+                ...NO_FILTERS,
+                view: filters.view,
+                showCompleted: filters.showCompleted,
+              })
+            }
           >
             Clear filters
           </button>
@@ -256,7 +276,7 @@ export function ContainersView() {
 
       <div className="board-meta">
         <span role="status" aria-live="polite" data-testid="board-count">
-          {pages.total === null ? 'Loading…' : `${pages.total.toLocaleString()} containers`}
+          {pages.total === null ? 'Loading…' : countOf(pages.total, 'container')}
         </span>
         {exportState ? <span className="muted">{exportState}</span> : null}
         <span className="spacer" />

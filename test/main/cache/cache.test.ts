@@ -405,6 +405,32 @@ describe('board queries', () => {
     );
   });
 
+  it('hides completed (empty returned) containers unless asked to show them', () => {
+    const { s1, apm } = seed();
+    const returned = container(
+      { number: 'MSKU6666660', current_status: 'empty_returned', pod_full_out_at: at(-90) },
+      { shipmentId: s1.id, terminalId: apm.id },
+    );
+    cache.applyPage({ containers: [returned] }, at(1));
+    const all = (showCompleted?: boolean) =>
+      numbers(cache.board.containers({ showCompleted }, NOW).rows).sort();
+    expect(all()).not.toContain('MSKU6666660');
+    expect(all()).toHaveLength(5);
+    expect(all(true)).toContain('MSKU6666660');
+    expect(all(true)).toHaveLength(6);
+    expect(numbers(cache.board.containers({ search: 'MSKU666' }, NOW).rows)).toEqual([]);
+  });
+
+  it('lists the worklist candidates: boxes still at or on their way to the terminal', () => {
+    seed();
+    expect(numbers(cache.board.worklistRows()).sort()).toEqual([
+      'MEDU5555550',
+      'MSKU1111110',
+      'MSKU2222220',
+      'MSKU3333330',
+    ]);
+  });
+
   it('counts "today" and the LFD filters by calendar days of each deadline\'s zone', () => {
     seed();
     const q = (query: Parameters<Cache['board']['containers']>[0], now: number) =>

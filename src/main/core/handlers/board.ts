@@ -2,6 +2,7 @@
 import type { RouteMapResult } from '../../../shared/bridge';
 import { containersCsv } from '../../cache/csv';
 import { containersXlsx } from '../../cache/xlsx';
+import { buildWorklist, worklistCounts } from '../../../shared/worklist';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (
@@ -10,6 +11,7 @@ export const boardHandlers = (
   | 'listContainers'
   | 'getBoardFacets'
   | 'getViewCounts'
+  | 'getWorklist'
   | 'getContainerDetail'
   | 'exportContainersCsv'
   | 'exportContainersXlsx'
@@ -18,6 +20,11 @@ export const boardHandlers = (
   listContainers: (query) => ctx.cache.board.containers(query, ctx.clock.now()),
   getBoardFacets: () => ctx.cache.board.facets(),
   getViewCounts: () => ctx.cache.board.viewCounts(ctx.clock.now()),
+  getWorklist: () => {
+    const now = ctx.clock.now();
+    const places = buildWorklist(ctx.cache.board.worklistRows(), now);
+    return { places, counts: worklistCounts(places) };
+  },
   getContainerDetail: ({ id }) => ctx.cache.board.containerDetail(id),
   exportContainersCsv: (query) => {
     let csv = '';
