@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AlertPush, AppInfo } from '../shared/bridge';
 import { quayside } from './bridge';
 import { GlobalSearch } from './components/GlobalSearch';
+import { KeyboardShortcuts } from './components/KeyboardShortcuts';
 import { SyncStatusIndicator } from './components/SyncStatusIndicator';
 import { Toasts, type Toast } from './components/Toasts';
 import { DocumentUploadsProvider } from './documents/uploads';
@@ -145,6 +146,7 @@ export function App() {
     <DataVersionContext.Provider value={dataVersion}>
       <DocumentUploadsProvider>
         <WindowDocumentDrop />
+        <KeyboardShortcuts />
         <div className="shell">
           <header className="shell__header">
             <span className="brand">Quayside</span>

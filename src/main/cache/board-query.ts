@@ -167,6 +167,9 @@ export function ftsQuery(text: string): string | null {
   return terms.length ? terms.map((t) => `"${t}"*`).join(' ') : null;
 }
 
+/** Text for a LIKE pattern, its wildcards and the escape character taken literally. */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 const isoParam = (value: string, name: string): string => {
   const t = Date.parse(value);
   if (Number.isNaN(t)) throw new RangeError(`${name} is not a date-time: ${value}`);
@@ -223,10 +226,17 @@ export class BoardQueries {
     if (q.hasHolds !== undefined)
       parts.push(q.hasHolds ? 'c.holds_count > 0' : 'c.holds_count = 0');
     if (q.ready !== undefined) parts.push(q.ready ? 'c.ready = 1' : 'c.ready = 0');
-    const match = q.search ? ftsQuery(q.search) : null;
-    if (match) {
-      parts.push('c.seq IN (SELECT rowid FROM container_search WHERE container_search MATCH ?)');
-      params.push(match);
+    const text = q.search?.trim();
+    if (text) {
+      // The search index (numbers, references, vessel, customer), or the name of the port or
+      // terminal, matched as typed: `%` and `_` are letters here, not wildcards.
+      const match = ftsQuery(text);
+      const like = `%${likeLiteral(text)}%`;
+      parts.push(`(${match ? 'c.seq IN (SELECT rowid FROM container_search WHERE container_search MATCH ?) OR ' : ''}
+        c.pod_terminal_id IN (SELECT id FROM terminals WHERE name LIKE ? ESCAPE '\\') OR
+        c.shipment_id IN (SELECT id FROM shipments
+          WHERE pod_name LIKE ? ESCAPE '\\' OR pod_locode LIKE ? ESCAPE '\\'))`);
+      params.push(...(match ? [match] : []), like, like, like);
     }
     if (q.view) {
       const view = this.viewClause(q.view, now);

@@ -7,7 +7,7 @@ import {
   type LfdDueFilter,
 } from '../../shared/desktop';
 import { quayside } from '../bridge';
-import { BoardTable, type BoardSort } from '../board/BoardTable';
+import { BoardTable, type BoardDensity, type BoardSort } from '../board/BoardTable';
 import { BOARD_COLUMN_DEFS } from '../board/columns';
 import { useBoardPages } from '../board/use-board-pages';
 import { useAsync } from '../hooks/use-async';
@@ -84,7 +84,15 @@ function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
   return query;
 }
 
-const DEFAULT_HIDDEN: VisibilityState = { customer: false, updated: false };
+/** The useful columns fit a 1280 px window; the rest are one click away in the Columns menu. */
+const DEFAULT_HIDDEN: VisibilityState = {
+  customer: false,
+  updated: false,
+  discharged: false,
+  vessel: false,
+  billOfLading: false,
+  terminalChecked: false,
+};
 
 export function ContainersView() {
   const dataVersion = useDataVersion();
@@ -98,6 +106,10 @@ export function ContainersView() {
   const [visibility, setVisibility] = useStoredState<VisibilityState>(
     'quayside.board.columnVisibility',
     DEFAULT_HIDDEN,
+  );
+  const [density, setDensity] = useStoredState<BoardDensity>(
+    'quayside.board.density',
+    'comfortable',
   );
   const [exportState, setExportState] = useState<string | null>(null);
 
@@ -297,8 +309,16 @@ export function ContainersView() {
               </label>
             ))}
             <button type="button" className="secondary" onClick={() => setSizing({})}>
-              Reset widths
+              Fit widths to content
             </button>
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={density === 'compact'}
+                onChange={(e) => setDensity(e.target.checked ? 'compact' : 'comfortable')}
+              />
+              Compact rows
+            </label>
           </fieldset>
         </details>
         <button type="button" onClick={() => void onExport('csv')}>
@@ -334,6 +354,7 @@ export function ContainersView() {
           columnSizing={sizing}
           onColumnSizingChange={setSizing}
           columnVisibility={visibility}
+          density={density}
           now={now}
           onOpen={onOpen}
         />

@@ -405,6 +405,18 @@ describe('board queries', () => {
     );
   });
 
+  it('matches terminal and port names in the filter, with % and _ taken literally', () => {
+    seed();
+    const search = (text: string) =>
+      numbers(cache.board.containers({ search: text }, NOW).rows).sort();
+    expect(search('pier 400')).toEqual(['MSKU1111110', 'MSKU3333330', 'MSKU4444440']);
+    expect(search('Total Terminals')).toEqual(['MSKU2222220']);
+    expect(search('uslgb')).toEqual(['MEDU5555550']);
+    expect(search('%')).toEqual([]);
+    expect(search('Total_Terminals')).toEqual([]);
+    expect(search('Pier%400')).toEqual([]);
+  });
+
   it('hides completed (empty returned) containers unless asked to show them', () => {
     const { s1, apm } = seed();
     const returned = container(
