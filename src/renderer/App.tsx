@@ -3,6 +3,7 @@ import type { AlertPush, AppInfo } from '../shared/bridge';
 import { quayside } from './bridge';
 import { GlobalSearch } from './components/GlobalSearch';
 import { KeyboardShortcuts } from './components/KeyboardShortcuts';
+import { MorningSettings } from './components/MorningSettings';
 import { SyncStatusIndicator } from './components/SyncStatusIndicator';
 import { Toasts, type Toast } from './components/Toasts';
 import { DocumentUploadsProvider } from './documents/uploads';
@@ -138,7 +139,12 @@ export function App() {
       content = <AlertsView containerId={route.id} onChanged={refreshUnread} />;
       break;
     case 'settings':
-      content = <SettingsView settings={settings.value} appInfo={appInfo} />;
+      content = (
+        <>
+          <SettingsView settings={settings.value} appInfo={appInfo} />
+          <MorningSettings settings={settings.value} />
+        </>
+      );
       break;
   }
 

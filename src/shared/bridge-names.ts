@@ -13,6 +13,7 @@ export const BRIDGE_METHOD_LIST = [
   'getBoardFacets',
   'getViewCounts',
   'getWorklist',
+  'getViewCost',
   'getContainerDetail',
   'exportContainersCsv',
   'exportContainersXlsx',

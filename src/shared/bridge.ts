@@ -25,6 +25,7 @@ import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { Settings, SettingsPatch } from './settings';
 import type { WorklistPlace, WorklistSection } from './worklist';
+import type { CostTotals } from './cost-clock';
 
 const NoArgument = Type.Null();
 
@@ -127,6 +128,8 @@ export interface RouteMapResult {
 export interface Worklist {
   places: WorklistPlace<BoardRow>[];
   counts: Record<WorklistSection, number>;
+  /** What the listed boxes cost, with the tariffs in the settings. */
+  cost: CostTotals;
 }
 
 export interface TrackNumberOutcome {
@@ -160,6 +163,8 @@ export const bridgeMethods = {
   getViewCounts: { argument: NoArgument, result: result<Record<BoardView, number>>() },
   /** What to act on today, by terminal, read in each terminal's calendar day. */
   getWorklist: { argument: NoArgument, result: result<Worklist>() },
+  /** What the containers of a board query cost: demurrage accrued, tomorrow's increase, per diem. */
+  getViewCost: { argument: ContainerQuery, result: result<CostTotals>() },
   getContainerDetail: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),
     result: result<ContainerDetail | null>(),

@@ -266,3 +266,78 @@ export function sumMoney(
   if (items.some((i) => i.currency !== currency)) return null;
   return { amount: items.reduce((sum, i) => sum + i.amount, 0), currency };
 }
+
+/** The row facts the cost clock reads (a board row has them all). */
+export interface CostFacts extends DemurrageFacts {
+  lineScac: string | null;
+  pickedUpAt: string | null;
+  podTimezone: string | null;
+}
+
+export interface ContainerCost {
+  demurrage: DemurrageClock | null;
+  perDiem: PerDiemClock | null;
+}
+
+/** Both clocks of one container. */
+export function containerCost(facts: CostFacts, tables: CostTables, now: number): ContainerCost {
+  return {
+    demurrage: demurrageClock(facts, tables, now),
+    perDiem: perDiemClock(
+      {
+        status: facts.status,
+        lineScac: facts.lineScac,
+        pickedUpAt: facts.pickedUpAt,
+        zone: facts.podTimezone,
+      },
+      tables,
+      now,
+    ),
+  };
+}
+
+/** What a view costs: demurrage accrued and tomorrow's increase, per diem accrued. */
+export interface CostTotals {
+  accrued: number;
+  tomorrow: number;
+  perDiem: number;
+  /** Null when the view mixes currencies (then the sums leave the others out). */
+  currency: string | null;
+  mixedCurrencies: boolean;
+}
+
+export const NO_COST: CostTotals = {
+  accrued: 0,
+  tomorrow: 0,
+  perDiem: 0,
+  currency: null,
+  mixedCurrencies: false,
+};
+
+/** Adds one container's cost to a running total (amounts in another currency stay out). */
+export function addCost(totals: CostTotals, cost: ContainerCost): CostTotals {
+  let next = totals;
+  const add = (
+    currency: string,
+    change: Partial<Record<'accrued' | 'tomorrow' | 'perDiem', number>>,
+  ) => {
+    if (next.currency !== null && next.currency !== currency) {
+      next = { ...next, mixedCurrencies: true };
+      return;
+    }
+    next = {
+      ...next,
+      currency,
+      accrued: next.accrued + (change.accrued ?? 0),
+      tomorrow: next.tomorrow + (change.tomorrow ?? 0),
+      perDiem: next.perDiem + (change.perDiem ?? 0),
+    };
+  };
+  const d = cost.demurrage;
+  if (d && (d.accrued > 0 || d.tomorrow > 0))
+    add(d.currency, { accrued: d.accrued, tomorrow: d.tomorrow });
+  // Once per diem runs, every further day costs the line's rate.
+  const p = cost.perDiem;
+  if (p && p.accrued > 0) add(p.currency, { perDiem: p.accrued, tomorrow: p.perDay });
+  return next;
+}

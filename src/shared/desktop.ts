@@ -124,6 +124,8 @@ export interface BoardRow {
   /** Where the box is: the port terminal, or the destination ramp for a rail move. */
   location: ContainerLocation;
   pickupAppointmentAt: string | null;
+  /** When the full box left the terminal (the per diem clock starts). */
+  pickedUpAt: string | null;
   terminalCheckedAt: string | null;
   updatedAt: string | null;
   podTimezone: string | null;

@@ -79,7 +79,8 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
      WHERE json_extract(h.value, '$.status') = '${ACTIVE_HOLD_STATUS}') AS holdNames,
   c.fees_amount AS feesAmount,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
-  c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
+  c.pickup_appointment_at AS pickupAppointmentAt, c.picked_up_at AS pickedUpAt,
+  c.terminal_checked_at AS terminalCheckedAt,
   c.updated_at AS updatedAt, coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone,
   s.customer_name AS customer, c.lfd_deadlines AS deadlines,
   json_extract(c.json, '$.attributes.final_destination_timezone') AS destinationTimezone,
@@ -305,6 +306,22 @@ export class BoardQueries {
     const { clause, params } = this.where(q, now);
     for (const r of this.stmt(`${SELECT_ROW} ${FROM} ${clause} ${this.orderBy(q)}`).iterate(
       ...params,
+    ) as IterableIterator<RawRow>) {
+      yield toBoardRow(r);
+    }
+  }
+
+  /**
+   * The rows of a query that cost or may cost by tomorrow (for the cost clock's sums): free time
+   * ending within a day or already over, fees reported, or picked up (per diem).
+   */
+  *costRows(q: ContainerQuery, now: number): Generator<BoardRow> {
+    const { clause, params } = this.where(q, now);
+    const costs = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
+    const where = clause ? `${clause} AND ${costs}` : `WHERE ${costs}`;
+    for (const r of this.stmt(`${SELECT_ROW} ${FROM} ${where}`).iterate(
+      ...params,
+      now + DAY,
     ) as IterableIterator<RawRow>) {
       yield toBoardRow(r);
     }

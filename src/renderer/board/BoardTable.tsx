@@ -11,6 +11,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
 import { BOARD_COLUMN_DEFS, type BoardLine } from './columns';
 import { hasLeftTerminal } from '../../shared/container';
+import type { CostTables } from '../../shared/cost-clock';
 import { fitColumnWidths } from './fit';
 import './board-fit.css';
 
@@ -39,6 +40,8 @@ interface Props {
   onColumnSizingChange(sizing: ColumnSizingState): void;
   columnVisibility: VisibilityState;
   density?: BoardDensity;
+  /** Tariffs for the cost column (defaults when absent). */
+  costs?: CostTables;
   now: number;
   onOpen(row: BoardRow): void;
 }
@@ -135,7 +138,7 @@ export function BoardTable(props: Props) {
       columnSizing: sizing,
       columnVisibility: props.columnVisibility,
     },
-    meta: { now },
+    meta: { now, costs: props.costs },
     onColumnSizingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sizing) : updater;
       // Keep only what the user changed; the rest stays fitted to the content.

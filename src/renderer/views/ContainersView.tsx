@@ -18,6 +18,8 @@ import { DateTime } from 'luxon';
 import { useStoredState } from '../hooks/use-stored-state';
 import { statusLabel } from '../lib/format';
 import { countOf } from '../../shared/words';
+import { CostSummary } from '../components/CostSummary';
+import { useSettings } from '../hooks/use-settings';
 import { navigate } from '../lib/navigation';
 
 export const VIEW_LABELS: Record<BoardView, string> = {
@@ -117,6 +119,12 @@ export function ContainersView() {
   const pages = useBoardPages(query, dataVersion);
   const facets = useAsync(() => quayside.getBoardFacets(), `facets-${dataVersion}`);
   const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
+  const settings = useSettings();
+  const queryKey = JSON.stringify({ ...query, sort: undefined });
+  const viewCost = useAsync(
+    () => quayside.getViewCost({ ...query, sort: undefined }),
+    `cost-${dataVersion}-${queryKey}-${JSON.stringify(settings?.costs ?? null)}-${Math.floor(now / 60_000)}`,
+  );
 
   const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
   const onOpen = useCallback((row: { id: string }) => navigate('containers', row.id), []);
@@ -290,6 +298,7 @@ export function ContainersView() {
         <span role="status" aria-live="polite" data-testid="board-count">
           {pages.total === null ? 'Loading…' : countOf(pages.total, 'container')}
         </span>
+        <CostSummary cost={viewCost.value} />
         {exportState ? <span className="muted">{exportState}</span> : null}
         <span className="spacer" />
         <details className="columns-menu">
@@ -355,6 +364,7 @@ export function ContainersView() {
           onColumnSizingChange={setSizing}
           columnVisibility={visibility}
           density={density}
+          costs={settings?.costs}
           now={now}
           onOpen={onOpen}
         />

@@ -11,11 +11,13 @@ import {
 import { formatLocalDate } from '../../shared/date-style';
 import { countOf } from '../../shared/words';
 import { quayside } from '../bridge';
-import { LfdCell } from '../board/columns';
+import { CostCell, LfdCell } from '../board/columns';
+import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
+import { CostSummary } from '../components/CostSummary';
+import { useSettings } from '../hooks/use-settings';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
-import { formatMoney } from '../lib/format';
 import { navigate } from '../lib/navigation';
 import '../worklist.css';
 
@@ -25,10 +27,11 @@ const sectionId = (place: string, section: WorklistSection) =>
 export function WorklistView() {
   const dataVersion = useDataVersion();
   const now = useNow();
+  const settings = useSettings();
   // Reload on new data and once a (app-clock) minute, so sections follow the day as it turns.
   const worklist = useAsync(
     () => quayside.getWorklist(),
-    `${dataVersion}-${Math.floor(now / 60_000)}`,
+    `${dataVersion}-${Math.floor(now / 60_000)}-${JSON.stringify(settings?.costs ?? null)}`,
   );
   const list = worklist.value;
   const total = list ? Object.values(list.counts).reduce((sum, n) => sum + n, 0) : null;
@@ -49,6 +52,7 @@ export function WorklistView() {
         ) : (
           <span className="muted">Loading…</span>
         )}
+        {list ? <CostSummary cost={list.cost} /> : null}
         <span className="spacer" />
         <a href="#/containers">Open the board</a>
       </div>
@@ -91,9 +95,7 @@ export function WorklistView() {
                     <th scope="col">Next action</th>
                     <th scope="col">LFD</th>
                     <th scope="col">Customer</th>
-                    <th scope="col" className="num">
-                      Fees
-                    </th>
+                    <th scope="col">Cost</th>
                   </tr>
                 </thead>
                 <tbody>
@@ -118,10 +120,12 @@ export function WorklistView() {
                         <LfdCell row={item.row} now={now} />
                       </td>
                       <td>{item.row.customer ?? '—'}</td>
-                      <td className="num">
-                        {item.row.feesAmount
-                          ? formatMoney(item.row.feesAmount, item.row.feesCurrency)
-                          : '—'}
+                      <td>
+                        <CostCell
+                          row={item.row}
+                          now={now}
+                          costs={settings?.costs ?? DEFAULT_COST_TABLES}
+                        />
                       </td>
                     </tr>
                   ))}

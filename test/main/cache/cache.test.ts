@@ -417,6 +417,15 @@ describe('board queries', () => {
     expect(search('Pier%400')).toEqual([]);
   });
 
+  it('narrows the cost sums to boxes that cost or may cost by tomorrow', () => {
+    seed();
+    expect(numbers([...cache.board.costRows({}, NOW)]).sort()).toEqual([
+      'MSKU1111110', // free time ends within a day; fees reported
+      'MSKU3333330', // overdue
+      'MSKU4444440', // picked up: per diem
+    ]);
+  });
+
   it('hides completed (empty returned) containers unless asked to show them', () => {
     const { s1, apm } = seed();
     const returned = container(

@@ -2,6 +2,7 @@
 import type { RouteMapResult } from '../../../shared/bridge';
 import { containersCsv } from '../../cache/csv';
 import { containersXlsx } from '../../cache/xlsx';
+import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
 import { buildWorklist, worklistCounts } from '../../../shared/worklist';
 import type { DomainHandlers, HandlerContext } from './context';
 
@@ -12,6 +13,7 @@ export const boardHandlers = (
   | 'getBoardFacets'
   | 'getViewCounts'
   | 'getWorklist'
+  | 'getViewCost'
   | 'getContainerDetail'
   | 'exportContainersCsv'
   | 'exportContainersXlsx'
@@ -23,7 +25,20 @@ export const boardHandlers = (
   getWorklist: () => {
     const now = ctx.clock.now();
     const places = buildWorklist(ctx.cache.board.worklistRows(), now);
-    return { places, counts: worklistCounts(places) };
+    const { costs } = ctx.settings();
+    let cost = NO_COST;
+    for (const place of places)
+      for (const group of place.sections)
+        for (const item of group.items) cost = addCost(cost, containerCost(item.row, costs, now));
+    return { places, counts: worklistCounts(places), cost };
+  },
+  getViewCost: (query) => {
+    const now = ctx.clock.now();
+    const { costs } = ctx.settings();
+    let cost = NO_COST;
+    for (const row of ctx.cache.board.costRows(query, now))
+      cost = addCost(cost, containerCost(row, costs, now));
+    return cost;
   },
   getContainerDetail: ({ id }) => ctx.cache.board.containerDetail(id),
   exportContainersCsv: (query) => {
