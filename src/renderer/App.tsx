@@ -85,7 +85,13 @@ export function App() {
     (alert: AlertPush) => {
       refreshUnread();
       setToasts((previous) => [
-        { id: alert.id, title: alert.title, body: alert.body, containerId: alert.containerId },
+        {
+          id: alert.id,
+          kind: alert.kind,
+          title: alert.title,
+          body: alert.body,
+          containerId: alert.containerId,
+        },
         ...previous.filter((toast) => toast.id !== alert.id).slice(0, 3),
       ]);
       window.setTimeout(
@@ -104,7 +110,8 @@ export function App() {
         });
         notification.onclick = () => {
           window.focus();
-          if (alert.containerId) navigate('containers', alert.containerId);
+          if (alert.kind === 'daily_digest') navigate('worklist');
+          else if (alert.containerId) navigate('containers', alert.containerId);
         };
       }
     },
@@ -192,7 +199,8 @@ export function App() {
             toasts={toasts}
             onDismiss={(id) => setToasts((previous) => previous.filter((toast) => toast.id !== id))}
             onOpen={(toast) => {
-              if (toast.containerId) navigate('containers', toast.containerId);
+              if (toast.kind === 'daily_digest') navigate('worklist');
+              else if (toast.containerId) navigate('containers', toast.containerId);
               setToasts((previous) => previous.filter((each) => each.id !== toast.id));
             }}
           />

@@ -534,6 +534,8 @@ export const ALERT_KINDS = [
   'eta_changed',
   'picked_up',
   'empty_returned',
+  'empty_return_due',
+  'daily_digest',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -547,6 +549,8 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   eta_changed: 'ETA changed',
   picked_up: 'Picked up',
   empty_returned: 'Empty returned',
+  empty_return_due: 'Empty return due (per diem)',
+  daily_digest: 'Daily digest',
 };
 
 /** Bounds of the alert thresholds a user can set, in hours. */

@@ -7,6 +7,7 @@ import type { AppInfo, CacheInfo, SyncStatus } from '../../shared/bridge';
 import { systemClock, type Clock } from '../../shared/clock';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
 import { AlertCenter } from '../alerts/alert-center';
+import { MorningWatch } from '../morning/morning-watch';
 import type { Notifier } from '../alerts/notifier';
 import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher';
 import { Cache } from '../cache/cache';
@@ -43,6 +44,8 @@ export class AppCore {
   readonly cache: CacheStore;
   readonly documents: DocumentCache;
   readonly alerts: AlertCenter;
+  /** The daily digest and empty-return reminders, on the app clock. */
+  readonly morning: MorningWatch;
   readonly sync: SyncEngine;
   private syncStatus: SyncStatus;
   private readonly clock: Clock;
@@ -75,6 +78,7 @@ export class AppCore {
       this.clock,
       () => this.settings().alerts,
     );
+    this.morning = new MorningWatch(this.cache, this.alerts, this.clock, () => this.settings());
     this.sync = new SyncEngine({
       cache: this.cache,
       clock: this.clock,
@@ -130,6 +134,7 @@ export class AppCore {
   start(): void {
     this.alerts.deliverPending();
     this.alerts.start();
+    this.morning.start();
     this.restartSync();
   }
 
@@ -147,6 +152,7 @@ export class AppCore {
   stop(): void {
     this.sync.stop();
     this.alerts.stop();
+    this.morning.stop();
     this.cache.close();
     this.documents.close();
   }
@@ -178,6 +184,9 @@ export class AppCore {
       this.sync.resetRoutingEntitlement();
       this.restartSync();
     }
+    // A new digest time or tariff moves the next check.
+    if (JSON.stringify([before.digest, before.costs]) !== JSON.stringify([next.digest, next.costs]))
+      this.morning.start();
     return next;
   }
 

@@ -5,6 +5,8 @@ export interface Toast {
   title: string;
   body: string;
   containerId: string | null;
+  /** The alert kind: the daily digest opens the worklist instead of a container. */
+  kind?: string;
 }
 
 /**
