@@ -19,6 +19,7 @@ import { useStoredState } from '../hooks/use-stored-state';
 import { statusLabel } from '../lib/format';
 import { countOf } from '../../shared/words';
 import { CostSummary } from '../components/CostSummary';
+import { SavedViewsBar } from '../board/SavedViewsBar';
 import { useSettings } from '../hooks/use-settings';
 import { navigate } from '../lib/navigation';
 
@@ -199,6 +200,22 @@ export function ContainersView() {
           </button>
         ))}
       </div>
+
+      <SavedViewsBar
+        views={settings?.savedViews ?? []}
+        current={{
+          filters: { ...filters, lfd: filters.lfd in LFD_WINDOWS ? filters.lfd : 'any' },
+          sort,
+          columns: Object.fromEntries(
+            Object.entries(visibility).filter(([id]) => /^[A-Za-z]{1,40}$/.test(id)),
+          ),
+        }}
+        onApply={(view) => {
+          setFilters({ ...NO_FILTERS, ...view.filters });
+          setSort(view.sort);
+          setVisibility({ ...DEFAULT_HIDDEN, ...view.columns });
+        }}
+      />
 
       <div className="filters" role="search" aria-label="Board filters">
         <input
