@@ -134,8 +134,7 @@ export class AppCore {
   start(): void {
     this.alerts.deliverPending();
     this.alerts.start();
-    this.morning.start();
-    this.restartSync();
+    this.restartSync(); // starts the morning watch too
   }
 
   /**
@@ -147,6 +146,8 @@ export class AppCore {
     const simulated = connection.mode === 'embedded' && this.options.embedded !== undefined;
     const speed = this.clock.speed;
     this.sync.start(simulated ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000);
+    // The clock may have just taken the simulated world's speed: reschedule on it.
+    this.morning.start();
   }
 
   stop(): void {

@@ -32,7 +32,7 @@ export function Toasts({
             <span>{newest.body}</span>
           </div>
           <div className="toast__actions">
-            {newest.containerId ? (
+            {newest.containerId || newest.kind === 'daily_digest' ? (
               <button type="button" className="secondary" onClick={() => onOpen(newest)}>
                 Open
               </button>
