@@ -148,4 +148,44 @@ test.describe('the dispatcher morning on the embedded default', () => {
     await page.keyboard.press('/');
     await expect(page.getByRole('searchbox', { name: 'Filter containers' })).toBeFocused();
   });
+
+  test('the Track form maps line names, refuses over-long input and links a duplicate to its container', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${app.url}#/containers`);
+    const count = page.getByTestId('board-count');
+    await syncUntil(page, async () => /^[1-9]/.test((await count.textContent()) ?? ''));
+    const grid = page.getByRole('grid', { name: 'Containers' });
+    const cells = grid.locator('[role=row][data-index="0"] [role=gridcell]');
+    await expect(cells.first()).not.toBeEmpty();
+    const headers = (await grid.getByRole('columnheader').allTextContents()).map((h) => h.trim());
+    const number = ((await cells.nth(0).textContent()) ?? '').trim();
+    const scac = (
+      (await cells.nth(headers.findIndex((h) => h.startsWith('Line'))).textContent()) ?? ''
+    ).trim();
+
+    await page.getByRole('link', { name: 'Track' }).click();
+    const numbers = page.getByLabel('Numbers (one per line; paste many at once)');
+    await numbers.fill('X'.repeat(70));
+    await expect(page.getByText(/longer than 64 characters/)).toBeVisible();
+    await page.getByRole('button', { name: 'Track', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('Fix the numbers marked below first.');
+
+    // The line picked by its name.
+    const name = await page
+      .locator(`#shipping-lines option[value="${scac}"]`)
+      .evaluate((option) => option.textContent ?? '');
+    await page.getByLabel('Shipping line (SCAC)').fill(name);
+    await expect(page.getByText(`${scac}: ${name}`)).toBeVisible();
+    // Tracked twice: the second is a duplicate, which links to the container on the board.
+    for (let i = 0; i < 2; i++) {
+      await numbers.fill(number);
+      await page.getByRole('button', { name: 'Track', exact: true }).click();
+      await expect(page.getByTestId('submitted-request')).toHaveCount(i + 1);
+    }
+    const duplicate = page.getByTestId('submitted-request').first();
+    await duplicate.getByRole('link', { name: `open ${number}` }).click();
+    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+  });
 });
