@@ -2,6 +2,7 @@
  * The container board's columns. Each sorts server-side on one BoardColumn (query.sort); cells
  * render from a BoardRow only, so a row can be drawn the moment its page arrives.
  */
+import { countOf } from '../../shared/words';
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
@@ -166,7 +167,7 @@ export function CostCell({ row, now, costs }: { row: BoardRow; now: number; cost
   return (
     <span
       className="cost num"
-      title={`${demurrage.daysCharged} day(s) past free time; ${demurrage.accruedSource === 'terminal' ? 'as the terminal reports' : 'estimated from the tariff'}`}
+      title={`${countOf(demurrage.daysCharged, 'day')} past free time; ${demurrage.accruedSource === 'terminal' ? 'as the terminal reports' : 'estimated from the tariff'}`}
       data-testid="cost-clock"
     >
       {demurrage.accrued > 0 ? formatMoney(demurrage.accrued, demurrage.currency) : null}
@@ -192,7 +193,7 @@ export function HoldsCell({ row }: { row: BoardRow }) {
         </span>
       ))}
       {names.length === 0 ? (
-        <span className="chip chip--danger">{row.holdsCount} holds</span>
+        <span className="chip chip--danger">{countOf(row.holdsCount, 'hold')}</span>
       ) : null}
     </span>
   );
