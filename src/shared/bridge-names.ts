@@ -22,6 +22,7 @@ export const BRIDGE_METHOD_LIST = [
   'getShipmentDetail',
   'listShippingLines',
   'createTrackingRequest',
+  'inferNumbers',
   'listTrackingRequests',
   'listAlerts',
   'markAlertsRead',

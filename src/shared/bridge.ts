@@ -132,6 +132,14 @@ export interface Worklist {
   cost: CostTotals;
 }
 
+/** A number's kind and line as the service infers them (null: it cannot tell). */
+export interface InferredNumber {
+  number: string;
+  requestType: (typeof REQUEST_TYPES)[number] | null;
+  scac: string | null;
+  lineName: string | null;
+}
+
 export interface TrackNumberOutcome {
   number: string;
   ok: boolean;
@@ -199,6 +207,19 @@ export const bridgeMethods = {
   createTrackingRequest: {
     argument: TrackingRequestDraft,
     result: result<CreateTrackingRequestResult>(),
+  },
+  /** The line and kind of each number, from the service's infer endpoint (mixed pasted lists). */
+  inferNumbers: {
+    argument: Type.Object(
+      {
+        numbers: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+          minItems: 1,
+          maxItems: 50,
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<InferredNumber[]>(),
   },
   listTrackingRequests: {
     argument: Type.Object({ ...Paging }, { additionalProperties: false }),

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { REQUEST_TYPES, type TrackingRequestRow } from '../../shared/bridge';
+import { REQUEST_TYPES, type InferredNumber, type TrackingRequestRow } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { RequestStatus } from '../components/RequestStatus';
 import { DocumentDropZone } from '../documents/DocumentDropZone';
@@ -88,16 +88,38 @@ export function TrackView() {
     setFormError(null);
     if (parsed.length === 0) return setFormError('Enter at least one number.');
     if (problems.length) return setFormError('Fix the numbers marked below first.');
-    if (!/^[A-Z]{4}$/.test(scacUpper))
-      return setFormError('Choose the shipping line (4-letter SCAC).');
+    // No line chosen: the service tells each number's line (a mixed pasted list works).
+    const detect = scac.trim() === '';
+    if (!detect && !/^[A-Z]{4}$/.test(scacUpper))
+      return setFormError('Choose the shipping line (4-letter SCAC or its name).');
     setSubmitting(true);
     const results: Submitted[] = [];
+    const inferred = new Map<string, InferredNumber>();
+    if (detect) {
+      try {
+        for (const each of await quayside.inferNumbers({ numbers: parsed.slice(0, 50) }))
+          inferred.set(each.number, each);
+      } catch (failure) {
+        setSubmitting(false);
+        return setFormError(`Could not detect the lines: ${describeFailure(failure)}`);
+      }
+    }
     for (const number of parsed) {
+      const guess = inferred.get(number);
+      const lineScac = detect ? guess?.scac : scacUpper;
+      if (!lineScac) {
+        results.push({
+          number,
+          request: null,
+          error: 'The line could not be told from the number; choose it above.',
+        });
+        continue;
+      }
       try {
         const result = await quayside.createTrackingRequest({
-          requestType: type,
+          requestType: detect ? (guess?.requestType ?? type) : type,
           number,
-          scac: scacUpper,
+          scac: lineScac,
           refNumbers: splitList(refs),
           tags: splitList(tags),
         });
@@ -196,7 +218,7 @@ export function TrackView() {
                   ? 'Not a line we know; the request will say if it is wrong.'
                   : scac.trim()
                     ? 'Several lines match; type more of the name or the SCAC.'
-                    : ''}
+                    : 'Leave empty to detect the line of each number.'}
           </div>
           <label>
             References (comma separated)
