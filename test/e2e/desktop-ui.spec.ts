@@ -67,7 +67,7 @@ async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 4
 
 const boardCount = async (page: Page) => {
   const text = (await page.getByTestId('board-count').textContent()) ?? '';
-  const match = /([\d,]+) containers/.exec(text);
+  const match = /([\d,]+) containers?\b/.exec(text);
   return match?.[1] ? Number(match[1].replace(/,/g, '')) : 0;
 };
 
