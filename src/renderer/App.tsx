@@ -3,6 +3,8 @@ import type { AlertPush, AppInfo } from '../shared/bridge';
 import { quayside } from './bridge';
 import { ClockBadge } from './components/ClockBadge';
 import { GlobalSearch } from './components/GlobalSearch';
+import { KeyboardShortcuts } from './components/KeyboardShortcuts';
+import { MorningSettings } from './components/MorningSettings';
 import { SyncStatusIndicator } from './components/SyncStatusIndicator';
 import { Toasts, type Toast } from './components/Toasts';
 import { DocumentUploadsProvider } from './documents/uploads';
@@ -20,8 +22,10 @@ import { SettingsView } from './views/SettingsView';
 import { ShipmentDetailView } from './views/ShipmentDetailView';
 import { ShipmentsView } from './views/ShipmentsView';
 import { TrackView } from './views/TrackView';
+import { WorklistView } from './views/WorklistView';
 
 const VIEWS = [
+  { id: 'worklist', label: 'Worklist' },
   { id: 'containers', label: 'Containers' },
   { id: 'shipments', label: 'Shipments' },
   { id: 'track', label: 'Track' },
@@ -37,7 +41,8 @@ const TOAST_MS = 10_000;
 const currentRoute = (): Route & { view: ViewId } => {
   const route = parseRoute(window.location.hash);
   const known = VIEWS.find((view) => view.id === route.view)?.id;
-  return known ? { view: known, id: route.id } : { view: 'containers', id: null };
+  // The morning worklist is where the day starts.
+  return known ? { view: known, id: route.id } : { view: 'worklist', id: null };
 };
 
 export function App() {
@@ -81,7 +86,13 @@ export function App() {
     (alert: AlertPush) => {
       refreshUnread();
       setToasts((previous) => [
-        { id: alert.id, title: alert.title, body: alert.body, containerId: alert.containerId },
+        {
+          id: alert.id,
+          kind: alert.kind,
+          title: alert.title,
+          body: alert.body,
+          containerId: alert.containerId,
+        },
         ...previous.filter((toast) => toast.id !== alert.id).slice(0, 3),
       ]);
       window.setTimeout(
@@ -100,7 +111,8 @@ export function App() {
         });
         notification.onclick = () => {
           window.focus();
-          if (alert.containerId) navigate('containers', alert.containerId);
+          if (alert.kind === 'daily_digest') navigate('worklist');
+          else if (alert.containerId) navigate('containers', alert.containerId);
         };
       }
     },
@@ -113,6 +125,9 @@ export function App() {
 
   let content;
   switch (route.view) {
+    case 'worklist':
+      content = <WorklistView />;
+      break;
     case 'containers':
       content = route.id ? <ContainerDetailView id={route.id} /> : <ContainersView />;
       break;
@@ -132,7 +147,12 @@ export function App() {
       content = <AlertsView containerId={route.id} onChanged={refreshUnread} />;
       break;
     case 'settings':
-      content = <SettingsView settings={settings.value} appInfo={appInfo} />;
+      content = (
+        <>
+          <SettingsView settings={settings.value} appInfo={appInfo} />
+          <MorningSettings settings={settings.value} />
+        </>
+      );
       break;
   }
 
@@ -140,6 +160,7 @@ export function App() {
     <DataVersionContext.Provider value={dataVersion}>
       <DocumentUploadsProvider>
         <WindowDocumentDrop />
+        <KeyboardShortcuts />
         <div className="shell">
           <header className="shell__header">
             <span className="brand">Quayside</span>
@@ -180,7 +201,8 @@ export function App() {
             toasts={toasts}
             onDismiss={(id) => setToasts((previous) => previous.filter((toast) => toast.id !== id))}
             onOpen={(toast) => {
-              if (toast.containerId) navigate('containers', toast.containerId);
+              if (toast.kind === 'daily_digest') navigate('worklist');
+              else if (toast.containerId) navigate('containers', toast.containerId);
               setToasts((previous) => previous.filter((each) => each.id !== toast.id));
             }}
           />

@@ -14,6 +14,7 @@ import {
   ContainerQuery,
   type AlertList,
   type BoardFacets,
+  type BoardRow,
   type BoardPage,
   type BoardView,
   type ContainerDetail,
@@ -23,6 +24,8 @@ import {
 import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { Settings, SettingsPatch } from './settings';
+import type { WorklistPlace, WorklistSection } from './worklist';
+import type { CostTotals } from './cost-clock';
 
 const NoArgument = Type.Null();
 
@@ -156,6 +159,22 @@ export interface RouteMapResult {
   completed: boolean;
 }
 
+/** The morning worklist: places (terminals, ramps) with their sections, and counts per section. */
+export interface Worklist {
+  places: WorklistPlace<BoardRow>[];
+  counts: Record<WorklistSection, number>;
+  /** What the listed boxes cost, with the tariffs in the settings. */
+  cost: CostTotals;
+}
+
+/** A number's kind and line as the service infers them (null: it cannot tell). */
+export interface InferredNumber {
+  number: string;
+  requestType: (typeof REQUEST_TYPES)[number] | null;
+  scac: string | null;
+  lineName: string | null;
+}
+
 export interface TrackNumberOutcome {
   number: string;
   ok: boolean;
@@ -196,6 +215,10 @@ export const bridgeMethods = {
   listContainers: { argument: ContainerQuery, result: result<BoardPage>() },
   getBoardFacets: { argument: NoArgument, result: result<BoardFacets>() },
   getViewCounts: { argument: NoArgument, result: result<Record<BoardView, number>>() },
+  /** What to act on today, by terminal, read in each terminal's calendar day. */
+  getWorklist: { argument: NoArgument, result: result<Worklist>() },
+  /** What the containers of a board query cost: demurrage accrued, tomorrow's increase, per diem. */
+  getViewCost: { argument: ContainerQuery, result: result<CostTotals>() },
   getContainerDetail: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),
     result: result<ContainerDetail | null>(),
@@ -253,6 +276,19 @@ export const bridgeMethods = {
   createTrackingRequest: {
     argument: TrackingRequestDraft,
     result: result<CreateTrackingRequestResult>(),
+  },
+  /** The line and kind of each number, from the service's infer endpoint (mixed pasted lists). */
+  inferNumbers: {
+    argument: Type.Object(
+      {
+        numbers: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+          minItems: 1,
+          maxItems: 50,
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<InferredNumber[]>(),
   },
   listTrackingRequests: {
     argument: Type.Object({ ...Paging }, { additionalProperties: false }),

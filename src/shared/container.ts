@@ -61,6 +61,17 @@ export const LEFT_TERMINAL_STATUSES = [
 
 const LEFT_TERMINAL = new Set<string>(LEFT_TERMINAL_STATUSES);
 
+/**
+ * Statuses after which nothing is left to do for the box: the empty is back. A picked-up box is
+ * not complete yet: its empty return (per diem) still runs.
+ */
+export const COMPLETED_STATUSES = ['empty_returned'] as const satisfies readonly ContainerStatus[];
+
+const COMPLETED = new Set<string>(COMPLETED_STATUSES);
+
+/** Whether a container's work is done (views hide these unless "Show completed" is on). */
+export const isCompleted = (status: string): boolean => COMPLETED.has(status);
+
 /** Whether a status (any string, as a remote service may report new ones) means "left the terminal". */
 export const hasLeftTerminal = (status: string): boolean => LEFT_TERMINAL.has(status);
 
@@ -336,21 +347,49 @@ export const pendingHolds = <H extends HoldLike>(holds: readonly H[]): H[] =>
  * The hold codes terminals report, each with a readable name and what it means for the
  * dispatcher: who must clear it before the box can go. Unknown codes are spelled out.
  */
-export const HOLD_KINDS: Readonly<Record<string, { label: string; description: string }>> = {
-  customs: { label: 'Customs', description: 'Customs (CBP) has not released the cargo.' },
+export const HOLD_KINDS: Readonly<
+  Record<string, { label: string; description: string; action: string }>
+> = {
+  customs: {
+    label: 'Customs',
+    description: 'Customs (CBP) has not released the cargo.',
+    action: 'Ask the customs broker for the release',
+  },
   freight: {
     label: 'Freight',
     description: 'The line holds the box until freight charges are paid.',
+    action: 'Pay the freight and get the line release',
   },
-  usda: { label: 'USDA', description: 'USDA agriculture inspection must release the cargo.' },
-  vacis: { label: 'VACIS exam', description: 'CBP selected the box for a VACIS X-ray exam.' },
+  usda: {
+    label: 'USDA',
+    description: 'USDA agriculture inspection must release the cargo.',
+    action: 'Chase the USDA inspection release',
+  },
+  vacis: {
+    label: 'VACIS exam',
+    description: 'CBP selected the box for a VACIS X-ray exam.',
+    action: 'Ask the broker when the exam is scheduled',
+  },
   tmf: {
     label: 'Traffic mitigation fee',
     description: 'The port traffic mitigation fee (TMF) is unpaid.',
+    action: 'Pay the traffic mitigation fee',
   },
-  ctf: { label: 'Clean truck fee', description: 'The port clean truck fee is unpaid.' },
-  line: { label: 'Line', description: 'The shipping line holds the box.' },
-  other: { label: 'Other', description: 'The terminal reports a hold of another kind.' },
+  ctf: {
+    label: 'Clean truck fee',
+    description: 'The port clean truck fee is unpaid.',
+    action: 'Pay the clean truck fee',
+  },
+  line: {
+    label: 'Line',
+    description: 'The shipping line holds the box.',
+    action: 'Ask the line to release the box',
+  },
+  other: {
+    label: 'Other',
+    description: 'The terminal reports a hold of another kind.',
+    action: 'Ask the terminal what clears the hold',
+  },
 };
 
 const holdKind = (code: string) =>
@@ -362,6 +401,11 @@ export function holdLabel(code: string): string {
 
 export function holdDescription(code: string): string {
   return holdKind(code)?.description ?? `Hold reported by the terminal: ${holdLabel(code)}.`;
+}
+
+/** What the dispatcher does to clear a hold: "Ask the customs broker for the release". */
+export function holdAction(code: string): string {
+  return holdKind(code)?.action ?? `Ask the terminal what clears the ${holdLabel(code)} hold`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -490,6 +534,8 @@ export const ALERT_KINDS = [
   'eta_changed',
   'picked_up',
   'empty_returned',
+  'empty_return_due',
+  'daily_digest',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
@@ -503,6 +549,8 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   eta_changed: 'ETA changed',
   picked_up: 'Picked up',
   empty_returned: 'Empty returned',
+  empty_return_due: 'Empty return due (per diem)',
+  daily_digest: 'Daily digest',
 };
 
 /** Bounds of the alert thresholds a user can set, in hours. */

@@ -75,6 +75,8 @@ export const ContainerQuery = Type.Object(
     lfdTo: Type.Optional(Instant),
     lfdDue: Type.Optional(literals(LFD_DUE_FILTERS)),
     hasHolds: Type.Optional(Type.Boolean()),
+    /** Completed containers (empty returned) are left out unless this is true. */
+    showCompleted: Type.Optional(Type.Boolean()),
     ready: Type.Optional(Type.Boolean()),
     sort: Type.Optional(
       Type.Object(
@@ -122,6 +124,8 @@ export interface BoardRow {
   /** Where the box is: the port terminal, or the destination ramp for a rail move. */
   location: ContainerLocation;
   pickupAppointmentAt: string | null;
+  /** When the full box left the terminal (the per diem clock starts). */
+  pickedUpAt: string | null;
   terminalCheckedAt: string | null;
   updatedAt: string | null;
   podTimezone: string | null;

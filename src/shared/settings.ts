@@ -10,6 +10,8 @@ import {
   DEFAULT_ALERT_THRESHOLDS,
   type AlertKind,
 } from './container';
+import { CostTables, DEFAULT_COST_TABLES } from './cost-clock';
+import { SavedViews } from './saved-views';
 
 export const Theme = Type.Union([
   Type.Literal('system'),
@@ -62,12 +64,24 @@ export const DesktopSettings = Type.Object({
   ]),
 });
 
+/** The daily digest: one notification at a local time of day on the app's clock. */
+export const DigestSettings = Type.Object({
+  enabled: Type.Boolean(),
+  /** `HH:mm`, 24-hour, in the computer's time zone. */
+  time: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' }),
+});
+
 export const Settings = Type.Object({
   theme: Theme,
   syncIntervalMinutes: Type.Integer({ minimum: 1, maximum: 1440 }),
   connection: ConnectionSettings,
   alerts: AlertSettings,
   desktop: DesktopSettings,
+  /** Terminal storage tariffs and line per diem, for the cost clock. */
+  costs: CostTables,
+  /** Named board views (filter, sort, columns). */
+  savedViews: SavedViews,
+  digest: DigestSettings,
 });
 
 /** What `updateSettings` accepts: any subset, nested objects merged member by member. */
@@ -78,6 +92,10 @@ export const SettingsPatch = Type.Object(
     connection: Type.Optional(Type.Partial(ConnectionSettings, { additionalProperties: false })),
     alerts: Type.Optional(Type.Partial(AlertSettings, { additionalProperties: false })),
     desktop: Type.Optional(Type.Partial(DesktopSettings, { additionalProperties: false })),
+    /** Tables and views are replaced whole. */
+    costs: Type.Optional(CostTables),
+    savedViews: Type.Optional(SavedViews),
+    digest: Type.Optional(Type.Partial(DigestSettings, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );
@@ -98,6 +116,9 @@ export const DEFAULT_SETTINGS: Settings = {
     kinds: {},
   },
   desktop: { startAtLogin: false, updateUrl: '' },
+  costs: DEFAULT_COST_TABLES,
+  savedViews: [],
+  digest: { enabled: true, time: '07:00' },
 };
 
 export function applySettingsPatch(current: Settings, patch: SettingsPatch): Settings {
@@ -115,5 +136,8 @@ export function applySettingsPatch(current: Settings, patch: SettingsPatch): Set
       kinds: { ...current.alerts.kinds, ...patch.alerts?.kinds },
     },
     desktop: { ...current.desktop, ...patch.desktop },
+    costs: patch.costs ?? current.costs,
+    savedViews: patch.savedViews ?? current.savedViews,
+    digest: { ...current.digest, ...patch.digest },
   };
 }

@@ -16,7 +16,15 @@ test.describe('browser mode', () => {
     try {
       await page.goto(first.url);
       const nav = page.getByRole('navigation', { name: 'Main' });
-      for (const label of ['Containers', 'Shipments', 'Track', 'Requests', 'Alerts', 'Settings']) {
+      for (const label of [
+        'Worklist',
+        'Containers',
+        'Shipments',
+        'Track',
+        'Requests',
+        'Alerts',
+        'Settings',
+      ]) {
         await expect(nav.getByRole('link', { name: label })).toBeVisible();
       }
       // The launch token leaves the address bar once the page has it.

@@ -67,7 +67,7 @@ async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 4
 
 const boardCount = async (page: Page) => {
   const text = (await page.getByTestId('board-count').textContent()) ?? '';
-  const match = /([\d,]+) containers/.exec(text);
+  const match = /([\d,]+) containers?\b/.exec(text);
   return match?.[1] ? Number(match[1].replace(/,/g, '')) : 0;
 };
 
@@ -105,7 +105,7 @@ test.describe('desktop UI against the embedded service and simulated world', () 
   test('the board fills from the first sync; sort, filter, search and export work', async ({
     page,
   }) => {
-    await page.goto(app.url);
+    await page.goto(`${app.url}#/containers`);
     await syncUntil(page, async () => (await boardCount(page)) > 1); // sorting needs two rows
     const grid = page.getByRole('grid', { name: 'Containers' });
     await expect(grid.getByRole('row').nth(1)).not.toHaveAttribute('aria-busy', 'true');
@@ -180,7 +180,7 @@ test.describe('desktop UI against the embedded service and simulated world', () 
   test('a container at sea shows its ports, the path sailed and the vessel on the map', async ({
     page,
   }) => {
-    await page.goto(app.url);
+    await page.goto(`${app.url}#/containers`);
     await page.getByRole('button', { name: /^At sea/ }).click();
     await syncUntil(page, async () => (await boardCount(page)) > 0);
     const grid = page.getByRole('grid', { name: 'Containers' });

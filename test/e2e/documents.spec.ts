@@ -102,7 +102,7 @@ test.describe('documents in the desktop app', () => {
     test.setTimeout(120_000);
     const shipment = await untrackedShipment(app);
     const [container] = shipment.containers as [string];
-    await page.goto(app.url);
+    await page.goto(`${app.url}#/containers`);
     // Dropped anywhere on the window (here the board), a document opens the Track view.
     await expect(page.getByRole('heading', { name: 'Containers', exact: true })).toBeVisible();
     await dropFiles(page, page.locator('main'), [

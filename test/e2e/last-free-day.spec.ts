@@ -73,7 +73,7 @@ test.describe('last free day', () => {
     page,
   }) => {
     test.setTimeout(150_000);
-    await page.goto(app.url);
+    await page.goto(`${app.url}#/containers`);
     const row = await containerWithLfd(page, app);
     // The latest deadline: at its day every earlier one is past, so it is the one still to meet.
     const last = row.deadlines[row.deadlines.length - 1]!;

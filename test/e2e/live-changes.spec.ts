@@ -117,13 +117,15 @@ test.describe('live changes', () => {
       .poll(
         async () => {
           await page.getByRole('button', { name: 'Sync now' }).click();
-          return Number(/([\d,]+) containers/.exec((await count.textContent()) ?? '')?.[1] ?? 0);
+          return Number(/([\d,]+) containers?\b/.exec((await count.textContent()) ?? '')?.[1] ?? 0);
         },
         { timeout: 60_000, intervals: [2_000] },
       )
       .toBeGreaterThan(0);
     const shown = async () =>
-      Number(/([\d,]+) containers/.exec((await count.textContent()) ?? '')?.[1]?.replace(/,/g, ''));
+      Number(
+        /([\d,]+) containers?\b/.exec((await count.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
+      );
     // A sync still in flight may add the service's newest boxes after this reading.
     const before = await shown();
 

@@ -108,6 +108,17 @@ describe('desktop bridge handlers against a real service', () => {
     expect(list.rows.map((r) => r.number)).toContain('MAEU987654321');
   });
 
+  it('detects the line and kind of each number of a mixed list through the infer endpoint', async () => {
+    const inferred = await call<
+      { number: string; requestType: string | null; scac: string | null }[]
+    >('inferNumbers', { numbers: ['MAEU123456789', 'MSKU1234565', '???'] });
+    expect(inferred).toHaveLength(3);
+    expect(inferred[0]).toMatchObject({ number: 'MAEU123456789', scac: 'MAEU' });
+    expect(inferred[1]).toMatchObject({ number: 'MSKU1234565', requestType: 'container' });
+    expect(inferred[2]).toEqual({ number: '???', requestType: null, scac: null, lineName: null });
+    await expect(call('inferNumbers', { numbers: [] })).rejects.toThrow();
+  });
+
   it('reports the clock the views count down with, following simulated time', async () => {
     const real = await call<{ now: string; speed: number }>('getClock');
     expect(real.speed).toBe(1);

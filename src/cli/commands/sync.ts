@@ -55,7 +55,8 @@ export const exportCommand: CliCommand = {
       console.error(`Unsupported format "${values.format}": only csv is available`);
       return 2;
     }
-    await exportContainersCsv(values['data-dir'], process.stdout);
+    // The whole cache, completed (empty-returned) containers included, as the board hides them.
+    await exportContainersCsv(values['data-dir'], process.stdout, { showCompleted: true });
     return 0;
   },
 };

@@ -7,6 +7,7 @@
 import type Database from 'better-sqlite3';
 import {
   ACTIVE_HOLD_STATUS,
+  COMPLETED_STATUSES,
   containerLocation,
   type FeeLike,
   type LfdDueDays,
@@ -78,7 +79,8 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
      WHERE json_extract(h.value, '$.status') = '${ACTIVE_HOLD_STATUS}') AS holdNames,
   c.fees_amount AS feesAmount,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
-  c.pickup_appointment_at AS pickupAppointmentAt, c.terminal_checked_at AS terminalCheckedAt,
+  c.pickup_appointment_at AS pickupAppointmentAt, c.picked_up_at AS pickedUpAt,
+  c.terminal_checked_at AS terminalCheckedAt,
   c.updated_at AS updatedAt, coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone,
   s.customer_name AS customer, c.lfd_deadlines AS deadlines,
   json_extract(c.json, '$.attributes.final_destination_timezone') AS destinationTimezone,
@@ -166,6 +168,9 @@ export function ftsQuery(text: string): string | null {
   return terms.length ? terms.map((t) => `"${t}"*`).join(' ') : null;
 }
 
+/** Text for a LIKE pattern, its wildcards and the escape character taken literally. */
+export const likeLiteral = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 const isoParam = (value: string, name: string): string => {
   const t = Date.parse(value);
   if (Number.isNaN(t)) throw new RangeError(`${name} is not a date-time: ${value}`);
@@ -220,13 +225,24 @@ export class BoardQueries {
       parts.push(`(${STILL_AT_TERMINAL_SQL} AND ${due.clause})`);
       params.push(...due.params);
     }
+    if (!q.showCompleted)
+      parts.push(
+        `c.current_status NOT IN (${COMPLETED_STATUSES.map((st) => `'${st}'`).join(', ')})`,
+      );
     if (q.hasHolds !== undefined)
       parts.push(q.hasHolds ? 'c.holds_count > 0' : 'c.holds_count = 0');
     if (q.ready !== undefined) parts.push(q.ready ? 'c.ready = 1' : 'c.ready = 0');
-    const match = q.search ? ftsQuery(q.search) : null;
-    if (match) {
-      parts.push('c.seq IN (SELECT rowid FROM container_search WHERE container_search MATCH ?)');
-      params.push(match);
+    const text = q.search?.trim();
+    if (text) {
+      // The search index (numbers, references, vessel, customer), or the name of the port or
+      // terminal, matched as typed: `%` and `_` are letters here, not wildcards.
+      const match = ftsQuery(text);
+      const like = `%${likeLiteral(text)}%`;
+      parts.push(`(${match ? 'c.seq IN (SELECT rowid FROM container_search WHERE container_search MATCH ?) OR ' : ''}
+        c.pod_terminal_id IN (SELECT id FROM terminals WHERE name LIKE ? ESCAPE '\\') OR
+        c.shipment_id IN (SELECT id FROM shipments
+          WHERE pod_name LIKE ? ESCAPE '\\' OR pod_locode LIKE ? ESCAPE '\\'))`);
+      params.push(...(match ? [match] : []), like, like, like);
     }
     if (q.view) {
       const view = this.viewClause(q.view, now);
@@ -331,6 +347,22 @@ export class BoardQueries {
     }
   }
 
+  /**
+   * The rows of a query that cost or may cost by tomorrow (for the cost clock's sums): free time
+   * ending within a day or already over, fees reported, or picked up (per diem).
+   */
+  *costRows(q: ContainerQuery, now: number): Generator<BoardRow> {
+    const { clause, params } = this.where(q, now);
+    const costs = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
+    const where = clause ? `${clause} AND ${costs}` : `WHERE ${costs}`;
+    for (const r of this.stmt(`${SELECT_ROW} ${FROM} ${where}`).iterate(
+      ...params,
+      now + DAY,
+    ) as IterableIterator<RawRow>) {
+      yield toBoardRow(r);
+    }
+  }
+
   /** Every row of a query with its itemised fees, in board order (for the exports). */
   *exportRows(q: ContainerQuery, now: number): Generator<{ row: BoardRow; fees: FeeLike[] }> {
     const { clause, params } = this.where(q, now);
@@ -340,6 +372,19 @@ export class BoardQueries {
     ).iterate(...params) as IterableIterator<RawRow & { feesJson: string | null }>) {
       yield { row: toBoardRow(r), fees: feesJson ? (JSON.parse(feesJson) as FeeLike[]) : [] };
     }
+  }
+
+  /**
+   * Every container still at its terminal or on its way there (the worklist's candidates), at
+   * most `limit`, earliest deadline first.
+   */
+  worklistRows(limit = 5000): BoardRow[] {
+    return (
+      this.stmt(
+        `${SELECT_ROW} ${FROM} WHERE ${STILL_AT_TERMINAL_SQL}
+         ORDER BY c.lfd_first_end_at IS NULL, c.lfd_first_end_at, c.number, c.id LIMIT ?`,
+      ).all(limit) as RawRow[]
+    ).map(toBoardRow);
   }
 
   /** How many containers each built-in view holds now (for the sidebar badges). */

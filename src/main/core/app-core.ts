@@ -7,6 +7,7 @@ import type { AppClock, AppInfo, CacheInfo, SyncStatus } from '../../shared/brid
 import { ScaledClock, systemClock, type Clock } from '../../shared/clock';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
 import { AlertCenter } from '../alerts/alert-center';
+import { MorningWatch } from '../morning/morning-watch';
 import type { Notifier } from '../alerts/notifier';
 import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher';
 import { Cache } from '../cache/cache';
@@ -45,6 +46,8 @@ export class AppCore {
   readonly cache: CacheStore;
   readonly documents: DocumentCache;
   readonly alerts: AlertCenter;
+  /** The daily digest and empty-return reminders, on the app clock. */
+  readonly morning: MorningWatch;
   readonly sync: SyncEngine;
   private syncStatus: SyncStatus;
   private readonly clock: Clock;
@@ -85,6 +88,7 @@ export class AppCore {
       this.clock,
       () => this.settings().alerts,
     );
+    this.morning = new MorningWatch(this.cache, this.alerts, this.clock, () => this.settings());
     this.sync = new SyncEngine({
       cache: this.cache,
       clock: this.clock,
@@ -146,7 +150,7 @@ export class AppCore {
     this.savedClock?.start();
     this.alerts.deliverPending();
     this.alerts.start();
-    this.restartSync();
+    this.restartSync(); // starts the morning watch too
   }
 
   /**
@@ -159,6 +163,8 @@ export class AppCore {
     this.sync.start(
       this.simulated() ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000,
     );
+    // The clock may have just taken the simulated world's speed: reschedule on it.
+    this.morning.start();
   }
 
   /**
@@ -210,6 +216,7 @@ export class AppCore {
     this.savedClock?.stop();
     this.sync.stop();
     this.alerts.stop();
+    this.morning.stop();
     this.cache.close();
     this.documents.close();
   }
@@ -241,6 +248,9 @@ export class AppCore {
       this.sync.resetRoutingEntitlement();
       this.restartSync();
     }
+    // A new digest time or tariff moves the next check.
+    if (JSON.stringify([before.digest, before.costs]) !== JSON.stringify([next.digest, next.costs]))
+      this.morning.start();
     return next;
   }
 

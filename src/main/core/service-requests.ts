@@ -4,6 +4,7 @@
  */
 import type {
   CreateTrackingRequestResult,
+  InferredNumber,
   TrackingRequestDraft,
   TrackingRequestRow,
 } from '../../shared/bridge';
@@ -145,6 +146,39 @@ export async function createTrackingRequest(
     };
   }
   return { ok: false, message: statusMessage(status), field: null };
+}
+
+/** What the service infers from a number: its kind and, when it can tell, the line. */
+export async function inferNumber(
+  connection: ServiceConnection | null,
+  number: string,
+  budgets?: ServiceBudgets,
+): Promise<InferredNumber> {
+  const none = { number, requestType: null, scac: null, lineName: null };
+  if (!connection) return none;
+  const { status, json } = await call(
+    connection,
+    budgets,
+    'POST',
+    'tracking_requests/infer_number',
+    { number },
+  );
+  if (status !== 200) return none;
+  const attrs = (json as { data?: { attributes?: InferAttributes } } | null)?.data?.attributes;
+  const selected =
+    attrs?.shipping_line?.decision === 'auto_select' ? attrs.shipping_line.selected : null;
+  const kind = attrs?.number_type;
+  return {
+    number,
+    requestType: kind === 'booking' ? 'booking_number' : (kind ?? null),
+    scac: typeof selected?.scac === 'string' ? selected.scac : null,
+    lineName: typeof selected?.name === 'string' ? selected.name : null,
+  };
+}
+
+interface InferAttributes {
+  number_type?: 'container' | 'bill_of_lading' | 'booking';
+  shipping_line?: { decision?: string; selected?: { scac?: unknown; name?: unknown } | null };
 }
 
 export async function listTrackingRequests(

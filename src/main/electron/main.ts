@@ -170,10 +170,10 @@ async function main(): Promise<void> {
     settingsStore: new ElectronSettingsStore(),
     secretStore: createSecretStore(dataDir),
     notifier: {
-      notify: ({ title, body, containerId }) => {
+      notify: ({ title, body, containerId, kind }) => {
         if (!Notification.isSupported()) return;
         const notification = new Notification({ title, body });
-        notification.on('click', () => showWindow(notificationRoute(containerId)));
+        notification.on('click', () => showWindow(notificationRoute(containerId, kind)));
         notification.show();
       },
     },

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   flexRender,
   getCoreRowModel,
@@ -11,8 +11,17 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
 import { BOARD_COLUMN_DEFS, type BoardLine } from './columns';
 import { hasLeftTerminal } from '../../shared/container';
+import type { CostTables } from '../../shared/cost-clock';
+import { fitColumnWidths } from './fit';
+import './board-fit.css';
 
-const ROW_HEIGHT = 36;
+export type BoardDensity = 'comfortable' | 'compact';
+
+const ROW_HEIGHTS: Record<BoardDensity, number> = { comfortable: 36, compact: 26 };
+/** Cell padding (8 px each side) plus a little air. */
+const CELL_CHROME = 20;
+/** A header also holds its sort mark and the resize handle. */
+const HEADER_CHROME = 34;
 
 export interface BoardSort {
   column: BoardColumn;
@@ -30,6 +39,9 @@ interface Props {
   columnSizing: ColumnSizingState;
   onColumnSizingChange(sizing: ColumnSizingState): void;
   columnVisibility: VisibilityState;
+  density?: BoardDensity;
+  /** Tariffs for the cost column (defaults when absent). */
+  costs?: CostTables;
   now: number;
   onOpen(row: BoardRow): void;
 }
@@ -41,13 +53,16 @@ interface Props {
  */
 export function BoardTable(props: Props) {
   const { total, rowAt, ensureRange, sort, now } = props;
+  const density = props.density ?? 'comfortable';
+  const rowHeight = ROW_HEIGHTS[density];
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({
     count: total ?? 0,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
   });
+  useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
   const firstIndex = items[0]?.index ?? 0;
   const lastIndex = items[items.length - 1]?.index ?? 0;
@@ -61,15 +76,54 @@ export function BoardTable(props: Props) {
     [items, rowAt],
   );
 
+  // Widths fitted to the content shown so far (a column only grows as more rows are seen) and
+  // spread over the board's width; a width the user dragged wins over the fitted one.
+  const natural = useRef<Record<string, number>>({});
+  const [boardWidth, setBoardWidth] = useState(0);
+  const [fitted, setFitted] = useState<ColumnSizingState>({});
+  const visibleKey = JSON.stringify(props.columnVisibility);
+  const measure = useCallback(() => {
+    const root = scrollRef.current;
+    if (!root) return;
+    const widths: Record<string, number> = {};
+    for (const fit of root.querySelectorAll<HTMLElement>('[data-col] > .board__fit')) {
+      const cell = fit.parentElement as HTMLElement;
+      const id = cell.dataset.col ?? '';
+      const chrome = cell.getAttribute('role') === 'columnheader' ? HEADER_CHROME : CELL_CHROME;
+      widths[id] = Math.max(widths[id] ?? 0, fit.getBoundingClientRect().width + chrome);
+    }
+    const next = { ...natural.current };
+    for (const [id, width] of Object.entries(widths)) next[id] = Math.max(next[id] ?? 0, width);
+    natural.current = next;
+    setBoardWidth(root.clientWidth);
+  }, []);
+  useEffect(() => {
+    const root = scrollRef.current;
+    if (!root || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(() => setBoardWidth(root.clientWidth));
+    observer.observe(root);
+    return () => observer.disconnect();
+  }, []);
+
   const { onRowsShown } = props;
+  const loadedKey = lines.map((line) => (line.row ? line.row.id : '')).join();
   useEffect(() => {
     if (lines.length > 0 && lines.every((line) => line.row !== null)) onRowsShown?.();
   }, [lines, onRowsShown]);
+  useEffect(() => {
+    const frame = window.requestAnimationFrame(measure);
+    return () => window.cancelAnimationFrame(frame);
+  }, [loadedKey, visibleKey, density, measure]);
 
   const sorting: SortingState = useMemo(() => {
     const column = BOARD_COLUMN_DEFS.find((def) => def.meta?.sortKey === sort.column);
     return column?.id ? [{ id: column.id, desc: sort.direction === 'desc' }] : [];
   }, [sort]);
+
+  const sizing = useMemo(
+    () => ({ ...fitted, ...props.columnSizing }),
+    [fitted, props.columnSizing],
+  );
 
   const table = useReactTable({
     data: lines,
@@ -81,16 +135,38 @@ export function BoardTable(props: Props) {
     columnResizeMode: 'onChange',
     state: {
       sorting,
-      columnSizing: props.columnSizing,
+      columnSizing: sizing,
       columnVisibility: props.columnVisibility,
     },
-    meta: { now },
+    meta: { now, costs: props.costs },
     onColumnSizingChange: (updater) => {
-      props.onColumnSizingChange(
-        typeof updater === 'function' ? updater(props.columnSizing) : updater,
-      );
+      const next = typeof updater === 'function' ? updater(sizing) : updater;
+      // Keep only what the user changed; the rest stays fitted to the content.
+      const chosen: ColumnSizingState = {};
+      for (const [id, width] of Object.entries(next))
+        if (props.columnSizing[id] !== undefined || fitted[id] !== width) chosen[id] = width;
+      props.onColumnSizingChange(chosen);
     },
   });
+
+  const visibleIds = table
+    .getVisibleLeafColumns()
+    .map((column) => column.id)
+    .join();
+  useEffect(() => {
+    const ids = visibleIds.split(',').filter(Boolean);
+    const measured = Object.fromEntries(
+      ids.filter((id) => natural.current[id] !== undefined).map((id) => [id, natural.current[id]!]),
+    );
+    if (Object.keys(measured).length < ids.length || boardWidth <= 0) return;
+    // Columns the user sized keep their width; the others share what is left.
+    const userWidth = ids.reduce((sum, id) => sum + (props.columnSizing[id] ?? 0), 0);
+    const free = Object.fromEntries(
+      Object.entries(measured).filter(([id]) => props.columnSizing[id] === undefined),
+    );
+    const next = fitColumnWidths(free, boardWidth - userWidth);
+    setFitted((previous) => (JSON.stringify(previous) === JSON.stringify(next) ? previous : next));
+  }, [visibleIds, boardWidth, props.columnSizing]);
 
   const width = table.getTotalSize();
   const rows = table.getRowModel().rows;
@@ -123,7 +199,7 @@ export function BoardTable(props: Props) {
 
   return (
     <div
-      className="board"
+      className={`board board--${density}`}
       ref={scrollRef}
       role="grid"
       aria-label="Containers"
@@ -140,6 +216,7 @@ export function BoardTable(props: Props) {
                 <div
                   key={header.id}
                   role="columnheader"
+                  data-col={header.column.id}
                   className="board__cell board__cell--head"
                   style={{ width: header.getSize() }}
                   aria-sort={
@@ -159,7 +236,9 @@ export function BoardTable(props: Props) {
                     }}
                     title={`Sort by ${header.column.columnDef.meta?.label ?? header.id}`}
                   >
-                    {flexRender(header.column.columnDef.header, header.getContext())}
+                    <span className="board__fit">
+                      {flexRender(header.column.columnDef.header, header.getContext())}
+                    </span>
                     <span aria-hidden="true" className="board__sort-mark">
                       {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : ''}
                     </span>
@@ -171,7 +250,11 @@ export function BoardTable(props: Props) {
                     className={`board__resizer${header.column.getIsResizing() ? ' is-resizing' : ''}`}
                     onMouseDown={header.getResizeHandler()}
                     onTouchStart={header.getResizeHandler()}
-                    onDoubleClick={() => header.column.resetSize()}
+                    title="Drag to resize; double-click to fit the content"
+                    onDoubleClick={() => {
+                      const { [header.column.id]: _dropped, ...rest } = props.columnSizing;
+                      props.onColumnSizingChange(rest);
+                    }}
                   />
                 </div>
               );
@@ -197,7 +280,7 @@ export function BoardTable(props: Props) {
               aria-rowindex={item.index + 2}
               aria-busy={line.row ? undefined : true}
               className={`board__row${line.row ? '' : ' board__row--loading'}${line.row && hasLeftTerminal(line.row.status) ? ' board__row--done' : ''}`}
-              style={{ transform: `translateY(${item.start}px)`, height: ROW_HEIGHT, width }}
+              style={{ transform: `translateY(${item.start}px)`, height: rowHeight, width }}
               onKeyDown={(event) => onRowKeyDown(event, item.index, line.row)}
               onDoubleClick={() => line.row && props.onOpen(line.row)}
               onClick={(event) => {
@@ -209,11 +292,14 @@ export function BoardTable(props: Props) {
                 <div
                   key={cellItem.id}
                   role="gridcell"
+                  data-col={cellItem.column.id}
                   className="board__cell"
                   style={{ width: cellItem.column.getSize() }}
                 >
                   {line.row ? (
-                    flexRender(cellItem.column.columnDef.cell, cellItem.getContext())
+                    <span className="board__fit">
+                      {flexRender(cellItem.column.columnDef.cell, cellItem.getContext())}
+                    </span>
                   ) : (
                     <span className="skeleton" aria-hidden="true" />
                   )}

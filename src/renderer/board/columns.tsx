@@ -2,6 +2,7 @@
  * The container board's columns. Each sorts server-side on one BoardColumn (query.sort); cells
  * render from a BoardRow only, so a row can be drawn the moment its page arrives.
  */
+import { countOf } from '../../shared/words';
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
 import type { BoardColumn, BoardRow } from '../../shared/desktop';
@@ -17,9 +18,11 @@ import {
   readinessText,
   type LfdDeadline,
 } from '../../shared/container';
+import { DEFAULT_COST_TABLES, containerCost, type CostTables } from '../../shared/cost-clock';
 import {
   STALE_AFTER_MS,
   formatDate,
+  formatLocalDate,
   formatMoney,
   formatRelative,
   formatShortDateTime,
@@ -44,6 +47,8 @@ declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface TableMeta<TData> {
     now: number;
+    /** The tariff and per diem tables of the settings (the cost clock). */
+    costs?: CostTables;
   }
 }
 
@@ -54,10 +59,11 @@ export const notReadyReason = (row: BoardRow): string =>
 const helper = createColumnHelper<BoardLine>();
 
 const cell =
-  (render: (row: BoardRow, now: number) => ReactNode) =>
+  (render: (row: BoardRow, now: number, costs: CostTables) => ReactNode) =>
   (context: CellContext<BoardLine, unknown>): ReactNode => {
     const line = context.row.original.row;
-    return line ? render(line, context.table.options.meta?.now ?? 0) : null;
+    const meta = context.table.options.meta;
+    return line ? render(line, meta?.now ?? 0, meta?.costs ?? DEFAULT_COST_TABLES) : null;
   };
 
 const text = (value: string | null) => value ?? '—';
@@ -136,6 +142,45 @@ export function ReadinessCell({ row }: { row: BoardRow }) {
   );
 }
 
+/**
+ * The cost clock of a row: at the terminal, demurrage accrued and what tomorrow adds
+ * ("$300 · +$250 tomorrow"); after pickup, the empty-return deadline and per diem.
+ */
+export function CostCell({ row, now, costs }: { row: BoardRow; now: number; costs: CostTables }) {
+  const { demurrage, perDiem } = containerCost(row, costs, now);
+  if (perDiem) {
+    const overdue = now >= perDiem.endsAt;
+    return (
+      <span
+        className={`cost cost--per-diem${overdue ? ' cost--overdue' : ''}`}
+        title={`Empty return free through ${formatLocalDate(perDiem.date, perDiem.zone)}; then ${formatMoney(perDiem.perDay, perDiem.currency)} a day (${perDiem.scac === '*' ? 'default' : perDiem.scac} per diem)`}
+        data-testid="per-diem"
+      >
+        {overdue
+          ? `Per diem ${formatMoney(perDiem.accrued, perDiem.currency)} · +${formatMoney(perDiem.perDay, perDiem.currency)}/day`
+          : `Return empty: ${perDiem.countdown}`}
+      </span>
+    );
+  }
+  if (!demurrage || (demurrage.accrued === 0 && demurrage.tomorrow === 0))
+    return <span className="num muted">{formatMoney(row.feesAmount, row.feesCurrency)}</span>;
+  return (
+    <span
+      className="cost num"
+      title={`${countOf(demurrage.daysCharged, 'day')} past free time; ${demurrage.accruedSource === 'terminal' ? 'as the terminal reports' : 'estimated from the tariff'}`}
+      data-testid="cost-clock"
+    >
+      {demurrage.accrued > 0 ? formatMoney(demurrage.accrued, demurrage.currency) : null}
+      {demurrage.accrued > 0 && demurrage.tomorrow > 0 ? ' · ' : null}
+      {demurrage.tomorrow > 0 ? (
+        <span className="cost__tomorrow">
+          +{formatMoney(demurrage.tomorrow, demurrage.currency)} tomorrow
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 /** Hold chips by their readable names, wrapping onto a second line inside the row. */
 export function HoldsCell({ row }: { row: BoardRow }) {
   if (row.holdsCount === 0) return <span className="muted">None</span>;
@@ -148,7 +193,7 @@ export function HoldsCell({ row }: { row: BoardRow }) {
         </span>
       ))}
       {names.length === 0 ? (
-        <span className="chip chip--danger">{row.holdsCount} holds</span>
+        <span className="chip chip--danger">{countOf(row.holdsCount, 'hold')}</span>
       ) : null}
     </span>
   );
@@ -255,10 +300,10 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
   }),
   helper.display({
     id: 'fees',
-    header: 'Fees',
-    size: 90,
-    meta: { sortKey: 'feesAmount', label: 'Fees' },
-    cell: cell((r) => <span className="num">{formatMoney(r.feesAmount, r.feesCurrency)}</span>),
+    header: 'Cost',
+    size: 110,
+    meta: { sortKey: 'feesAmount', label: 'Cost (fees, demurrage, per diem)' },
+    cell: cell((r, now, costs) => <CostCell row={r} now={now} costs={costs} />),
   }),
   helper.display({
     id: 'vessel',

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { countOf } from '../../shared/words';
 import type { BoardRow, ShipmentListRow } from '../../shared/desktop';
 import { quayside } from '../bridge';
 import { describeFailure } from '../hooks/use-bridge';
@@ -27,7 +28,9 @@ const shipmentHit = (row: ShipmentListRow): Hit => ({
   key: `s-${row.id}`,
   kind: 'Shipment',
   title: row.billOfLading,
-  detail: [row.lineScac, row.customer, `${row.containers} containers`].filter(Boolean).join(' · '),
+  detail: [row.lineScac, row.customer, countOf(row.containers, 'container')]
+    .filter(Boolean)
+    .join(' · '),
   open: () => navigate('shipments', row.id),
 });
 

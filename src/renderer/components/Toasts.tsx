@@ -5,6 +5,8 @@ export interface Toast {
   title: string;
   body: string;
   containerId: string | null;
+  /** The alert kind: the daily digest opens the worklist instead of a container. */
+  kind?: string;
 }
 
 /**
@@ -30,7 +32,7 @@ export function Toasts({
             <span>{newest.body}</span>
           </div>
           <div className="toast__actions">
-            {newest.containerId ? (
+            {newest.containerId || newest.kind === 'daily_digest' ? (
               <button type="button" className="secondary" onClick={() => onOpen(newest)}>
                 Open
               </button>

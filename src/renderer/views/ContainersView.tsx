@@ -7,7 +7,7 @@ import {
   type LfdDueFilter,
 } from '../../shared/desktop';
 import { quayside } from '../bridge';
-import { BoardTable, type BoardSort } from '../board/BoardTable';
+import { BoardTable, type BoardDensity, type BoardSort } from '../board/BoardTable';
 import { BOARD_COLUMN_DEFS } from '../board/columns';
 import { useBoardPages } from '../board/use-board-pages';
 import { useAsync } from '../hooks/use-async';
@@ -17,6 +17,10 @@ import { appNow, useNow } from '../hooks/use-now';
 import { DateTime } from 'luxon';
 import { useStoredState } from '../hooks/use-stored-state';
 import { statusLabel } from '../lib/format';
+import { countOf } from '../../shared/words';
+import { CostSummary } from '../components/CostSummary';
+import { SavedViewsBar } from '../board/SavedViewsBar';
+import { useSettings } from '../hooks/use-settings';
 import { navigate } from '../lib/navigation';
 
 export const VIEW_LABELS: Record<BoardView, string> = {
@@ -49,6 +53,8 @@ interface Filters {
   lfd: LfdWindow;
   holds: 'any' | 'yes' | 'no';
   ready: 'any' | 'yes' | 'no';
+  /** Completed (empty returned) containers are hidden unless this is on. */
+  showCompleted?: boolean;
 }
 
 const NO_FILTERS: Filters = {
@@ -61,6 +67,7 @@ const NO_FILTERS: Filters = {
   lfd: 'any',
   holds: 'any',
   ready: 'any',
+  showCompleted: false,
 };
 
 /** The filters as a bridge query (main applies the LFD windows on its own clock). */
@@ -76,10 +83,19 @@ function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
   if (filters.lfd !== 'any' && filters.lfd in LFD_WINDOWS) query.lfdDue = filters.lfd;
   if (filters.holds !== 'any') query.hasHolds = filters.holds === 'yes';
   if (filters.ready !== 'any') query.ready = filters.ready === 'yes';
+  if (filters.showCompleted) query.showCompleted = true;
   return query;
 }
 
-const DEFAULT_HIDDEN: VisibilityState = { customer: false, updated: false };
+/** The useful columns fit a 1280 px window; the rest are one click away in the Columns menu. */
+const DEFAULT_HIDDEN: VisibilityState = {
+  customer: false,
+  updated: false,
+  discharged: false,
+  vessel: false,
+  billOfLading: false,
+  terminalChecked: false,
+};
 
 export function ContainersView() {
   const dataVersion = useDataVersion();
@@ -94,12 +110,22 @@ export function ContainersView() {
     'quayside.board.columnVisibility',
     DEFAULT_HIDDEN,
   );
+  const [density, setDensity] = useStoredState<BoardDensity>(
+    'quayside.board.density',
+    'comfortable',
+  );
   const [exportState, setExportState] = useState<string | null>(null);
 
   const query = toQuery(filters, sort);
   const pages = useBoardPages(query, dataVersion);
   const facets = useAsync(() => quayside.getBoardFacets(), `facets-${dataVersion}`);
   const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
+  const settings = useSettings();
+  const queryKey = JSON.stringify({ ...query, sort: undefined });
+  const viewCost = useAsync(
+    () => quayside.getViewCost({ ...query, sort: undefined }),
+    `cost-${dataVersion}-${queryKey}-${JSON.stringify(settings?.costs ?? null)}-${Math.floor(now / 60_000)}`,
+  );
 
   const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
   const onOpen = useCallback((row: { id: string }) => navigate('containers', row.id), []);
@@ -131,7 +157,7 @@ export function ContainersView() {
       link.click();
       link.remove();
       window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
-      setExportState(`Exported ${rows.toLocaleString()} ${rows === 1 ? 'row' : 'rows'}`);
+      setExportState(`Exported ${countOf(rows, 'row')}`);
     } catch (failure) {
       setExportState(`Export failed: ${describeFailure(failure)}`);
     }
@@ -144,8 +170,9 @@ export function ContainersView() {
         )
       </option>
     ));
-  const filtered =
-    JSON.stringify({ ...filters, view: null }) !== JSON.stringify({ ...NO_FILTERS, view: null });
+  // The view and the "Show completed" switch are choices of what to see, not filters to clear.
+  const filterPart = (f: Filters) => JSON.stringify({ ...f, view: null, showCompleted: null });
+  const filtered = filterPart(filters) !== filterPart(NO_FILTERS);
 
   return (
     <section className="board-view" aria-label="Container board">
@@ -167,12 +194,28 @@ export function ContainersView() {
             onClick={() => update({ view })}
           >
             {VIEW_LABELS[view]}
-            <span className="badge" aria-label={`${counts.value?.[view] ?? 0} containers`}>
+            <span className="badge" aria-label={countOf(counts.value?.[view] ?? 0, 'container')}>
               {counts.value ? counts.value[view].toLocaleString() : '…'}
             </span>
           </button>
         ))}
       </div>
+
+      <SavedViewsBar
+        views={settings?.savedViews ?? []}
+        current={{
+          filters: { ...filters, lfd: filters.lfd in LFD_WINDOWS ? filters.lfd : 'any' },
+          sort,
+          columns: Object.fromEntries(
+            Object.entries(visibility).filter(([id]) => /^[A-Za-z]{1,40}$/.test(id)),
+          ),
+        }}
+        onApply={(view) => {
+          setFilters({ ...NO_FILTERS, ...view.filters });
+          setSort(view.sort);
+          setVisibility({ ...DEFAULT_HIDDEN, ...view.columns });
+        }}
+      />
 
       <div className="filters" role="search" aria-label="Board filters">
         <input
@@ -243,11 +286,25 @@ export function ContainersView() {
           <option value="yes">Ready</option>
           <option value="no">Not ready</option>
         </select>
+        <label className="inline show-completed">
+          <input
+            type="checkbox"
+            checked={filters.showCompleted === true}
+            onChange={(e) => update({ showCompleted: e.target.checked })}
+          />
+          Show completed
+        </label>
         {filtered ? (
           <button
             type="button"
             className="secondary"
-            onClick={() => setFilters({ ...NO_FILTERS, view: filters.view })}
+            onClick={() =>
+              setFilters({
+                ...NO_FILTERS,
+                view: filters.view,
+                showCompleted: filters.showCompleted,
+              })
+            }
           >
             Clear filters
           </button>
@@ -256,8 +313,9 @@ export function ContainersView() {
 
       <div className="board-meta">
         <span role="status" aria-live="polite" data-testid="board-count">
-          {pages.total === null ? 'Loading…' : `${pages.total.toLocaleString()} containers`}
+          {pages.total === null ? 'Loading…' : countOf(pages.total, 'container')}
         </span>
+        <CostSummary cost={viewCost.value} />
         {exportState ? <span className="muted">{exportState}</span> : null}
         <span className="spacer" />
         <details className="columns-menu">
@@ -277,8 +335,16 @@ export function ContainersView() {
               </label>
             ))}
             <button type="button" className="secondary" onClick={() => setSizing({})}>
-              Reset widths
+              Fit widths to content
             </button>
+            <label className="inline">
+              <input
+                type="checkbox"
+                checked={density === 'compact'}
+                onChange={(e) => setDensity(e.target.checked ? 'compact' : 'comfortable')}
+              />
+              Compact rows
+            </label>
           </fieldset>
         </details>
         <button type="button" onClick={() => void onExport('csv')}>
@@ -314,6 +380,8 @@ export function ContainersView() {
           columnSizing={sizing}
           onColumnSizingChange={setSizing}
           columnVisibility={visibility}
+          density={density}
+          costs={settings?.costs}
           now={now}
           onOpen={onOpen}
         />

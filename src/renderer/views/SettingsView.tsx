@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { countOf } from '../../shared/words';
 import type { AppInfo, CacheInfo, ConnectionCheck } from '../../shared/bridge';
 import type { Settings, SettingsPatch, Theme } from '../../shared/settings';
 import { ALERT_KINDS, ALERT_KIND_LABELS, type AlertKind } from '../../shared/container';
@@ -402,8 +403,8 @@ function CachePanel() {
           <dd>{formatBytes(info.sizeBytes)}</dd>
           <dt>Contents</dt>
           <dd>
-            {info.shipments.toLocaleString()} shipments, {info.containers.toLocaleString()}{' '}
-            containers, {info.events.toLocaleString()} events
+            {countOf(info.shipments, 'shipment')}, {countOf(info.containers, 'container')},{' '}
+            {countOf(info.events, 'event')}
           </dd>
           <dt>File</dt>
           <dd>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { countOf } from '../../shared/words';
 import { quayside } from '../bridge';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
@@ -31,7 +32,7 @@ export function ShipmentsView() {
           }}
         />
         <span role="status" className="muted">
-          {list.value ? `${total.toLocaleString()} shipments` : ''}
+          {list.value ? countOf(total, 'shipment') : ''}
         </span>
       </div>
       {list.error ? (

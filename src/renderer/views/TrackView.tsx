@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState, type FormEvent } from 'react';
-import { REQUEST_TYPES, type TrackingRequestRow } from '../../shared/bridge';
+import { REQUEST_TYPES, type InferredNumber, type TrackingRequestRow } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { RequestStatus } from '../components/RequestStatus';
 import { DocumentDropZone } from '../documents/DocumentDropZone';
@@ -7,6 +7,8 @@ import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
 import { containerNumberProblem, normalizeNumber } from '../../shared/iso6346';
+import { TRACK_LIMITS, resolveScac, trackInputProblems } from '../lib/track-input';
+import '../lib/track.css';
 
 type RequestType = (typeof REQUEST_TYPES)[number];
 
@@ -20,6 +22,8 @@ interface Submitted {
   number: string;
   request: TrackingRequestRow | null;
   error: string | null;
+  /** The container already on the board under this number (a duplicate request). */
+  existing?: { id: string; number: string } | null;
 }
 
 const splitList = (value: string) =>
@@ -49,16 +53,20 @@ export function TrackView() {
 
   const parsed = useMemo(() => parseNumbers(numbers, type), [numbers, type]);
   const problems = useMemo(
-    () =>
-      type === 'container'
+    () => [
+      ...trackInputProblems({ numbers: parsed, refs: splitList(refs), tags: splitList(tags) }),
+      ...(type === 'container'
         ? parsed.flatMap((number) => {
+            if (number.length > TRACK_LIMITS.numberLength) return [];
             const problem = containerNumberProblem(number);
             return problem ? [`${number}: ${problem}`] : [];
           })
-        : [],
-    [parsed, type],
+        : []),
+    ],
+    [parsed, type, refs, tags],
   );
-  const scacUpper = scac.trim().toUpperCase().slice(0, 4);
+  // A SCAC, or a line's name ("Hapag-Lloyd", "msc") mapped to its SCAC.
+  const scacUpper = resolveScac(scac, lines.value ?? []) ?? '';
   const knownLine = lines.value?.find((line) => line.scac === scacUpper);
 
   // Follow the submitted requests' status live: refresh on every sync and every few seconds.
@@ -80,23 +88,56 @@ export function TrackView() {
     setFormError(null);
     if (parsed.length === 0) return setFormError('Enter at least one number.');
     if (problems.length) return setFormError('Fix the numbers marked below first.');
-    if (!/^[A-Z]{4}$/.test(scacUpper))
-      return setFormError('Choose the shipping line (4-letter SCAC).');
+    // No line chosen: the service tells each number's line (a mixed pasted list works).
+    const detect = scac.trim() === '';
+    if (!detect && !/^[A-Z]{4}$/.test(scacUpper))
+      return setFormError('Choose the shipping line (4-letter SCAC or its name).');
     setSubmitting(true);
     const results: Submitted[] = [];
+    const inferred = new Map<string, InferredNumber>();
+    if (detect) {
+      try {
+        for (const each of await quayside.inferNumbers({ numbers: parsed.slice(0, 50) }))
+          inferred.set(each.number, each);
+      } catch (failure) {
+        setSubmitting(false);
+        return setFormError(`Could not detect the lines: ${describeFailure(failure)}`);
+      }
+    }
     for (const number of parsed) {
+      const guess = inferred.get(number);
+      const lineScac = detect ? guess?.scac : scacUpper;
+      if (!lineScac) {
+        results.push({
+          number,
+          request: null,
+          error: 'The line could not be told from the number; choose it above.',
+        });
+        continue;
+      }
       try {
         const result = await quayside.createTrackingRequest({
-          requestType: type,
+          requestType: detect ? (guess?.requestType ?? type) : type,
           number,
-          scac: scacUpper,
+          scac: lineScac,
           refNumbers: splitList(refs),
           tags: splitList(tags),
         });
+        // A duplicate (refused, or recorded as a failed request): point at the container on
+        // the board instead of a bare refusal.
+        const duplicate = !result.ok || result.request.failedReason === 'duplicate';
+        const found = duplicate
+          ? await quayside
+              .listContainers({ search: number, limit: 5, showCompleted: true })
+              .catch(() => null)
+          : null;
+        const match =
+          found?.rows.find((row) => row.number === number || row.billOfLading === number) ?? null;
+        const existing = match ? { id: match.id, number: match.number } : null;
         results.push(
           result.ok
-            ? { number, request: result.request, error: null }
-            : { number, request: null, error: result.message },
+            ? { number, request: result.request, error: null, existing }
+            : { number, request: null, error: result.message, existing },
         );
       } catch (failure) {
         results.push({ number, request: null, error: describeFailure(failure) });
@@ -127,6 +168,7 @@ export function TrackView() {
             Numbers (one per line; paste many at once)
             <textarea
               rows={4}
+              maxLength={20_000}
               value={numbers}
               onChange={(e) => setNumbers(e.target.value)}
               aria-invalid={problems.length > 0}
@@ -154,7 +196,8 @@ export function TrackView() {
             <input
               list="shipping-lines"
               value={scac}
-              onChange={(e) => setScac(e.target.value.split(' ')[0] ?? '')}
+              onChange={(e) => setScac(e.target.value)}
+              maxLength={80}
               placeholder="Type a SCAC or line name"
               autoComplete="off"
             />
@@ -168,20 +211,22 @@ export function TrackView() {
           </datalist>
           <div className="help">
             {knownLine
-              ? knownLine.name
+              ? `${knownLine.scac}: ${knownLine.name}`
               : lines.error
                 ? `Shipping lines unavailable: ${lines.error}`
                 : scacUpper.length === 4
                   ? 'Not a line we know; the request will say if it is wrong.'
-                  : ''}
+                  : scac.trim()
+                    ? 'Several lines match; type more of the name or the SCAC.'
+                    : 'Leave empty to detect the line of each number.'}
           </div>
           <label>
             References (comma separated)
-            <input value={refs} onChange={(e) => setRefs(e.target.value)} />
+            <input value={refs} maxLength={2_200} onChange={(e) => setRefs(e.target.value)} />
           </label>
           <label>
             Tags (comma separated)
-            <input value={tags} onChange={(e) => setTags(e.target.value)} />
+            <input value={tags} maxLength={2_200} onChange={(e) => setTags(e.target.value)} />
           </label>
         </fieldset>
         <div className="settings__actions">
@@ -209,7 +254,14 @@ export function TrackView() {
               return (
                 <li key={`${entry.number}-${index}`} data-testid="submitted-request">
                   <span className="mono">{entry.number}</span>{' '}
-                  {row ? (
+                  {entry.existing ? (
+                    <span>
+                      Already tracked:{' '}
+                      <a href={`#/containers/${encodeURIComponent(entry.existing.id)}`}>
+                        open {entry.existing.number}
+                      </a>
+                    </span>
+                  ) : row ? (
                     <RequestStatus row={row} />
                   ) : (
                     <span className="save-state--error">Not sent: {entry.error}</span>

@@ -405,6 +405,53 @@ describe('board queries', () => {
     );
   });
 
+  it('matches terminal and port names in the filter, with % and _ taken literally', () => {
+    seed();
+    const search = (text: string) =>
+      numbers(cache.board.containers({ search: text }, NOW).rows).sort();
+    expect(search('pier 400')).toEqual(['MSKU1111110', 'MSKU3333330', 'MSKU4444440']);
+    expect(search('Total Terminals')).toEqual(['MSKU2222220']);
+    expect(search('uslgb')).toEqual(['MEDU5555550']);
+    expect(search('%')).toEqual([]);
+    expect(search('Total_Terminals')).toEqual([]);
+    expect(search('Pier%400')).toEqual([]);
+  });
+
+  it('narrows the cost sums to boxes that cost or may cost by tomorrow', () => {
+    seed();
+    expect(numbers([...cache.board.costRows({}, NOW)]).sort()).toEqual([
+      'MSKU1111110', // free time ends within a day; fees reported
+      'MSKU3333330', // overdue
+      'MSKU4444440', // picked up: per diem
+    ]);
+  });
+
+  it('hides completed (empty returned) containers unless asked to show them', () => {
+    const { s1, apm } = seed();
+    const returned = container(
+      { number: 'MSKU6666660', current_status: 'empty_returned', pod_full_out_at: at(-90) },
+      { shipmentId: s1.id, terminalId: apm.id },
+    );
+    cache.applyPage({ containers: [returned] }, at(1));
+    const all = (showCompleted?: boolean) =>
+      numbers(cache.board.containers({ showCompleted }, NOW).rows).sort();
+    expect(all()).not.toContain('MSKU6666660');
+    expect(all()).toHaveLength(5);
+    expect(all(true)).toContain('MSKU6666660');
+    expect(all(true)).toHaveLength(6);
+    expect(numbers(cache.board.containers({ search: 'MSKU666' }, NOW).rows)).toEqual([]);
+  });
+
+  it('lists the worklist candidates: boxes still at or on their way to the terminal', () => {
+    seed();
+    expect(numbers(cache.board.worklistRows()).sort()).toEqual([
+      'MEDU5555550',
+      'MSKU1111110',
+      'MSKU2222220',
+      'MSKU3333330',
+    ]);
+  });
+
   it('counts "today" and the LFD filters by calendar days of each deadline\'s zone', () => {
     seed();
     const q = (query: Parameters<Cache['board']['containers']>[0], now: number) =>

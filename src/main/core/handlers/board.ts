@@ -2,6 +2,8 @@
 import type { RouteMapResult } from '../../../shared/bridge';
 import { containersCsv } from '../../cache/csv';
 import { containersXlsx } from '../../cache/xlsx';
+import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
+import { buildWorklist, worklistCounts } from '../../../shared/worklist';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (
@@ -10,6 +12,8 @@ export const boardHandlers = (
   | 'listContainers'
   | 'getBoardFacets'
   | 'getViewCounts'
+  | 'getWorklist'
+  | 'getViewCost'
   | 'getContainerDetail'
   | 'exportContainersCsv'
   | 'exportContainersXlsx'
@@ -18,6 +22,24 @@ export const boardHandlers = (
   listContainers: (query) => ctx.cache.board.containers(query, ctx.clock.now()),
   getBoardFacets: () => ctx.cache.board.facets(),
   getViewCounts: () => ctx.cache.board.viewCounts(ctx.clock.now()),
+  getWorklist: () => {
+    const now = ctx.clock.now();
+    const places = buildWorklist(ctx.cache.board.worklistRows(), now);
+    const { costs } = ctx.settings();
+    let cost = NO_COST;
+    for (const place of places)
+      for (const group of place.sections)
+        for (const item of group.items) cost = addCost(cost, containerCost(item.row, costs, now));
+    return { places, counts: worklistCounts(places), cost };
+  },
+  getViewCost: (query) => {
+    const now = ctx.clock.now();
+    const { costs } = ctx.settings();
+    let cost = NO_COST;
+    for (const row of ctx.cache.board.costRows(query, now))
+      cost = addCost(cost, containerCost(row, costs, now));
+    return cost;
+  },
   getContainerDetail: ({ id }) => ctx.cache.board.containerDetail(id),
   exportContainersCsv: (query) => {
     let csv = '';

@@ -2,12 +2,14 @@
 import type { ShippingLineOption } from '../../../shared/bridge';
 import shippingLines from '../../../../resources/reference/shipping_lines.json';
 import { BridgeHandlerError } from '../../bridge/dispatcher';
-import { createTrackingRequest, listTrackingRequests } from '../service-requests';
+import { createTrackingRequest, inferNumber, listTrackingRequests } from '../service-requests';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const trackingRequestHandlers = (
   ctx: HandlerContext,
-): DomainHandlers<'listShippingLines' | 'createTrackingRequest' | 'listTrackingRequests'> => ({
+): DomainHandlers<
+  'listShippingLines' | 'createTrackingRequest' | 'listTrackingRequests' | 'inferNumbers'
+> => ({
   listShippingLines: (): ShippingLineOption[] =>
     shippingLines
       .map((line) => ({ scac: line.scac, name: line.name, shortName: line.short_name }))
@@ -17,6 +19,13 @@ export const trackingRequestHandlers = (
     // The new request's shipment appears on the next sync; start one soon.
     if (outcome.ok) void ctx.sync.sync().catch(() => undefined);
     return outcome;
+  },
+  inferNumbers: async ({ numbers }) => {
+    const out = [];
+    // One at a time: the service's request budget paces them.
+    for (const number of numbers)
+      out.push(await inferNumber(ctx.connection(), number, ctx.budgets));
+    return out;
   },
   listTrackingRequests: async ({ offset, limit }) => {
     try {

@@ -1,0 +1,278 @@
+/**
+ * The morning worklist: which containers a dispatcher acts on today, grouped by where they are
+ * (the terminal, or the ramp for a rail move) and read in that place's calendar day, each with
+ * the reason it is listed and the next thing to do. Pure functions over board rows; the LFD,
+ * hold, readiness and "left the terminal" rules are the container rules' (./container.ts).
+ * No Node imports: the renderer bundles this file.
+ */
+import { DateTime } from 'luxon';
+import {
+  deadlineMissedByAppointment,
+  drivingDeadline,
+  hasLeftTerminal,
+  holdAction,
+  holdLabel,
+  isCompleted,
+  lfdDayPhrase,
+  lfdSourceLabel,
+  lfdUrgencyOf,
+  type LfdDeadline,
+} from './container';
+import { formatLocalDate, formatShortDateTime } from './date-style';
+import type { BoardRow } from './desktop';
+
+/** The worklist's sections, in the order a dispatcher works through them. */
+export const WORKLIST_SECTIONS = [
+  'move_today',
+  'needs_appointment',
+  'blocked_lfd_soon',
+  'overdue_accruing',
+  'arriving_next',
+] as const;
+export type WorklistSection = (typeof WORKLIST_SECTIONS)[number];
+
+export const WORKLIST_SECTION_LABELS: Record<WorklistSection, string> = {
+  move_today: 'Move today',
+  needs_appointment: 'Needs an appointment',
+  blocked_lfd_soon: 'Blocked by a hold, LFD soon',
+  overdue_accruing: 'Overdue — accruing',
+  arriving_next: 'Arriving next',
+};
+
+/** "Arriving next" looks this many calendar days ahead of today at the terminal. */
+export const ARRIVING_NEXT_DAYS = 3;
+
+/** The board row facts the worklist reads. */
+export type WorklistRow = Pick<
+  BoardRow,
+  | 'id'
+  | 'number'
+  | 'status'
+  | 'ready'
+  | 'holdNames'
+  | 'holdsCount'
+  | 'deadlines'
+  | 'location'
+  | 'podTimezone'
+  | 'destinationTimezone'
+  | 'pickupAppointmentAt'
+  | 'etaAt'
+  | 'ataAt'
+  | 'dischargedAt'
+  | 'vessel'
+>;
+
+export interface WorklistEntry {
+  section: WorklistSection;
+  /** Why the box is on the list, e.g. "Customs hold, LFD tomorrow". */
+  reason: string;
+  /** What to do next, e.g. "Ask the customs broker for the release". */
+  nextAction: string;
+  /** The deadline that drives it (null: none known yet). */
+  deadline: LfdDeadline | null;
+}
+
+/** Where the box's day is read: the ramp's zone once it travels by rail, else the port's. */
+export function worklistZone(
+  row: Pick<WorklistRow, 'location' | 'podTimezone' | 'destinationTimezone'>,
+): string {
+  const zone =
+    row.location.kind === 'terminal'
+      ? row.podTimezone
+      : (row.destinationTimezone ?? row.podTimezone);
+  return zone && DateTime.local().setZone(zone).isValid ? zone : 'UTC';
+}
+
+const dayOf = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).startOf('day');
+
+const holdsText = (names: readonly string[], count: number): string => {
+  if (names.length === 0) return count === 1 ? 'On hold' : `${count} holds`;
+  const labels = names.map(holdLabel);
+  return names.length === 1 ? `${labels[0]} hold` : `${labels.join(' and ')} holds`;
+};
+
+/** "Terminal LFD tomorrow", "Line LFD passed yesterday": a deadline's day, named by its source. */
+function deadlinePhrase(deadline: LfdDeadline, now: number): string {
+  const phrase = lfdDayPhrase(deadline.date, deadline.zone, now); // "LFD tomorrow"
+  return deadline.source ? phrase.replace(/^LFD/, lfdSourceLabel(deadline.source)) : phrase;
+}
+
+/**
+ * Whether and where a container belongs on the worklist at `now`; null when there is nothing to
+ * do today (completed, gone from the terminal, far from arrival, or planned and on time).
+ */
+export function worklistEntry(row: WorklistRow, now: number): WorklistEntry | null {
+  if (isCompleted(row.status) || hasLeftTerminal(row.status)) return null;
+  const zone = worklistZone(row);
+  const today = dayOf(now, zone);
+  const deadline = drivingDeadline(row.deadlines, now);
+  const urgency = deadline ? lfdUrgencyOf(deadline.date, deadline.zone, now) : null;
+  const arrived = row.ataAt !== null || row.dischargedAt !== null || row.location.kind === 'ramp';
+
+  if (row.location.kind === 'rail') {
+    return {
+      section: 'arriving_next',
+      reason: `On rail to ${row.location.name ?? 'the ramp'}`,
+      nextAction: 'Plan the pickup at the ramp for its arrival',
+      deadline,
+    };
+  }
+
+  if (arrived && deadline && urgency === 'overdue') {
+    const first = row.holdNames[0];
+    return {
+      section: 'overdue_accruing',
+      reason: `${deadlinePhrase(deadline, now)}, charges accruing`,
+      nextAction:
+        row.holdsCount > 0
+          ? `${first ? holdAction(first) : 'Clear the hold'}, then pick up`
+          : row.ready
+            ? row.pickupAppointmentAt
+              ? `Dispatch the truck for ${formatShortDateTime(row.pickupAppointmentAt, zone)}`
+              : 'Book the first pickup appointment'
+            : 'Ask the terminal why the box is not available',
+      deadline,
+    };
+  }
+
+  if (row.holdsCount > 0 && deadline && (urgency === 'today' || urgency === 'soon')) {
+    const first = row.holdNames[0];
+    return {
+      section: 'blocked_lfd_soon',
+      reason: `${holdsText(row.holdNames, row.holdsCount)}, ${deadlinePhrase(deadline, now)}`,
+      nextAction: first ? holdAction(first) : 'Ask the terminal what clears the hold',
+      deadline,
+    };
+  }
+
+  if (row.ready) {
+    const appointment = row.pickupAppointmentAt ? Date.parse(row.pickupAppointmentAt) : NaN;
+    const appointmentToday = Number.isFinite(appointment) && dayOf(appointment, zone).equals(today);
+    const missed = deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
+    if (appointmentToday && !missed) {
+      return {
+        section: 'move_today',
+        reason: `Appointment ${formatShortDateTime(row.pickupAppointmentAt, zone)}`,
+        nextAction: 'Dispatch the truck for the appointment',
+        deadline,
+      };
+    }
+    if (urgency === 'today') {
+      return {
+        section: 'move_today',
+        reason: `Ready, ${deadlinePhrase(deadline!, now)}`,
+        nextAction: 'Book a slot for today and dispatch a truck',
+        deadline,
+      };
+    }
+    if (missed) {
+      return {
+        section: 'needs_appointment',
+        reason: `Appointment is after the ${lfdSourceLabel(missed.source)} (${formatLocalDate(missed.date, missed.zone)})`,
+        nextAction: 'Rebook the appointment before the last free day',
+        deadline,
+      };
+    }
+    if (!Number.isFinite(appointment)) {
+      return {
+        section: 'needs_appointment',
+        reason: `Ready, no appointment${deadline ? `; ${deadlinePhrase(deadline, now)}` : ''}`,
+        nextAction: 'Book a pickup appointment',
+        deadline,
+      };
+    }
+    return null; // booked on a later day, in time
+  }
+
+  if (!arrived) {
+    const eta = row.etaAt ? Date.parse(row.etaAt) : NaN;
+    if (!Number.isFinite(eta)) return null;
+    const daysAway = Math.round(dayOf(eta, zone).diff(today, 'days').days);
+    if (daysAway > ARRIVING_NEXT_DAYS) return null;
+    const vessel = row.vessel ? `${row.vessel} ` : '';
+    return {
+      section: 'arriving_next',
+      reason:
+        eta < now
+          ? `${vessel}due ${formatShortDateTime(row.etaAt, zone)}, not arrived yet`
+          : `${vessel}arrives ${formatShortDateTime(row.etaAt, zone)}`,
+      nextAction:
+        row.holdsCount > 0 && row.holdNames[0]
+          ? holdAction(row.holdNames[0])
+          : 'Watch for discharge and availability',
+      deadline,
+    };
+  }
+
+  if (row.holdsCount > 0) return null; // held, but free time is not short yet
+  return {
+    section: 'arriving_next',
+    reason: row.dischargedAt ? 'Discharged, not available yet' : 'Arrived, not discharged yet',
+    nextAction: 'Watch for availability',
+    deadline,
+  };
+}
+
+export interface WorklistItem<R extends WorklistRow = WorklistRow> extends WorklistEntry {
+  row: R;
+}
+
+export interface WorklistPlace<R extends WorklistRow = WorklistRow> {
+  /** The terminal (or ramp) name; "Unknown terminal" when the service did not say. */
+  name: string;
+  zone: string;
+  /** Today's date there, `yyyy-MM-dd`. */
+  today: string;
+  sections: { section: WorklistSection; items: WorklistItem<R>[] }[];
+}
+
+const UNKNOWN_PLACE = 'Unknown terminal';
+
+/** Rows grouped by place (alphabetical), then by section (worklist order), soonest deadline first. */
+export function buildWorklist<R extends WorklistRow>(
+  rows: readonly R[],
+  now: number,
+): WorklistPlace<R>[] {
+  const places = new Map<string, WorklistPlace<R>>();
+  for (const row of rows) {
+    const entry = worklistEntry(row, now);
+    if (!entry) continue;
+    const name = row.location.name ?? UNKNOWN_PLACE;
+    let place = places.get(name);
+    if (!place) {
+      const zone = worklistZone(row);
+      place = { name, zone, today: dayOf(now, zone).toISODate() ?? '', sections: [] };
+      places.set(name, place);
+    }
+    let group = place.sections.find((s) => s.section === entry.section);
+    if (!group) {
+      group = { section: entry.section, items: [] };
+      place.sections.push(group);
+    }
+    group.items.push({ ...entry, row });
+  }
+  const soonest = (item: WorklistItem<R>) =>
+    item.deadline?.endsAt ?? (item.row.etaAt ? Date.parse(item.row.etaAt) : Infinity);
+  const out = [...places.values()].sort((a, b) => a.name.localeCompare(b.name));
+  for (const place of out) {
+    place.sections.sort(
+      (a, b) => WORKLIST_SECTIONS.indexOf(a.section) - WORKLIST_SECTIONS.indexOf(b.section),
+    );
+    for (const group of place.sections)
+      group.items.sort(
+        (a, b) => soonest(a) - soonest(b) || a.row.number.localeCompare(b.row.number),
+      );
+  }
+  return out;
+}
+
+/** How many boxes each section holds across every place. */
+export function worklistCounts(places: readonly WorklistPlace[]): Record<WorklistSection, number> {
+  const counts = Object.fromEntries(WORKLIST_SECTIONS.map((s) => [s, 0])) as Record<
+    WorklistSection,
+    number
+  >;
+  for (const place of places)
+    for (const group of place.sections) counts[group.section] += group.items.length;
+  return counts;
+}

@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startBrowserMode, type LaunchedApp } from './support/launch';
+
+/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
+async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
+    const button = page.getByRole('button', { name: 'Sync now' });
+    if (await button.isEnabled()) await button.click();
+    await page.waitForTimeout(1500);
+  }
+}
+
+const worklistRows = (page: Page) => page.getByTestId('worklist-row');
+
+test.describe('the dispatcher morning on the embedded default', () => {
+  let dataDir: string;
+  let app: LaunchedApp;
+
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'quayside-morning-'));
+    app = await startBrowserMode(dataDir);
+  });
+  test.afterEach(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('opens on the worklist: terminals with sections, each row with its reason and next action', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto(app.url);
+    await expect(page.getByRole('heading', { name: 'Worklist', level: 1 })).toBeVisible();
+    await syncUntil(page, async () => (await worklistRows(page).count()) > 0);
+
+    const places = page.getByRole('region', { name: / worklist$/ });
+    expect(await places.count()).toBeGreaterThan(0);
+    const sectionTitles = await page.locator('.worklist__section h3').allTextContents();
+    const known = [
+      'Move today',
+      'Needs an appointment',
+      'Blocked by a hold, LFD soon',
+      'Overdue — accruing',
+      'Arriving next',
+    ];
+    for (const title of sectionTitles)
+      expect(
+        known.some((name) => title.startsWith(name)),
+        title,
+      ).toBe(true);
+    // Every section title counts its rows with the right plural.
+    for (const title of sectionTitles)
+      expect(title).toMatch(/\((1 container|\d[\d,]* containers)\)$/);
+
+    const reasons = await page.getByTestId('worklist-reason').allTextContents();
+    const actions = await page.getByTestId('worklist-action').allTextContents();
+    expect(reasons.length).toBe(await worklistRows(page).count());
+    for (const text of [...reasons, ...actions]) expect(text.trim().length).toBeGreaterThan(5);
+    await page.screenshot({ path: test.info().outputPath('worklist.png'), fullPage: true });
+
+    // A row opens the container's detail; Esc goes back to where it came from.
+    const first = worklistRows(page).first().getByRole('link');
+    const number = (await first.textContent())?.trim() ?? '';
+    await first.click();
+    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(page.getByRole('heading', { name: 'Worklist', level: 1 })).toBeVisible();
+  });
+
+  test('"Show completed" is off by default: the board lists no empty-returned box until it is on', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${app.url}#/containers`);
+    const toggle = page.getByRole('checkbox', { name: 'Show completed' });
+    await expect(toggle).not.toBeChecked();
+    const count = page.getByTestId('board-count');
+    const shown = async () =>
+      Number(
+        /([\d,]+) containers?/.exec((await count.textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0,
+      );
+    await syncUntil(page, async () => (await shown()) > 0);
+    const status = page.getByRole('combobox', { name: 'Status' });
+    // The status facet counts every cached box: the world always has some returned empty.
+    await expect
+      .poll(async () => (await status.locator('option').allTextContents()).join('|'), {
+        timeout: 60_000,
+      })
+      .toContain('Empty returned');
+    await status.selectOption('empty_returned');
+    await expect(count).toHaveText('0 containers');
+    await toggle.check();
+    await expect.poll(shown).toBeGreaterThan(0);
+    await expect(page.getByRole('grid', { name: 'Containers' })).toContainText('Empty returned');
+  });
+
+  test('the board fits 1280, 1440 and 2200 px windows; ? shows the keys, / filters', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${app.url}#/containers`);
+    const count = page.getByTestId('board-count');
+    const shown = async () =>
+      Number(
+        /([\d,]+) containers?/.exec((await count.textContent()) ?? '')?.[1]?.replace(/,/g, '') ?? 0,
+      );
+    await syncUntil(page, async () => (await shown()) > 1);
+    const board = page.getByTestId('board');
+    const layout = () =>
+      board.evaluate((element) => {
+        const cut: string[] = [];
+        for (const chip of element.querySelectorAll('[data-col="ready"] .chip')) {
+          const cell = chip.closest('[data-col]')!.getBoundingClientRect();
+          const box = chip.getBoundingClientRect();
+          if (box.right > cell.right + 0.5 || box.left < cell.left - 0.5)
+            cut.push(chip.textContent ?? '');
+        }
+        return {
+          overflow: element.scrollWidth - element.clientWidth,
+          spare:
+            element.clientWidth -
+            element.querySelector('.board__head')!.getBoundingClientRect().width,
+          cut,
+        };
+      });
+    for (const width of [1280, 1440, 2200]) {
+      await page.setViewportSize({ width, height: 900 });
+      if (width >= 1440) {
+        // Fitted: the default columns use the whole width without a horizontal scrollbar.
+        await expect.poll(async () => (await layout()).overflow).toBeLessThanOrEqual(0);
+        await expect.poll(async () => (await layout()).spare).toBeLessThanOrEqual(2);
+      }
+      expect((await layout()).cut).toEqual([]);
+      await page.screenshot({ path: test.info().outputPath(`board-${width}.png`) });
+    }
+
+    await page.keyboard.press('?');
+    const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await expect(help).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(help).toBeHidden();
+    await page.getByRole('link', { name: 'Worklist' }).click();
+    await page.keyboard.press('/');
+    await expect(page.getByRole('searchbox', { name: 'Filter containers' })).toBeFocused();
+  });
+
+  test('the Track form maps line names, refuses over-long input and links a duplicate to its container', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.goto(`${app.url}#/containers`);
+    const count = page.getByTestId('board-count');
+    await syncUntil(page, async () => /^[1-9]/.test((await count.textContent()) ?? ''));
+    const grid = page.getByRole('grid', { name: 'Containers' });
+    const cells = grid.locator('[role=row][data-index="0"] [role=gridcell]');
+    await expect(cells.first()).not.toBeEmpty();
+    const headers = (await grid.getByRole('columnheader').allTextContents()).map((h) => h.trim());
+    const number = ((await cells.nth(0).textContent()) ?? '').trim();
+    const scac = (
+      (await cells.nth(headers.findIndex((h) => h.startsWith('Line'))).textContent()) ?? ''
+    ).trim();
+
+    await page.getByRole('link', { name: 'Track' }).click();
+    const numbers = page.getByLabel('Numbers (one per line; paste many at once)');
+    await numbers.fill('X'.repeat(70));
+    await expect(page.getByText(/longer than 64 characters/)).toBeVisible();
+    await page.getByRole('button', { name: 'Track', exact: true }).click();
+    await expect(page.getByRole('alert')).toHaveText('Fix the numbers marked below first.');
+
+    // The line picked by its name.
+    const name = await page
+      .locator(`#shipping-lines option[value="${scac}"]`)
+      .evaluate((option) => option.textContent ?? '');
+    await page.getByLabel('Shipping line (SCAC)').fill(name);
+    await expect(page.getByText(`${scac}: ${name}`)).toBeVisible();
+    // Tracked twice: the second is a duplicate, which links to the container on the board.
+    for (let i = 0; i < 2; i++) {
+      await numbers.fill(number);
+      await page.getByRole('button', { name: 'Track', exact: true }).click();
+      await expect(page.getByTestId('submitted-request')).toHaveCount(i + 1);
+    }
+    const duplicate = page.getByTestId('submitted-request').first();
+    await duplicate.getByRole('link', { name: `open ${number}` }).click();
+    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+  });
+});

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { SHRINK_FLOOR, fitColumnWidths } from '../../src/renderer/board/fit';
+
+const sum = (widths: Record<string, number>) => Object.values(widths).reduce((a, b) => a + b, 0);
+
+describe('board columns fitted to content and to the window', () => {
+  const natural = { number: 118, status: 96, lfd: 210, ready: 224, holds: 120, pod: 260 };
+
+  it('spreads spare room over every column on a wide window, leaving no empty band', () => {
+    const widths = fitColumnWidths(natural, 2000);
+    expect(sum(widths)).toBe(2000);
+    for (const [id, width] of Object.entries(widths))
+      expect(width).toBeGreaterThanOrEqual(natural[id as keyof typeof natural]);
+  });
+
+  it('narrows only free-text columns when the content is wider than the board', () => {
+    const widths = fitColumnWidths(natural, 950);
+    expect(sum(widths)).toBe(950);
+    expect(widths.ready).toBe(224); // readiness chips are never cut
+    expect(widths.lfd).toBe(210);
+    expect(widths.pod).toBe(260 - 78);
+  });
+
+  it('stops at the floor and lets the board scroll when even that is too wide', () => {
+    const widths = fitColumnWidths(natural, 700);
+    expect(widths.pod).toBe(SHRINK_FLOOR);
+    expect(sum(widths)).toBeGreaterThan(700);
+  });
+});
