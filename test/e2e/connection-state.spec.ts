@@ -75,7 +75,7 @@ test.describe('connection state', () => {
   }) => {
     test.setTimeout(180_000);
     app = await startBrowserMode(dataDir);
-    await page.goto(app.url);
+    await page.goto(`${app.url}#/containers`);
     const status = page.getByRole('status').first();
     await expect(status).toContainText('Up to date', { timeout: 60_000 });
     await expect.poll(() => boardCount(page), { timeout: 30_000 }).toBeGreaterThan(0);
@@ -108,7 +108,7 @@ test.describe('connection state', () => {
   }) => {
     test.setTimeout(150_000);
     app = await startBrowserMode(dataDir);
-    await page.goto(app.url);
+    await page.goto(`${app.url}#/containers`);
     const status = page.getByRole('status').first();
     await expect(status).toContainText('Up to date', { timeout: 60_000 });
     await expect.poll(() => boardCount(page), { timeout: 30_000 }).toBeGreaterThan(0);

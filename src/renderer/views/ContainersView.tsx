@@ -87,8 +87,12 @@ function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
   return query;
 }
 
-/** The useful columns fit a 1280 px window; the rest are one click away in the Columns menu. */
+/**
+ * The useful columns fit the window; the rest are one click away in the Columns menu. Fees are
+ * hidden by default: the amount due already stands beside readiness, and the cost clock itemises.
+ */
 const DEFAULT_HIDDEN: VisibilityState = {
+  fees: false,
   customer: false,
   updated: false,
   discharged: false,
