@@ -38,6 +38,8 @@ interface RunState {
   skipped: SkippedRecord[];
   /** Skipped records not yet reported to `onSkipped`. */
   pending: SkippedRecord[];
+  /** Records already reported this run (type + id), so a record seen on many pages counts once. */
+  reported: Set<string>;
   changedShipments: number;
   changedContainers: number;
   newAlerts: number;
@@ -308,6 +310,7 @@ export class SyncEngine {
       incremental: filterSupported === true && !fullWalkDue,
       skipped: [],
       pending: [],
+      reported: new Set(),
       changedShipments: 0,
       changedContainers: 0,
       newAlerts: 0,
@@ -315,9 +318,16 @@ export class SyncEngine {
     };
   }
 
-  /** Hands the records skipped since the last call to the caller, keeping them for the result. */
+  /**
+   * Hands the records skipped since the last call to the caller, keeping them for the result.
+   * Each record is reported once per run, however many pages carry it (an included shipment
+   * comes with every page of its containers).
+   */
   private reportSkipped(run: RunState): void {
     for (const s of run.pending.splice(0)) {
+      const key = `${s.type}\n${s.id ?? s.reason}`;
+      if (run.reported.has(key)) continue;
+      run.reported.add(key);
       run.skipped.push(s);
       this.options.onSkipped?.(s);
     }
@@ -373,17 +383,23 @@ export class SyncEngine {
   ): Promise<{ primary: CachePage & { shipments: CachedShipment[] }; slices: CachePage[] }> {
     const shipments: CachedShipment[] = [];
     const terminals: CachedTerminal[] = [];
+    const includedContainers: CachedContainer[] = [];
     const eventsByContainer = new Map<string, CachedEvent[]>();
     const includedEvents = new Map<string, CachedEvent>();
+    // Included records are checked like primary ones, and a bad one is reported by its id.
     for (const [i, inc] of page.included.entries()) {
       if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
       const type = typeOf(inc);
-      if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], []));
-      else if (type === 'terminal' || type === 'rail_terminal') {
-        terminals.push(...checkRecords(type, [inc], []));
+      if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], run.pending));
+      else if (type === 'container') {
+        includedContainers.push(...checkRecords('container', [inc], run.pending));
+      } else if (type === 'terminal' || type === 'rail_terminal') {
+        terminals.push(...checkRecords(type, [inc], run.pending));
       } else if (type === 'transport_event') {
-        for (const e of checkRecords('transport_event', [inc], [])) includedEvents.set(e.id, e);
-      }
+        for (const e of checkRecords('transport_event', [inc], run.pending)) {
+          includedEvents.set(e.id, e);
+        }
+      } else if (type === 'port') checkRecords('port', [inc], run.pending);
     }
     const checked: (CachedShipment | CachedContainer)[] = [];
     for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
@@ -397,7 +413,10 @@ export class SyncEngine {
     }
     const primary =
       kind === 'shipments'
-        ? { shipments: [...shipments, ...(checked as CachedShipment[])] }
+        ? {
+            shipments: [...shipments, ...(checked as CachedShipment[])],
+            containers: includedContainers,
+          }
         : { shipments, containers: checked as CachedContainer[] };
     this.reportSkipped(run);
     for (const c of primary.containers ?? []) {
@@ -447,6 +466,7 @@ export class SyncEngine {
     const stale = cache.staleEventContainers();
     for (const [i, id] of stale.entries()) {
       const events: CachedEvent[] = [];
+      const skippedBefore = run.pending.length;
       try {
         for await (const page of run.client.pages(
           `containers/${encodeURIComponent(id)}/transport_events?page[size]=${this.pageSize}`,
@@ -461,8 +481,11 @@ export class SyncEngine {
         }
         throw error;
       }
+      const incomplete = run.pending.length > skippedBefore;
       this.reportSkipped(run);
-      cache.replaceEvents(id, events);
+      // A history with an unusable event would drop it: the container keeps its previous
+      // events and stays marked, so the next run asks again.
+      if (!incomplete) cache.replaceEvents(id, events);
       this.setStatus({
         progress:
           PHASES.events[0] + ((PHASES.events[1] - PHASES.events[0]) * (i + 1)) / stale.length,

@@ -34,7 +34,9 @@ const SOURCE_LABELS: Record<string, string> = {
 };
 
 /** "container.transport.estimated.vessel_arrived" -> "Vessel arrived" (estimated). */
-function eventLabel(name: string): { text: string; estimated: boolean } {
+function eventLabel(name: string | null): { text: string; estimated: boolean } {
+  // A sparse record may not name its event.
+  if (!name) return { text: '—', estimated: false };
   const estimated = name.includes('.estimated.');
   const last = name.replace('.estimated', '').replace(/^container\.(transport\.)?/, '');
   return { text: humanize(last), estimated };
@@ -332,7 +334,9 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                     {event.attributes.voyage_number
                       ? ` · voyage ${event.attributes.voyage_number}`
                       : ''}
-                    {` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`}
+                    {event.attributes.data_source
+                      ? ` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`
+                      : ''}
                   </span>
                 </li>
               );

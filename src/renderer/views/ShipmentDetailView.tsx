@@ -42,7 +42,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
         <dt>References</dt>
         <dd>{s.ref_numbers?.join(', ') || '—'}</dd>
         <dt>Tags</dt>
-        <dd>{s.tags.join(', ') || '—'}</dd>
+        <dd>{(s.tags ?? []).join(', ') || '—'}</dd>
         <dt>Route</dt>
         <dd>
           {s.port_of_lading_name ?? s.port_of_lading_locode ?? '?'} →{' '}
