@@ -44,6 +44,8 @@ export interface V2ClientOptions {
    */
   budget?: RequestBudget | null;
   random?: () => number;
+  /** Hears when a request starts (true) and stops (false) waiting for the budget. */
+  onBudgetWait?: (waiting: boolean) => void;
 }
 
 export interface V2Response {
@@ -114,7 +116,7 @@ export class V2Client {
     let last: V2Error = new V2Error('unreachable', 'The service could not be reached.');
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
       if (attempt > 0) await this.sleep(this.waitBefore(last, attempt));
-      if (this.budget) await this.budget.take();
+      if (this.budget) await this.takeBudget(this.budget);
       this.requests++;
       let response: Response;
       let text: string;
@@ -162,6 +164,16 @@ export class V2Client {
       return { status, body, headers: response.headers };
     }
     throw last;
+  }
+
+  private async takeBudget(budget: RequestBudget): Promise<void> {
+    if (!budget.wouldWait()) return budget.take();
+    this.options.onBudgetWait?.(true);
+    try {
+      await budget.take();
+    } finally {
+      this.options.onBudgetWait?.(false);
+    }
   }
 
   private waitBefore(last: V2Error, attempt: number): number {

@@ -5,7 +5,9 @@
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
-import { SyncEngine } from '../../../src/main/sync/engine';
+import { BUDGET_WAIT_MESSAGE, SyncEngine } from '../../../src/main/sync/engine';
+import { RequestBudget } from '../../../src/main/sync/request-budget';
+import { testConnection } from '../../../src/main/sync/test-connection';
 import type { SkippedRecord } from '../../../src/main/sync/validate';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ManualClock } from '../../../src/shared/clock';
@@ -167,5 +169,92 @@ describe('sync of a Terminal49-compatible account', () => {
         .sort(),
     ).toEqual(events.map((e) => e.id).sort());
     expect(cache.staleEventContainers()).not.toContain(id);
+  });
+
+  it('the connection test names the kind of service and what it means for the cadence', async () => {
+    const check = await testConnection(server.url, server.apiKey);
+    expect(check.ok).toBe(true);
+    expect(check.incrementalSync).toBe(false);
+    expect(check.message).toMatch(/^Connected\. The account has 40 shipments\. /);
+    expect(check.message).toMatch(/Terminal49-compatible service/);
+    expect(check.message).toMatch(/once every 24 hours/);
+    expect((await testConnection(server.url, 'wrong')).message).toMatch(/refused the API key/);
+  });
+});
+
+/** Runs `work` while moving a manual clock on, so waits on that clock end. */
+async function withClockRunning<T>(clock: ManualClock, work: Promise<T>): Promise<T> {
+  let done = false;
+  const result = work.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    clock.advance(200);
+  }
+  return result;
+}
+
+describe('sync within request limits', () => {
+  it('shows in the sync area while it waits for the request budget', async () => {
+    const server = await startT49CompatibleServer({
+      shipments: 6,
+      containersPerShipment: 1,
+      active: 2,
+    });
+    const tmp = tempDir('quayside-t49-budget-');
+    const cache = Cache.open(tmp.dir);
+    const clock = new ManualClock(START);
+    const statuses: SyncStatus[] = [];
+    try {
+      const engine = new SyncEngine({
+        cache,
+        clock,
+        connection: () => ({ baseUrl: server.url, apiKey: server.apiKey }),
+        onStatus: (s) => statuses.push(s),
+        client: { budget: new RequestBudget(clock, 2, 60) },
+        pageSize: 2,
+      });
+      const result = await withClockRunning(clock, engine.sync());
+      expect(result.containers).toBe(6);
+      const waiting = statuses.filter((s) => s.message === BUDGET_WAIT_MESSAGE);
+      expect(waiting.length).toBeGreaterThan(0);
+      expect(waiting.every((s) => s.state === 'syncing')).toBe(true);
+      expect(statuses.at(-1)).toMatchObject({ state: 'idle', message: null });
+    } finally {
+      cache.close();
+      tmp.remove();
+      await server.close();
+    }
+  });
+
+  it("converges under the service's own limit (429 with Retry-After)", async () => {
+    const clock = new ManualClock(START);
+    const server = await startT49CompatibleServer({
+      shipments: 12,
+      containersPerShipment: 2,
+      active: 4,
+      requestsPerMinute: 4,
+      now: () => clock.now(),
+    });
+    const tmp = tempDir('quayside-t49-429-');
+    const cache = Cache.open(tmp.dir);
+    try {
+      const engine = new SyncEngine({
+        cache,
+        clock,
+        connection: () => ({ baseUrl: server.url, apiKey: server.apiKey }),
+        pageSize: 5,
+        client: { maxAttempts: 20 },
+      });
+      const result = await withClockRunning(clock, engine.sync());
+      expect(result).toMatchObject({ shipments: 12, containers: 24 });
+      expect(server.requests.count).toBeGreaterThan(result.requests - 1);
+      expect(result.requests).toBeGreaterThan(10); // some were refused and retried
+    } finally {
+      cache.close();
+      tmp.remove();
+      await server.close();
+    }
   });
 });
