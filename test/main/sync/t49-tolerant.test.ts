@@ -257,4 +257,47 @@ describe('sync within request limits', () => {
       await server.close();
     }
   });
+
+  it('reads every finished shipment again within a day, a slice per run', async () => {
+    const clock = new ManualClock(START);
+    const server = await startT49CompatibleServer({
+      shipments: 300,
+      containersPerShipment: 1,
+      active: 30,
+    });
+    const tmp = tempDir('quayside-t49-history-');
+    const cache = Cache.open(tmp.dir);
+    try {
+      const engine = new SyncEngine({
+        cache,
+        clock,
+        connection: () => ({ baseUrl: server.url, apiKey: server.apiKey }),
+        pageSize: 10,
+      });
+      await engine.sync();
+      const from = server.requests.log.length;
+      const perRun: number[] = [];
+      for (let run = 0; run < 96; run++) {
+        clock.advance(15 * 60_000);
+        perRun.push((await engine.sync()).requests);
+      }
+      const history = server.requests.log
+        .slice(from)
+        .filter(
+          (p) =>
+            p.includes('filter%5Btracking_stopped%5D=true') ||
+            p.includes('filter[tracking_stopped]=true'),
+        )
+        .map((p) => Number(/page(?:%5B|\[)number(?:%5D|\])=(\d+)/.exec(p)![1]));
+      // 270 finished shipments: 27 pages, every one read within the day's 96 runs.
+      expect(new Set(history)).toEqual(new Set(Array.from({ length: 27 }, (_, n) => n + 1)));
+      // Spread out: no run reads more than its share (3 active pages, 1 tracking-request
+      // page, 1 history page).
+      expect(Math.max(...perRun)).toBeLessThanOrEqual(5);
+    } finally {
+      cache.close();
+      tmp.remove();
+      await server.close();
+    }
+  });
 });
