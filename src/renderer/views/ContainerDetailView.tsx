@@ -112,14 +112,14 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         <button type="button" className="secondary" onClick={() => window.history.back()}>
           ← Back
         </button>
-        <h2 className="detail__title mono">{row.number}</h2>
+        <h2 className="detail__title mono">{row.number || '—'}</h2>
         <span className={`status status--${row.status}`}>{statusLabel(row.status)}</span>
         <ReadinessCell row={row} />
       </header>
       <dl className="facts">
         <dt>Line</dt>
         <dd>
-          {shipment
+          {shipment?.attributes.shipping_line_name
             ? `${shipment.attributes.shipping_line_name} (${row.lineScac ?? ''})`
             : (row.lineScac ?? '—')}
         </dd>

@@ -34,7 +34,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
           ← Back
         </button>
         <h2 className="detail__title mono">{s.bill_of_lading_number}</h2>
-        <span>{s.shipping_line_name}</span>
+        <span>{s.shipping_line_name ?? '—'}</span>
       </header>
       <dl className="facts">
         <dt>Customer</dt>
@@ -72,7 +72,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
               <tr key={row.id}>
                 <td>
                   <a href={`#/containers/${encodeURIComponent(row.id)}`} className="mono">
-                    {row.number}
+                    {row.number || '—'}
                   </a>
                 </td>
                 <td>{statusLabel(row.status)}</td>

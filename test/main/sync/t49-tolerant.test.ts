@@ -11,6 +11,7 @@ import { testConnection } from '../../../src/main/sync/test-connection';
 import type { SkippedRecord } from '../../../src/main/sync/validate';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ManualClock } from '../../../src/shared/clock';
+import { statusLabel } from '../../../src/shared/container';
 import { startT49CompatibleServer, type T49Server } from '../../support/t49-compatible-server';
 import { tempDir } from '../cache/support/fixtures';
 
@@ -98,6 +99,20 @@ describe('sync of a Terminal49-compatible account', () => {
     const weighed = cache.getContainer(server.containerId(0, 0))!.attributes;
     expect(weighed.weight_in_lbs).toBe(20_000);
     expect(weighed).toHaveProperty('last_status_refresh_source', 'terminal');
+
+    // The views' data copes with a sparse container (attributes: only its number): no status
+    // shows as a dash, lists are empty, nothing reads "null" or "undefined".
+    const sparse = server.container(2, 0); // flat index 4: sparse
+    expect(Object.keys(sparse.attributes!)).toEqual(['number']);
+    const detail = cache.board.containerDetail(sparse.id)!;
+    expect(detail.row.number).toBe(sparse.attributes!.number);
+    expect(statusLabel(detail.row.status)).toBe('—');
+    expect(detail).toMatchObject({ holds: [], fees: [] });
+    expect(JSON.stringify(detail.row)).not.toMatch(/"(null|undefined)"/);
+    const sparseShipment = cache.board.shipmentDetail(server.shipmentId(4))!;
+    expect(sparseShipment.shipment.attributes.bill_of_lading_number).toBe(
+      server.shipment(4).attributes!.bill_of_lading_number,
+    );
   });
 
   it('keeps a null optional terminal field null, never the text "null"', async () => {
