@@ -452,9 +452,12 @@ export class SyncEngine {
    */
   private reportSkipped(run: RunState): void {
     for (const s of run.pending.splice(0)) {
-      const key = `${s.type}\n${s.id ?? s.reason}`;
-      if (run.reported.has(key)) continue;
-      run.reported.add(key);
+      // Records without an id cannot be told apart: each one counts.
+      if (s.id !== null) {
+        const key = `${s.type}\n${s.id}`;
+        if (run.reported.has(key)) continue;
+        run.reported.add(key);
+      }
       run.skipped.push(s);
       this.options.onSkipped?.(s);
     }
