@@ -314,5 +314,5 @@ describe('sync within request limits', () => {
       tmp.remove();
       await server.close();
     }
-  });
+  }, 180_000);
 });
