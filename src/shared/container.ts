@@ -75,8 +75,12 @@ export const isCompleted = (status: string): boolean => COMPLETED.has(status);
 /** Whether a status (any string, as a remote service may report new ones) means "left the terminal". */
 export const hasLeftTerminal = (status: string): boolean => LEFT_TERMINAL.has(status);
 
-/** The readable name of a status; an unknown one is spelled out from its code. */
+/**
+ * The readable name of a status; an unknown one is spelled out from its code, and a missing one
+ * (a sparse record from a compatible service) is a dash.
+ */
 export function statusLabel(status: string): string {
+  if (!status) return '—';
   return (CONTAINER_STATUS_LABELS as Record<string, string>)[status] ?? spellOut(status);
 }
 

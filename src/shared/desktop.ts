@@ -169,8 +169,8 @@ export interface ContainerDetail {
   row: BoardRow;
   container: CachedContainer;
   shipment: CachedShipment | null;
-  holds: CachedContainer['attributes']['holds_at_pod_terminal'];
-  fees: CachedContainer['attributes']['fees_at_pod_terminal'];
+  holds: NonNullable<CachedContainer['attributes']['holds_at_pod_terminal']>;
+  fees: NonNullable<CachedContainer['attributes']['fees_at_pod_terminal']>;
   deadlines: {
     pickupLfd: string | null;
     line: string | null;

@@ -42,7 +42,7 @@ const versionOf = (r: CachedContainer | CachedShipment) =>
   r.attributes.updated_at ?? contentHash(r);
 
 const isPickedUp = (a: CachedContainer['attributes']) =>
-  Boolean(a.pod_full_out_at) || hasLeftTerminal(a.current_status);
+  Boolean(a.pod_full_out_at) || hasLeftTerminal(a.current_status ?? '');
 const isEmptyReturned = (a: CachedContainer['attributes']) =>
   Boolean(a.empty_terminated_at) || a.current_status === 'empty_returned';
 
@@ -106,8 +106,8 @@ export function containerAlerts(
     add('ready_for_pickup', 'ready', `${number} is ready for pickup`, 'Available, no holds.');
   }
 
-  const heldBefore = new Set(activeHolds(b.holds_at_pod_terminal).map((h) => h.name));
-  const heldAfter = activeHolds(a.holds_at_pod_terminal);
+  const heldBefore = new Set(activeHolds(b.holds_at_pod_terminal ?? []).map((h) => h.name));
+  const heldAfter = activeHolds(a.holds_at_pod_terminal ?? []);
   for (const hold of heldAfter) {
     if (heldBefore.has(hold.name)) continue;
     add(

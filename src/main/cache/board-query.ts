@@ -433,8 +433,8 @@ export class BoardQueries {
       row: toBoardRow(raw),
       container,
       shipment: shipmentJson ? (JSON.parse(shipmentJson) as CachedShipment) : null,
-      holds: a.holds_at_pod_terminal,
-      fees: a.fees_at_pod_terminal,
+      holds: a.holds_at_pod_terminal ?? [],
+      fees: a.fees_at_pod_terminal ?? [],
       deadlines: {
         pickupLfd: a.pickup_lfd,
         line: a.import_deadlines?.pickup_lfd_line ?? null,

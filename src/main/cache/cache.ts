@@ -657,7 +657,7 @@ function newestFirst(a: CachedEvent, b: CachedEvent): number {
   const y = b.attributes;
   if ((x.timestamp === null) !== (y.timestamp === null)) return x.timestamp === null ? 1 : -1;
   if (x.timestamp !== y.timestamp) return x.timestamp! > y.timestamp! ? -1 : 1;
-  if (x.created_at !== y.created_at) return x.created_at > y.created_at ? -1 : 1;
+  if (x.created_at !== y.created_at) return (x.created_at ?? '') > (y.created_at ?? '') ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 

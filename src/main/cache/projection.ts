@@ -102,12 +102,12 @@ function appointmentDayStart(c: ContainerResource['attributes']): number | null 
 /** Whether the container can be picked up, judged from the resource alone. */
 export function containerReadiness(c: ContainerResource['attributes']) {
   return readiness({
-    status: c.current_status,
-    activeHoldCount: activeHolds(c.holds_at_pod_terminal).length,
+    status: c.current_status ?? '',
+    activeHoldCount: activeHolds(c.holds_at_pod_terminal ?? []).length,
     arrivedAt: c.pod_arrived_at,
     dischargedAt: c.pod_discharged_at,
     fullOutAt: c.pod_full_out_at,
-    availabilityKnown: c.availability_known,
+    availabilityKnown: c.availability_known === true,
     availableForPickup: c.available_for_pickup,
   });
 }
@@ -151,21 +151,22 @@ export interface ContainerRow {
 export function containerRow(resource: ContainerResource): ContainerRow {
   const a = resource.attributes;
   const { date: lfd, source } = containerLfd(a);
-  const fees = feesSum(a.fees_at_pod_terminal);
+  const fees = feesSum(a.fees_at_pod_terminal ?? []);
   const deadlines = containerDeadlines(a).map(storedDeadline);
   return {
     id: resource.id,
     shipment_id: resource.relationships?.shipment?.data?.id ?? null,
-    number: a.number,
-    ref_numbers: a.ref_numbers.join(' '),
-    current_status: a.current_status,
+    // Sparse records: a missing number or status is stored empty (the columns are NOT NULL).
+    number: a.number ?? '',
+    ref_numbers: (a.ref_numbers ?? []).join(' '),
+    current_status: a.current_status ?? '',
     pod_terminal_id: resource.relationships?.pod_terminal?.data?.id ?? null,
     pod_arrived_at: normIso(a.pod_arrived_at),
     pod_discharged_at: normIso(a.pod_discharged_at),
     availability_known: a.availability_known ? 1 : 0,
     available_for_pickup: a.available_for_pickup === null ? null : a.available_for_pickup ? 1 : 0,
     ready: containerReadiness(a).ready ? 1 : 0,
-    holds_count: activeHolds(a.holds_at_pod_terminal).length,
+    holds_count: activeHolds(a.holds_at_pod_terminal ?? []).length,
     fees_amount: fees.amount,
     fees_currency: fees.currency,
     lfd: normIso(lfd),

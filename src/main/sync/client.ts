@@ -48,6 +48,8 @@ export interface V2ClientOptions {
    */
   budget?: RequestBudget | null;
   random?: () => number;
+  /** Hears when a request starts (true) and stops (false) waiting for the budget. */
+  onBudgetWait?: (waiting: boolean) => void;
 }
 
 export interface V2Response {
@@ -122,7 +124,7 @@ export class V2Client {
       // ends with a plain reason instead of waiting out every attempt (the next run retries).
       if (timeouts >= MAX_TIMEOUTS_PER_REQUEST) break;
       if (attempt > 0) await this.sleep(this.waitBefore(last, attempt));
-      if (this.budget) await this.budget.take();
+      if (this.budget) await this.takeBudget(this.budget);
       this.requests++;
       let response: Response;
       let text: string;
@@ -173,6 +175,16 @@ export class V2Client {
       return { status, body, headers: response.headers };
     }
     throw last;
+  }
+
+  private async takeBudget(budget: RequestBudget): Promise<void> {
+    if (!budget.wouldWait()) return budget.take();
+    this.options.onBudgetWait?.(true);
+    try {
+      await budget.take();
+    } finally {
+      this.options.onBudgetWait?.(false);
+    }
   }
 
   private waitBefore(last: V2Error, attempt: number): number {

@@ -4,8 +4,13 @@
  * - First run: a full walk of shipments and containers (with shipment, terminal and event
  *   includes to save requests); records the server no longer lists are removed.
  * - Later runs: `filter[updated_at][start]` from the last cursor where the service supports it
- *   (detected by resources carrying `updated_at`), else a full walk with change detection
- *   (content hashes). A full walk still runs every 6 hours to notice deletions.
+ *   (detected by resources carrying `updated_at`); a full walk still runs every 6 hours to
+ *   notice deletions.
+ * - Services without `updated_at` (Terminal49-compatible ones), later runs: active work first
+ *   (`shipments?filter[tracking_stopped]=false&include=containers`, content hashes decide what
+ *   changed), new tracking requests (`filter[updated_at]`, which that list does offer), and a
+ *   slice of the finished history, so the whole account is read once a day (strategy/history.ts;
+ *   cadences in src/shared/sync-cadence.ts).
  * - Transport events only for containers that changed (a flag set in the same transaction as
  *   the container, so a crash never loses the need to fetch them).
  * - Map data for containers at sea at most hourly, once more when the journey completes, then
@@ -25,7 +30,8 @@ import type {
   CachedTerminal,
 } from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
-import { checkRecords, typeOf, type SkippedRecord } from './validate';
+import { checkRecords, collectionEnvelope, typeOf, type SkippedRecord } from './validate';
+import { historyPagesThisRun } from './strategy/history';
 import type { RequestBudget } from './request-budget';
 import { ServiceBudgets, type ServiceConnection } from '../core/service-connection';
 
@@ -34,10 +40,20 @@ interface RunState {
   client: V2Client;
   startedAt: number;
   incremental: boolean;
+  /** Active-first runs for services without `updated_at` (after their first full walk). */
+  activeFirst: boolean;
+  /** Shipments read this run (a new tracking request's shipment may already be among them). */
+  seenShipments: Set<string>;
+  /** Where the tracking-request cursor moves when the run completes. */
+  trackingCursor: string | null;
+  /** The history walk's next page and page count when the run completes. */
+  history: { nextPage: number; totalPages: number | null } | null;
   /** Every record skipped so far this run (for the result). */
   skipped: SkippedRecord[];
   /** Skipped records not yet reported to `onSkipped`. */
   pending: SkippedRecord[];
+  /** Records already reported this run (type + id), so a record seen on many pages counts once. */
+  reported: Set<string>;
   changedShipments: number;
   changedContainers: number;
   newAlerts: number;
@@ -96,7 +112,7 @@ export interface SyncResult {
   changedContainers: number;
   newAlerts: number;
   skipped: SkippedRecord[];
-  mode: 'full' | 'incremental';
+  mode: 'full' | 'incremental' | 'active-first';
 }
 
 const STATE = {
@@ -107,7 +123,14 @@ const STATE = {
   lastSuccessAt: 'last_success_at',
   lastFullWalkAt: 'last_full_walk_at',
   routingRefused: 'routing_refused',
+  trackingCursor: 'tracking_requests_cursor',
+  historyNextPage: 'history_next_page',
+  historyTotalPages: 'history_total_pages',
+  lastRunAt: 'last_run_at',
 } as const;
+
+/** Shown in the sync area while a request waits for the service's request budget. */
+export const BUDGET_WAIT_MESSAGE = 'Waiting for the request budget (under 100 requests a minute).';
 
 const HOUR = 3_600_000;
 
@@ -239,6 +262,10 @@ export class SyncEngine {
       ...connection,
       clock: this.options.clock,
       ...(budget ? { budget } : {}),
+      onBudgetWait: (waiting) => {
+        if (this.current.state !== 'syncing') return;
+        this.setStatus({ message: waiting ? BUDGET_WAIT_MESSAGE : null });
+      },
       ...this.options.client,
     });
   }
@@ -319,12 +346,18 @@ export class SyncEngine {
     const run = this.prepareRun(this.clientFor(connection));
     const { cache } = this.options;
     cache.beginBulkWrites();
-    let walks: WalkResult[];
+    let walks: WalkResult[] = [];
     try {
-      walks = [
-        await this.walkCollection(run, 'shipments', PHASES.shipments),
-        await this.walkCollection(run, 'containers', PHASES.containers),
-      ];
+      if (run.activeFirst) {
+        await this.walkActive(run);
+        await this.readNewTrackingRequests(run);
+        await this.walkHistorySlice(run);
+      } else {
+        walks = [
+          await this.walkCollection(run, 'shipments', PHASES.shipments),
+          await this.walkCollection(run, 'containers', PHASES.containers),
+        ];
+      }
     } finally {
       cache.endBulkWrites();
     }
@@ -341,8 +374,98 @@ export class SyncEngine {
       changedContainers: run.changedContainers,
       newAlerts: run.newAlerts,
       skipped: [...run.skipped],
-      mode: run.incremental ? 'incremental' : 'full',
+      mode: run.activeFirst ? 'active-first' : run.incremental ? 'incremental' : 'full',
     };
+  }
+
+  /** Shipments still tracked, with their containers: every run (services without updated_at). */
+  private async walkActive(run: RunState): Promise<void> {
+    const path = `shipments?filter[tracking_stopped]=false&include=containers&page[size]=${this.pageSize}`;
+    let done = 0;
+    for await (const page of run.client.pages(path)) {
+      await this.readAndWrite(run, page);
+      done += page.data.length;
+      const fraction = page.total ? Math.min(1, done / page.total) : 0.5;
+      this.setStatus({ progress: PHASES.containers[1] * fraction });
+    }
+  }
+
+  /** Checks one page of shipments (with included containers) and writes it. */
+  private async readAndWrite(
+    run: RunState,
+    page: { data: unknown[]; included: unknown[] },
+  ): Promise<void> {
+    const { primary, slices } = await this.readPage(run, 'shipments', page);
+    for (const s of primary.shipments) run.seenShipments.add(s.id);
+    await this.writeSlices(run, slices, isoString(this.options.clock.now()));
+  }
+
+  /**
+   * Tracking requests changed since the last run (the one list such services filter by
+   * `updated_at`): a shipment not read this run is fetched with its containers.
+   */
+  private async readNewTrackingRequests(run: RunState): Promise<void> {
+    const { cache } = this.options;
+    const cursor =
+      cache.getState<string>(STATE.trackingCursor) ?? cache.getState<string>(STATE.lastFullWalkAt);
+    const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
+    let newest = cursor ? Date.parse(cursor) : NaN;
+    const wanted = new Set<string>();
+    for await (const page of run.client.pages(
+      `tracking_requests?page[size]=${this.pageSize}${filter}`,
+    )) {
+      for (const request of checkRecords('tracking_request', page.data, run.pending)) {
+        const updated = Date.parse(request.attributes.updated_at ?? '');
+        if (!Number.isNaN(updated) && !(updated <= newest)) newest = updated;
+        const shipmentId = request.relationships?.tracked_object?.data?.id;
+        if (shipmentId && !run.seenShipments.has(shipmentId)) wanted.add(shipmentId);
+      }
+      this.reportSkipped(run);
+    }
+    for (const id of wanted) {
+      const response = await run.client.get(
+        `shipments/${encodeURIComponent(id)}?include=containers`,
+        { accept: [404] },
+      );
+      if (response.status === 404) continue;
+      const body = response.body as { data?: unknown; included?: unknown } | null;
+      await this.readAndWrite(run, {
+        data: body?.data ? [body.data] : [],
+        included: Array.isArray(body?.included) ? body.included : [],
+      });
+    }
+    // Just past the newest stamp: the filter is inclusive.
+    run.trackingCursor = Number.isNaN(newest) ? cursor : isoString(newest + 1);
+  }
+
+  /** This run's share of the slow walk through finished shipments (a day per round). */
+  private async walkHistorySlice(run: RunState): Promise<void> {
+    const { cache } = this.options;
+    let nextPage = cache.getState<number>(STATE.historyNextPage) ?? 1;
+    let totalPages = cache.getState<number>(STATE.historyTotalPages);
+    const lastRun = cache.getState<string>(STATE.lastRunAt);
+    const due = historyPagesThisRun(
+      totalPages,
+      lastRun ? run.startedAt - Date.parse(lastRun) : null,
+    );
+    for (let n = 0; n < due; n++) {
+      const { body } = await run.client.get(
+        `shipments?filter[tracking_stopped]=true&include=containers&page[size]=${this.pageSize}&page[number]=${nextPage}`,
+      );
+      const page = collectionEnvelope(body);
+      if (!page) {
+        throw new V2Error(
+          'bad_response',
+          'The service answered with something that is not a /v2 list.',
+        );
+      }
+      await this.readAndWrite(run, page);
+      if (page.total !== null) totalPages = Math.max(1, Math.ceil(page.total / this.pageSize));
+      // Round again from the first page once the last one is read.
+      nextPage = page.next ? nextPage + 1 : 1;
+      if (nextPage === 1) break;
+    }
+    run.history = { nextPage, totalPages };
   }
 
   /** Starts over for another service, delivers alerts a stopped run left, picks the mode. */
@@ -363,8 +486,15 @@ export class SyncEngine {
       client,
       startedAt,
       incremental: filterSupported === true && !fullWalkDue,
+      // Without updated_at a full walk costs hours of budget: after the first one, active work
+      // is read every run and the history in slices.
+      activeFirst: filterSupported === false && lastFull !== null,
+      seenShipments: new Set(),
+      trackingCursor: null,
+      history: null,
       skipped: [],
       pending: [],
+      reported: new Set(),
       changedShipments: 0,
       changedContainers: 0,
       newAlerts: 0,
@@ -372,9 +502,19 @@ export class SyncEngine {
     };
   }
 
-  /** Hands the records skipped since the last call to the caller, keeping them for the result. */
+  /**
+   * Hands the records skipped since the last call to the caller, keeping them for the result.
+   * Each record is reported once per run, however many pages carry it (an included shipment
+   * comes with every page of its containers).
+   */
   private reportSkipped(run: RunState): void {
     for (const s of run.pending.splice(0)) {
+      // Records without an id cannot be told apart: each one counts.
+      if (s.id !== null) {
+        const key = `${s.type}\n${s.id}`;
+        if (run.reported.has(key)) continue;
+        run.reported.add(key);
+      }
       run.skipped.push(s);
       this.options.onSkipped?.(s);
     }
@@ -430,17 +570,23 @@ export class SyncEngine {
   ): Promise<{ primary: CachePage & { shipments: CachedShipment[] }; slices: CachePage[] }> {
     const shipments: CachedShipment[] = [];
     const terminals: CachedTerminal[] = [];
+    const includedContainers: CachedContainer[] = [];
     const eventsByContainer = new Map<string, CachedEvent[]>();
     const includedEvents = new Map<string, CachedEvent>();
+    // Included records are checked like primary ones, and a bad one is reported by its id.
     for (const [i, inc] of page.included.entries()) {
       if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
       const type = typeOf(inc);
-      if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], []));
-      else if (type === 'terminal' || type === 'rail_terminal') {
-        terminals.push(...checkRecords(type, [inc], []));
+      if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], run.pending));
+      else if (type === 'container') {
+        includedContainers.push(...checkRecords('container', [inc], run.pending));
+      } else if (type === 'terminal' || type === 'rail_terminal') {
+        terminals.push(...checkRecords(type, [inc], run.pending));
       } else if (type === 'transport_event') {
-        for (const e of checkRecords('transport_event', [inc], [])) includedEvents.set(e.id, e);
-      }
+        for (const e of checkRecords('transport_event', [inc], run.pending)) {
+          includedEvents.set(e.id, e);
+        }
+      } else if (type === 'port') checkRecords('port', [inc], run.pending);
     }
     const checked: (CachedShipment | CachedContainer)[] = [];
     for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
@@ -454,7 +600,10 @@ export class SyncEngine {
     }
     const primary =
       kind === 'shipments'
-        ? { shipments: [...shipments, ...(checked as CachedShipment[])] }
+        ? {
+            shipments: [...shipments, ...(checked as CachedShipment[])],
+            containers: includedContainers,
+          }
         : { shipments, containers: checked as CachedContainer[] };
     this.reportSkipped(run);
     for (const c of primary.containers ?? []) {
@@ -504,6 +653,7 @@ export class SyncEngine {
     const stale = cache.staleEventContainers();
     for (const [i, id] of stale.entries()) {
       const events: CachedEvent[] = [];
+      const skippedBefore = run.pending.length;
       try {
         for await (const page of run.client.pages(
           `containers/${encodeURIComponent(id)}/transport_events?page[size]=${this.pageSize}`,
@@ -518,8 +668,11 @@ export class SyncEngine {
         }
         throw error;
       }
+      const incomplete = run.pending.length > skippedBefore;
       this.reportSkipped(run);
-      cache.replaceEvents(id, events);
+      // A history with an unusable event would drop it: the container keeps its previous
+      // events and stays marked, so the next run asks again.
+      if (!incomplete) cache.replaceEvents(id, events);
       this.setStatus({
         progress:
           PHASES.events[0] + ((PHASES.events[1] - PHASES.events[0]) * (i + 1)) / stale.length,
@@ -539,7 +692,17 @@ export class SyncEngine {
         cache.setState(cursorKey, isoString(maxUpdated + 1));
       }
     }
-    if (!run.incremental) cache.setState(STATE.lastFullWalkAt, isoString(run.startedAt));
+    if (!run.incremental && !run.activeFirst) {
+      cache.setState(STATE.lastFullWalkAt, isoString(run.startedAt));
+    }
+    if (run.trackingCursor) cache.setState(STATE.trackingCursor, run.trackingCursor);
+    if (run.history) {
+      cache.setState(STATE.historyNextPage, run.history.nextPage);
+      if (run.history.totalPages !== null) {
+        cache.setState(STATE.historyTotalPages, run.history.totalPages);
+      }
+    }
+    cache.setState(STATE.lastRunAt, isoString(run.startedAt));
     // "Last synced" is read by people: real time, even while the app runs on simulated time.
     cache.setState(STATE.lastSuccessAt, isoString(Date.now()));
     run.newAlerts += alerts?.checkDeadlines().length ?? 0;

@@ -28,9 +28,18 @@ export class RequestBudget {
     this.updatedAt = now;
   }
 
+  /** Whether a request asked for now would have to wait (for a token, or behind others). */
+  wouldWait(): boolean {
+    this.refill();
+    return this.waiting > 0 || this.tokens < 1;
+  }
+
+  private waiting = 0;
+
   /** Resolves when a request may be sent; callers are served in order. */
   take(): Promise<void> {
-    const turn = this.queue.then(() => this.waitForToken());
+    this.waiting++;
+    const turn = this.queue.then(() => this.waitForToken()).finally(() => this.waiting--);
     this.queue = turn.catch(() => undefined);
     return turn;
   }

@@ -3,12 +3,25 @@ import { systemClock, type Clock } from '../../shared/clock';
 import { V2Client, V2Error } from './client';
 import type { ServiceBudgets } from '../core/service-connection';
 import { collectionEnvelope } from './validate';
+import { HISTORY_CYCLE_HOURS } from '../../shared/sync-cadence';
 
 export interface ConnectionCheck {
   ok: boolean;
   message: string;
   /** Whether the service offers `filter[updated_at][start]` (its records carry `updated_at`). */
   incrementalSync: boolean | null;
+}
+
+/** Which kind of service this is and what that means for how often records are synced. */
+export function serviceKindText(incrementalSync: boolean | null): string {
+  if (incrementalSync === null) {
+    return 'The sync picks its cadence once the account has shipments.';
+  }
+  return incrementalSync
+    ? 'This is a Quayside service with incremental sync: each sync asks only for what changed.'
+    : 'This is a Terminal49-compatible service (no change stamps): each sync reads the shipments ' +
+        'still tracked and their containers plus new tracking requests, and finished shipments ' +
+        `are read in slices, all of them once every ${HISTORY_CYCLE_HOURS} hours.`;
 }
 
 export async function testConnection(
@@ -50,10 +63,11 @@ export async function testConnection(
     if (!page) return fail(`This address does not answer like a /v2 tracking service.${hint}`);
     const first = page.data[0] as { attributes?: { updated_at?: unknown } } | undefined;
     const total = page.total ?? page.data.length;
+    const incrementalSync = first ? typeof first.attributes?.updated_at === 'string' : null;
     return {
       ok: true,
-      message: `Connected. The account has ${total} shipment${total === 1 ? '' : 's'}.`,
-      incrementalSync: first ? typeof first.attributes?.updated_at === 'string' : null,
+      message: `Connected. The account has ${total} shipment${total === 1 ? '' : 's'}. ${serviceKindText(incrementalSync)}`,
+      incrementalSync,
     };
   } catch (error) {
     if (!(error instanceof V2Error)) throw error;

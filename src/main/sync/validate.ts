@@ -1,22 +1,22 @@
 /**
- * Tolerant checks of /v2 payloads with the shared TypeBox schemas: unknown members are ignored,
- * values the schema wants as numbers or booleans are converted when they arrive as strings
- * (latitude "31.2"), and a record that still does not fit is skipped and reported, never fatal.
+ * Tolerant checks of /v2 payloads (see tolerant-schemas.ts): only what the spec requires must be
+ * there, present members must fit their type, numbers sent as strings become numbers, unknown
+ * members are kept. A record that still does not fit is skipped and reported, never fatal.
  */
-import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { Value } from 'typebox/value';
-import { RailTerminalResource } from '../../shared/api/resources';
-import {
-  CachedContainer,
-  CachedEventSchema,
-  CachedShipment,
-  CachedTerminalSchema,
-  type CachedContainer as Container,
-  type CachedEvent,
-  type CachedShipment as Shipment,
-  type CachedTerminal,
+import type {
+  CachedContainer as Container,
+  CachedEvent,
+  CachedShipment as Shipment,
+  CachedTerminal,
 } from '../../shared/cached-resources';
+import type { TrackingRequestResource } from '../../shared/api/resources';
+import {
+  numbersFromStrings,
+  TOLERANT_SCHEMAS,
+  withKnownAttributes,
+  type TolerantKind,
+} from './tolerant-schemas';
 
 export interface SkippedRecord {
   type: string;
@@ -24,15 +24,23 @@ export interface SkippedRecord {
   reason: string;
 }
 
-const checker = (schema: TSchema) => ({ schema, compiled: Compile(schema) });
-const checkers = {
-  shipment: checker(CachedShipment),
-  container: checker(CachedContainer),
-  transport_event: checker(CachedEventSchema),
-  terminal: checker(CachedTerminalSchema),
-  rail_terminal: checker(RailTerminalResource),
-};
-type Known = keyof typeof checkers;
+const checkers = Object.fromEntries(
+  Object.entries(TOLERANT_SCHEMAS).map(([kind, schema]) => [
+    kind,
+    { schema, compiled: Compile(schema) },
+  ]),
+) as Record<
+  TolerantKind,
+  { schema: (typeof TOLERANT_SCHEMAS)[TolerantKind]; compiled: ReturnType<typeof Compile> }
+>;
+type Known = TolerantKind;
+
+/** A port as the sync reads it (not cached; checked so a bad one is reported). */
+export interface CheckedPort {
+  id: string;
+  type: 'port';
+  attributes?: Record<string, unknown>;
+}
 
 export interface TypeMap {
   shipment: Shipment;
@@ -40,9 +48,14 @@ export interface TypeMap {
   transport_event: CachedEvent;
   terminal: CachedTerminal;
   rail_terminal: CachedTerminal;
+  port: CheckedPort;
+  tracking_request: Pick<TrackingRequestResource, 'id' | 'type'> & {
+    attributes: Partial<TrackingRequestResource['attributes']>;
+    relationships?: Partial<TrackingRequestResource['relationships']>;
+  };
 }
 
-/** Checks one record; returns it (converted) or the reason it was refused. */
+/** Checks one record; returns it (numbers converted, absent known attributes null) or why not. */
 export function checkRecord<K extends Known>(
   type: K,
   raw: unknown,
@@ -52,9 +65,13 @@ export function checkRecord<K extends Known>(
       ? (raw as { id: string }).id
       : null;
   const { schema, compiled } = checkers[type];
-  if (compiled.Check(raw)) return { ok: true, value: raw as TypeMap[K] };
-  const converted = Value.Convert(schema, structuredClone(raw));
-  if (compiled.Check(converted)) return { ok: true, value: converted as TypeMap[K] };
+  const converted = numbersFromStrings(schema, raw);
+  if (compiled.Check(converted)) {
+    return {
+      ok: true,
+      value: withKnownAttributes(type, converted as Record<string, unknown>) as TypeMap[K],
+    };
+  }
   const first = [...compiled.Errors(converted)][0];
   return {
     ok: false,

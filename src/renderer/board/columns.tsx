@@ -205,7 +205,7 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     header: 'Container',
     size: 120,
     meta: { sortKey: 'number', label: 'Container' },
-    cell: cell((r) => <span className="mono strong">{r.number}</span>),
+    cell: cell((r) => <span className="mono strong">{r.number || '—'}</span>),
   }),
   helper.display({
     id: 'status',

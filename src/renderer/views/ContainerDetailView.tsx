@@ -35,7 +35,9 @@ const SOURCE_LABELS: Record<string, string> = {
 };
 
 /** "container.transport.estimated.vessel_arrived" -> "Vessel arrived" (estimated). */
-function eventLabel(name: string): { text: string; estimated: boolean } {
+function eventLabel(name: string | null): { text: string; estimated: boolean } {
+  // A sparse record may not name its event.
+  if (!name) return { text: '—', estimated: false };
   const estimated = name.includes('.estimated.');
   const last = name.replace('.estimated', '').replace(/^container\.(transport\.)?/, '');
   return { text: humanize(last), estimated };
@@ -111,7 +113,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         <button type="button" className="secondary" onClick={() => window.history.back()}>
           ← Back
         </button>
-        <h2 className="detail__title mono">{row.number}</h2>
+        <h2 className="detail__title mono">{row.number || '—'}</h2>
         <span className={`status status--${row.status}`}>{statusLabel(row.status)}</span>
         <ReadinessCell row={row} />
         <RefreshNowButton containerId={row.id} />
@@ -119,7 +121,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
       <dl className="facts">
         <dt>Line</dt>
         <dd>
-          {shipment
+          {shipment?.attributes.shipping_line_name
             ? `${shipment.attributes.shipping_line_name} (${row.lineScac ?? ''})`
             : (row.lineScac ?? '—')}
         </dd>
@@ -336,7 +338,9 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                     {event.attributes.voyage_number
                       ? ` · voyage ${event.attributes.voyage_number}`
                       : ''}
-                    {` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`}
+                    {event.attributes.data_source
+                      ? ` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`
+                      : ''}
                   </span>
                 </li>
               );

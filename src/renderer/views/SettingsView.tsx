@@ -7,6 +7,7 @@ import { quayside } from '../bridge';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
 import { formatBytes } from '../lib/format';
+import { SyncCadenceNote } from '../components/SyncCadenceNote';
 
 interface Draft {
   theme: Theme;
@@ -155,6 +156,7 @@ export function SettingsView({
             onChange={(e) => update({ syncIntervalMinutes: e.target.value })}
           />
         </label>
+        <SyncCadenceNote />
         <label>
           Warn before the last free day (hours, comma separated)
           <input

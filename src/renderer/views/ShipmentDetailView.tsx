@@ -35,7 +35,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
           ← Back
         </button>
         <h2 className="detail__title mono">{s.bill_of_lading_number}</h2>
-        <span>{s.shipping_line_name}</span>
+        <span>{s.shipping_line_name ?? '—'}</span>
       </header>
       <dl className="facts">
         <dt>Customer</dt>
@@ -43,7 +43,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
         <dt>References</dt>
         <dd>{s.ref_numbers?.join(', ') || '—'}</dd>
         <dt>Tags</dt>
-        <dd>{s.tags.join(', ') || '—'}</dd>
+        <dd>{(s.tags ?? []).join(', ') || '—'}</dd>
         <dt>Route</dt>
         <dd>
           {s.port_of_lading_name ?? s.port_of_lading_locode ?? '?'} →{' '}
@@ -73,7 +73,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
               <tr key={row.id}>
                 <td>
                   <a href={`#/containers/${encodeURIComponent(row.id)}`} className="mono">
-                    {row.number}
+                    {row.number || '—'}
                   </a>
                 </td>
                 <td>{statusLabel(row.status)}</td>

@@ -216,7 +216,9 @@ describe('testConnection', () => {
     const check = await testConnection(h.baseUrl, h.apiKey);
     expect(check).toEqual({
       ok: true,
-      message: 'Connected. The account has 1 shipment.',
+      message:
+        'Connected. The account has 1 shipment. This is a Quayside service with incremental ' +
+        'sync: each sync asks only for what changed.',
       incrementalSync: true,
     });
   });

@@ -1,0 +1,166 @@
+/**
+ * What a record from a /v2 service must have to be usable, and nothing more: the shared TypeBox
+ * schemas of each resource, with every member the spec and the reference do not require made
+ * optional and nullable. Members that are present still have to fit their type (an unknown
+ * status is refused), unknown members are allowed and kept, and numbers sent as strings
+ * (latitude "33.7", a weight "20210") become numbers before the check.
+ *
+ * Required, per the spec and the reference's component schemas:
+ * - shipment: id, type, attributes, relationships, links; attribute `bill_of_lading_number`
+ * - container: id, type, attributes
+ * - transport_event, port: id, type
+ * - terminal: id, type, attributes (`name`), relationships (`port`); rail_terminal: `name`
+ * - tracking_request: id, type, attributes (`request_number`, `status`, `request_type`, `scac`,
+ *   `created_at`)
+ * An id is required of every kind: the cache keys records by it.
+ */
+import { Type, type TSchema } from 'typebox';
+import {
+  ContainerResource,
+  PortResource,
+  RailTerminalResource,
+  ShipmentResource,
+  TerminalResource,
+  TrackingRequestResource,
+  TransportEventResource,
+} from '../../shared/api/resources';
+
+type Schema = TSchema & {
+  type?: string;
+  anyOf?: Schema[];
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+};
+
+const variants = (s: Schema): Schema[] => (s.anyOf ? s.anyOf.flatMap(variants) : [s]);
+const isNullable = (s: Schema) => variants(s).some((v) => v.type === 'null');
+const objectOf = (s: Schema) => variants(s).find((v) => v.type === 'object' && v.properties);
+
+/** Optional and nullable; an object inside (import_deadlines) gets every member optional too. */
+function loose(schema: Schema): TSchema {
+  const inner = objectOf(schema);
+  const base = inner && !schema.items ? looseObject(inner, []) : schema;
+  return Type.Optional(
+    isNullable(schema) && base === schema ? base : Type.Union([base, Type.Null()]),
+  );
+}
+
+function looseObject(schema: Schema, required: readonly string[]): TSchema {
+  const properties: Record<string, TSchema> = {};
+  for (const [name, member] of Object.entries(schema.properties ?? {})) {
+    properties[name] = required.includes(name) ? member : loose(member);
+  }
+  return Type.Object(properties);
+}
+
+interface Requirements {
+  /** Top-level members besides id and type. */
+  members?: readonly ('attributes' | 'relationships' | 'links')[];
+  attributes?: readonly string[];
+  relationships?: readonly string[];
+}
+
+function tolerant(resource: TSchema, requirements: Requirements): TSchema {
+  const r = resource as Schema;
+  const props = r.properties!;
+  const members = requirements.members ?? [];
+  const member = (name: 'attributes' | 'relationships' | 'links', schema: TSchema) =>
+    members.includes(name) ? schema : Type.Optional(schema);
+  return Type.Object({
+    id: Type.String({ minLength: 1 }),
+    type: props.type!,
+    attributes: member('attributes', looseObject(props.attributes!, requirements.attributes ?? [])),
+    ...(props.relationships
+      ? {
+          relationships: member(
+            'relationships',
+            looseObject(props.relationships, requirements.relationships ?? []),
+          ),
+        }
+      : {}),
+    ...(props.links ? { links: member('links', Type.Object({ self: Type.String() })) } : {}),
+  });
+}
+
+export const TOLERANT_SCHEMAS = {
+  shipment: tolerant(ShipmentResource, {
+    members: ['attributes', 'relationships', 'links'],
+    attributes: ['bill_of_lading_number'],
+  }),
+  container: tolerant(ContainerResource, { members: ['attributes'] }),
+  transport_event: tolerant(TransportEventResource, {}),
+  terminal: tolerant(TerminalResource, {
+    members: ['attributes', 'relationships'],
+    attributes: ['name'],
+    relationships: ['port'],
+  }),
+  rail_terminal: tolerant(RailTerminalResource, {
+    members: ['attributes'],
+    attributes: ['name'],
+  }),
+  port: tolerant(PortResource, {}),
+  tracking_request: tolerant(TrackingRequestResource, {
+    members: ['attributes'],
+    attributes: ['request_number', 'status', 'request_type', 'scac', 'created_at'],
+  }),
+} as const;
+
+export type TolerantKind = keyof typeof TOLERANT_SCHEMAS;
+
+const NUMBER = /^\s*-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?\s*$/;
+const acceptsNumber = (s: Schema) =>
+  variants(s).some(
+    (v) =>
+      v.type === 'number' ||
+      v.type === 'integer' ||
+      (Array.isArray(v.enum) && v.enum.some((e) => typeof e === 'number')),
+  );
+
+/**
+ * Turns numbers sent as strings into numbers wherever the schema wants a number, in place on
+ * a copy; nothing else is converted (a null stays null, a string stays a string).
+ */
+export function numbersFromStrings(schema: TSchema, value: unknown): unknown {
+  const s = schema as Schema;
+  if (typeof value === 'string' && acceptsNumber(s) && NUMBER.test(value)) return Number(value);
+  if (Array.isArray(value)) {
+    const items = variants(s).find((v) => v.items)?.items;
+    return items ? value.map((v) => numbersFromStrings(items, v)) : value;
+  }
+  if (value && typeof value === 'object') {
+    const object = objectOf(s);
+    if (!object) return value;
+    const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+    for (const [name, member] of Object.entries(object.properties!)) {
+      if (name in out) out[name] = numbersFromStrings(member, out[name]);
+    }
+    return out;
+  }
+  return value;
+}
+
+/** The shared schema of each kind whose known attributes are named when absent. */
+const COMPLETE_ATTRIBUTES: Partial<Record<TolerantKind, TSchema>> = {
+  shipment: ShipmentResource,
+  container: ContainerResource,
+  transport_event: TransportEventResource,
+};
+
+/**
+ * Names every known attribute the service left out as null (so the cache and its readers see
+ * one shape: "not known" is always null). Attributes that were sent, and unknown ones, are kept.
+ * `updated_at` is left out when absent: whether a service sends it decides the sync strategy.
+ */
+export function withKnownAttributes(kind: TolerantKind, record: Record<string, unknown>): unknown {
+  const shared = COMPLETE_ATTRIBUTES[kind] as Schema | undefined;
+  if (!shared) return record;
+  const known = shared.properties!.attributes!.properties!;
+  const sent = (record.attributes ?? {}) as Record<string, unknown>;
+  const attributes: Record<string, unknown> = {};
+  for (const name of Object.keys(known)) {
+    if (name === 'updated_at') continue;
+    if (!(name in sent)) attributes[name] = null;
+  }
+  return { ...record, attributes: { ...attributes, ...sent } };
+}
