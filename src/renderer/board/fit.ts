@@ -8,6 +8,7 @@
 /** Columns whose text may be cut with an ellipsis (the full text is in the cell's title). */
 export const SHRINKABLE_COLUMNS: ReadonlySet<string> = new Set([
   'pod',
+  'fees',
   'vessel',
   'customer',
   'billOfLading',

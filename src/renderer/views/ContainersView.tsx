@@ -88,11 +88,12 @@ function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
 }
 
 /**
- * The useful columns fit the window; the rest are one click away in the Columns menu. Fees are
- * hidden by default: the amount due already stands beside readiness, and the cost clock itemises.
+ * The useful columns fit the window; the rest are one click away in the Columns menu. The
+ * appointment column is among them: an appointment after free time is flagged in the LFD cell,
+ * and the worklist lists the boxes that still need one.
  */
 const DEFAULT_HIDDEN: VisibilityState = {
-  fees: false,
+  appointment: false,
   customer: false,
   updated: false,
   discharged: false,
