@@ -131,7 +131,13 @@ export interface TrackingRequestRow {
 
 export type CreateTrackingRequestResult =
   | { ok: true; request: TrackingRequestRow }
-  | { ok: false; message: string; field: 'number' | 'scac' | 'requestType' | null };
+  | {
+      ok: false;
+      message: string;
+      field: 'number' | 'scac' | 'requestType' | null;
+      /** Refused because the number is already tracked. */
+      duplicate?: boolean;
+    };
 
 export interface ShippingLineOption {
   scac: string;

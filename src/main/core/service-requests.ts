@@ -27,7 +27,7 @@ export const failedReasonText = (reason: string | null): string | null =>
   reason === null ? null : (FAILED_REASONS[reason] ?? `Failed: ${reason.replace(/_/g, ' ')}.`);
 
 interface ApiErrorBody {
-  errors?: { detail?: string; title?: string; source?: { pointer?: string } }[];
+  errors?: { code?: string; detail?: string; title?: string; source?: { pointer?: string } }[];
 }
 
 interface TrackingRequestResource {
@@ -143,6 +143,11 @@ export async function createTrackingRequest(
       ok: false,
       message: error.detail ?? error.title ?? 'The tracking service refused the request.',
       field: FIELD_BY_POINTER[error.source?.pointer ?? ''] ?? null,
+      // Quayside names the code; other services only say so in words.
+      ...(error.code === 'duplicate' ||
+      /\balready (exists|tracked|being tracked)\b/i.test(error.detail ?? '')
+        ? { duplicate: true }
+        : {}),
     };
   }
   return { ok: false, message: statusMessage(status), field: null };

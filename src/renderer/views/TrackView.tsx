@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { REQUEST_TYPES, type InferredNumber, type TrackingRequestRow } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { RequestStatus } from '../components/RequestStatus';
@@ -22,8 +22,33 @@ interface Submitted {
   number: string;
   request: TrackingRequestRow | null;
   error: string | null;
-  /** The container already on the board under this number (a duplicate request). */
-  existing?: { id: string; number: string } | null;
+  /** Refused as already tracked (a duplicate found when it was sent). */
+  duplicate?: boolean;
+}
+
+/** The container on the board under a number (its container or bill of lading number). */
+async function findOnBoard(number: string): Promise<{ id: string; number: string } | null> {
+  const found = await quayside.listContainers({ search: number, limit: 5, showCompleted: true });
+  const match = found.rows.find((row) => row.number === number || row.billOfLading === number);
+  return match ? { id: match.id, number: match.number } : null;
+}
+
+/**
+ * A duplicate points at the container already on the board instead of a bare refusal: one
+ * refused when sent, or one the service fails as a duplicate after taking it.
+ */
+function AlreadyTracked({ number, fallback }: { number: string; fallback: ReactNode }) {
+  const dataVersion = useDataVersion();
+  const existing = useAsync(() => findOnBoard(number), `${number}|${dataVersion}`);
+  if (!existing.value) return <>{fallback}</>;
+  return (
+    <span>
+      Already tracked:{' '}
+      <a href={`#/containers/${encodeURIComponent(existing.value.id)}`}>
+        open {existing.value.number}
+      </a>
+    </span>
+  );
 }
 
 const splitList = (value: string) =>
@@ -123,21 +148,10 @@ export function TrackView() {
           refNumbers: splitList(refs),
           tags: splitList(tags),
         });
-        // A duplicate (refused, or recorded as a failed request): point at the container on
-        // the board instead of a bare refusal.
-        const duplicate = !result.ok || result.request.failedReason === 'duplicate';
-        const found = duplicate
-          ? await quayside
-              .listContainers({ search: number, limit: 5, showCompleted: true })
-              .catch(() => null)
-          : null;
-        const match =
-          found?.rows.find((row) => row.number === number || row.billOfLading === number) ?? null;
-        const existing = match ? { id: match.id, number: match.number } : null;
         results.push(
           result.ok
-            ? { number, request: result.request, error: null, existing }
-            : { number, request: null, error: result.message, existing },
+            ? { number, request: result.request, error: null }
+            : { number, request: null, error: result.message, duplicate: result.duplicate },
         );
       } catch (failure) {
         results.push({ number, request: null, error: describeFailure(failure) });
@@ -254,13 +268,17 @@ export function TrackView() {
               return (
                 <li key={`${entry.number}-${index}`} data-testid="submitted-request">
                   <span className="mono">{entry.number}</span>{' '}
-                  {entry.existing ? (
-                    <span>
-                      Already tracked:{' '}
-                      <a href={`#/containers/${encodeURIComponent(entry.existing.id)}`}>
-                        open {entry.existing.number}
-                      </a>
-                    </span>
+                  {row?.failedReason === 'duplicate' || entry.duplicate ? (
+                    <AlreadyTracked
+                      number={entry.number}
+                      fallback={
+                        row ? (
+                          <RequestStatus row={row} />
+                        ) : (
+                          <span className="save-state--error">Not sent: {entry.error}</span>
+                        )
+                      }
+                    />
                   ) : row ? (
                     <RequestStatus row={row} />
                   ) : (

@@ -30,6 +30,8 @@ export class SimSubscriptions {
   private readonly byId = new Map<string, SimSubscription>();
   /** Callbacks the subscriber refused or that failed, for tests and diagnostics. */
   failedPushes = 0;
+  /** The push under way: one at a time, as a carrier does, so the same events never go twice. */
+  private pushing: Promise<number> | null = null;
 
   create(scac: string, body: unknown, now: number): CreateResult {
     if (typeof body !== 'object' || body === null)
@@ -87,6 +89,23 @@ export class SimSubscriptions {
    * retried next time (the window only moves on a 2xx).
    */
   async push(
+    now: number,
+    eventsFor: (
+      scac: string,
+      filter: Record<string, string>,
+    ) => { createdAt: number; body: unknown }[],
+  ): Promise<number> {
+    // A push asked for while one runs waits for it, then sends whatever is still new.
+    while (this.pushing) await this.pushing.catch(() => 0);
+    this.pushing = this.pushOnce(now, eventsFor);
+    try {
+      return await this.pushing;
+    } finally {
+      this.pushing = null;
+    }
+  }
+
+  private async pushOnce(
     now: number,
     eventsFor: (
       scac: string,
