@@ -17,6 +17,8 @@ export default defineConfig({
   testDir: 'test/e2e',
   outputDir: 'test-results',
   timeout: 60_000,
+  // Two shared cores on CI: a busy sync can hold the renderer past the usual 5 s.
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -80,7 +80,7 @@ test.describe('live changes', () => {
   test('when the service goes away, the cached board stays browsable and says offline', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(240_000);
     // A separate tracking service the app connects to as a remote one.
     const serviceDir = join(dataDir, 'remote-service');
     service = spawn(
