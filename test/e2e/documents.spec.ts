@@ -37,11 +37,20 @@ async function untrackedShipment(app: LaunchedApp) {
     cwd: repoRoot,
     encoding: 'utf8',
   });
-  const tracked = new Set(
-    (
-      await bridge<{ rows: { number: string }[] }>(app, 'listTrackingRequests', { limit: 1000 })
-    ).rows.map((row) => row.number),
-  );
+  // The app answers before its embedded service is connected: ask until it is.
+  let requests: { rows: { number: string }[] } | null = null;
+  await expect
+    .poll(
+      async () => {
+        requests = await bridge<{ rows: { number: string }[] }>(app, 'listTrackingRequests', {
+          limit: 1000,
+        }).catch(() => null);
+        return requests !== null;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  const tracked = new Set(requests!.rows.map((row) => row.number));
   const shipments: { billOfLading: string; scac: string; containers: string[] }[] = [];
   for (const line of listing.split('\n').slice(1)) {
     const [number, scac, type] = line.trim().split(/\s+/);
