@@ -4,6 +4,8 @@
  * - API list throughput (`GET /v2/containers?page[size]=100&include=shipment`, 10 connections)
  *   and detail p99 (`GET /v2/containers/{id}?include=shipment`, 50 connections) on 10k
  *   containers, one instance each; PostgreSQL as a ratio to SQLite.
+ * - The same list and detail load on one and on three instances (separate processes) sharing
+ *   one PostgreSQL database, the connections split between them as a load balancer would.
  * - List page latency (first page of 30, one client, median of 200) as the table grows from 10k
  *   to 100k containers (1M with --full), seeded straight into the store: the page cost must stay
  *   flat (ratio largest/smallest, goal <= 1.5).
@@ -22,6 +24,7 @@ import { postgresAvailable, startPostgres } from '../test/support/postgres';
 import { load, quick } from './lib/load';
 import { median, reportResult } from './lib/report';
 import { seedBenchData } from './lib/seed';
+import { serveInChild, type ChildService } from './lib/service-process';
 
 const { values } = parseArgs({
   options: {
@@ -49,21 +52,29 @@ const cluster = await startPostgres();
 const dirs: string[] = [];
 let databases = 0;
 
-async function startOn(kind: 'sqlite' | 'postgres'): Promise<RunningService> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-pg-'));
-  dirs.push(dataDir);
+const tempDir = () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-pg-'));
+  dirs.push(dir);
+  return dir;
+};
+
+async function startOn(
+  kind: 'sqlite' | 'postgres',
+): Promise<{ service: RunningService; databaseUrl: string | null }> {
+  const dataDir = tempDir();
   const database =
     kind === 'postgres' ? { url: await cluster.createDatabase(`bench_${++databases}`) } : undefined;
-  return startService({
+  const service = await startService({
     dataDir,
     database,
     port: 0,
     config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
   });
+  return { service, databaseUrl: database?.url ?? null };
 }
 
 async function seeded(kind: 'sqlite' | 'postgres', containers: number) {
-  const service = await startOn(kind);
+  const { service, databaseUrl } = await startOn(kind);
   const account = (await service.store.accounts.primary())!;
   const t0 = performance.now();
   const { containerIds } = await seedBenchData(service.store, account.id, {
@@ -77,9 +88,36 @@ async function seeded(kind: 'sqlite' | 'postgres', containers: number) {
   );
   return {
     service,
+    databaseUrl,
     origin: service.baseUrl.replace(/\/v2$/, ''),
     headers: { Authorization: `Token ${service.initialKey}` },
     containerIds,
+  };
+}
+
+/**
+ * Load spread over several instances at once (connections split between them, as a load
+ * balancer would): total requests per second and the worst instance's p99.
+ */
+async function loadAcross(
+  origins: readonly string[],
+  requestPath: string,
+  headers: Record<string, string>,
+  connections: number,
+) {
+  const results = await Promise.all(
+    origins.map((origin, i) =>
+      load(
+        origin + requestPath,
+        headers,
+        Math.floor(connections / origins.length) + (i < connections % origins.length ? 1 : 0),
+        seconds,
+      ),
+    ),
+  );
+  return {
+    perSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
+    p99: Math.max(...results.map((r) => r.latency.p99)),
   };
 }
 
@@ -127,6 +165,46 @@ try {
     target: null,
     note: `GET /v2/containers/{id}?include=shipment, 50 connections, ${seconds} s each`,
   });
+  // One and three instances, each its own process, on the same PostgreSQL database.
+  {
+    const s = small.postgres;
+    const detail = `/v2/containers/${s.containerIds[s.containerIds.length >> 1]}?include=shipment`;
+    const key = s.headers.Authorization.replace(/^Token /, '');
+    const instances: ChildService[] = [];
+    const measured: Record<number, { perSecond: number; p99: number }> = {};
+    try {
+      for (const count of [1, 3]) {
+        while (instances.length < count)
+          instances.push(await serveInChild(tempDir(), key, { database: s.databaseUrl! }));
+        const origins = instances.map((i) => i.baseUrl.replace(/\/v2$/, ''));
+        const list = await loadAcross(origins, LIST_PATH, s.headers, 10);
+        const one = await loadAcross(origins, detail, s.headers, 50);
+        measured[count] = { perSecond: list.perSecond, p99: one.p99 };
+        console.log(
+          `postgres, ${count} instance(s): list ${list.perSecond.toFixed(0)} req/s, detail p99 ${one.p99} ms`,
+        );
+      }
+    } finally {
+      for (const instance of instances) await instance.close();
+    }
+    const cores = os.availableParallelism();
+    reportResult({
+      name: 'postgres list throughput, 3 instances vs 1',
+      value: measured[3]!.perSecond,
+      baseline: measured[1]!.perSecond,
+      unit: 'req/s',
+      target: null,
+      note: `${LIST_PATH} on ${SIZES[0]} containers, 10 connections split across the instances (separate processes, one database), ${seconds} s; this machine has ${cores} cores shared by the instances, PostgreSQL and the load generator`,
+    });
+    reportResult({
+      name: 'postgres detail p99, 3 instances vs 1',
+      value: measured[3]!.p99,
+      baseline: measured[1]!.p99,
+      unit: 'ms',
+      target: null,
+      note: `GET /v2/containers/{id}?include=shipment, 50 connections split across the instances, worst instance's p99, ${seconds} s; ${cores} cores`,
+    });
+  }
   const smallPage = {
     sqlite: await pageLatency(small.sqlite.origin, small.sqlite.headers),
     postgres: await pageLatency(small.postgres.origin, small.postgres.headers),

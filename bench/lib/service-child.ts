@@ -6,6 +6,8 @@ import { seedBenchData, type BenchSeedOptions } from './seed';
 interface Args {
   mode: 'seed' | 'serve';
   dataDir: string;
+  /** A PostgreSQL URL to serve from instead of the data folder's SQLite file. */
+  database?: string;
   seed?: BenchSeedOptions;
 }
 
@@ -13,6 +15,7 @@ const args = JSON.parse(process.argv[2]!) as Args;
 const send = (message: object) => process.send!(message);
 const service = await startService({
   dataDir: args.dataDir,
+  ...(args.database ? { database: { url: args.database } } : {}),
   port: 0,
   config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
 });

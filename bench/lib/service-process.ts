@@ -61,8 +61,12 @@ export async function seedInChild(dataDir: string, seed: BenchSeedOptions): Prom
   return done.key;
 }
 
-export async function serveInChild(dataDir: string, key: string | null): Promise<ChildService> {
-  const child = start({ mode: 'serve', dataDir });
+export async function serveInChild(
+  dataDir: string,
+  key: string | null,
+  options: { database?: string } = {},
+): Promise<ChildService> {
+  const child = start({ mode: 'serve', dataDir, ...options });
   const ready = await reply<{ baseUrl: string; key: string | null }>(child, 'ready');
   const ask = <T>(message: object, type: string) => {
     const answer = reply<T>(child, type);
