@@ -22,7 +22,19 @@ const toAccount = (row: { id: string; name: string; routing_enabled: number }): 
   routingEnabled: row.routing_enabled === 1,
 });
 
+/**
+ * How long an API key's account is reused without asking the store again. Every request checks
+ * its key, and that lookup was a third of a cached detail read. Keys are never revoked by the
+ * service; an entitlement changed by another process (`quayside keys create --routing`, another
+ * instance) shows within this time.
+ */
+const KEY_LOOKUP_KEPT_MS = 5_000;
+const KEY_LOOKUPS_KEPT = 1_000;
+
 export class AccountStore {
+  /** Accounts by key hash, with the (real) time they were read. */
+  private readonly byKeyHash = new Map<string, { account: Account; readAt: number }>();
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
@@ -97,6 +109,7 @@ export class AccountStore {
       .set({ routing_enabled: enabled ? 1 : 0 })
       .where('id', '=', accountId)
       .execute();
+    this.byKeyHash.clear();
   }
 
   /** Creates a key for the account and returns it; only its hash is stored. */
@@ -115,12 +128,24 @@ export class AccountStore {
   }
 
   async byKey(key: string): Promise<Account | undefined> {
+    const hash = hashKey(key);
+    // Real time, not the service clock: a simulated clock may run thousands of times faster.
+    const now = performance.now();
+    const kept = this.byKeyHash.get(hash);
+    if (kept && now - kept.readAt < KEY_LOOKUP_KEPT_MS) return kept.account;
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .select(['accounts.id', 'accounts.name', 'accounts.routing_enabled'])
-      .where('api_keys.key_hash', '=', hashKey(key))
+      .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
-    return row && toAccount(row);
+    this.byKeyHash.delete(hash);
+    if (!row) return undefined;
+    const account = toAccount(row);
+    // An unknown key is not kept: failed authentication is limited per address instead.
+    if (this.byKeyHash.size >= KEY_LOOKUPS_KEPT)
+      this.byKeyHash.delete(this.byKeyHash.keys().next().value!);
+    this.byKeyHash.set(hash, { account, readAt: now });
+    return account;
   }
 }
