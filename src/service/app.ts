@@ -29,7 +29,7 @@ import { answerClientError, answerParserEdges, requireHostHeader } from './http-
 import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
 import { RequestLimits } from './rate-limit';
 import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
-import { CallbackVerifier, dcsaCallbackPlugin } from './feeds/dcsa/callback';
+import { CallbackVerifier, dcsaCallbackPlugin, storedReplayRecord } from './feeds/dcsa/callback';
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { systemClock, type Clock } from '../shared/clock';
 import { isStoreUnavailable } from './store/dialect';
@@ -265,7 +265,11 @@ export function buildApp(
     });
     app.register(dcsaCallbackPlugin, {
       prefix: CALLBACK_PATH,
-      verifier: new CallbackVerifier((id) => subscriptions.lookup(id)),
+      // Accepted bodies are remembered in the store: a retry reaching any instance is a replay.
+      verifier: new CallbackVerifier(
+        (id) => subscriptions.lookup(id),
+        storedReplayRecord(ctx.stores.callbackReceipts, () => ctx.clock.now()),
+      ),
       sink: (delivery) => subscriptions.receive(delivery),
       onVerdict: (verdict) => {
         const source = verdict.scac ? `carrier ${verdict.scac}` : 'unknown subscription';

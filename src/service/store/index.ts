@@ -8,6 +8,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../shared/clock';
 import { AccountReads } from './account-reads';
+import { CallbackReceipts } from './callback-receipts';
 import { CustomFieldStore } from './custom-fields';
 import { PartyStore } from './parties';
 import { RecordEdits } from './record-edits';
@@ -41,6 +42,8 @@ export class ServiceStorage {
   readonly edits: RecordEdits;
   /** Leases on work shared with other instances (granted at once on SQLite). */
   readonly leases: WorkLeases;
+  /** Signed DCSA callback bodies already accepted (replays are acknowledged, not applied). */
+  readonly callbackReceipts: CallbackReceipts;
 
   constructor(
     private readonly db: Kysely<Database> | Transaction<Database>,
@@ -60,6 +63,7 @@ export class ServiceStorage {
     this.customFields = new CustomFieldStore(db, clock);
     this.parties = new PartyStore(db, clock);
     this.edits = new RecordEdits(db, clock);
+    this.callbackReceipts = new CallbackReceipts(db);
   }
 
   /** Runs `work` in one transaction with owners bound to it; nested calls join the outer one. */
