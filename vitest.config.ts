@@ -15,6 +15,7 @@ const POSTGRES_SUITE = [
   'test/service/routing/route-map.test.ts',
   'test/service/feeds/wired/push-subscriptions.test.ts',
   'test/service/feeds/dcsa/callback-replays.test.ts',
+  'test/service/shared-rate-limits.test.ts',
   'test/integration/engine-sim.test.ts',
 ];
 

@@ -126,7 +126,11 @@ export function buildApp(
     },
   );
 
-  const limits = new RequestLimits(options.wallClock ?? systemClock, ctx.config);
+  const limits = new RequestLimits(
+    options.wallClock ?? systemClock,
+    ctx.config,
+    ctx.stores.sharedRateLimits,
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
@@ -226,11 +230,12 @@ export function buildApp(
         }
         request.account = account;
         request.apiKey = match![1]!;
-        limits.takeRequest(account.id);
+        await limits.takeRequest(account.id);
         if (request.routeOptions.config.trackingRequestCreation) {
-          limits.takeTrackingRequestCreation(account.id);
+          await limits.takeTrackingRequestCreation(account.id);
         }
-        if (request.routeOptions.config.containerRefresh) limits.takeContainerRefresh(account.id);
+        if (request.routeOptions.config.containerRefresh)
+          await limits.takeContainerRefresh(account.id);
         void reply;
       });
 

@@ -700,6 +700,28 @@ const callbackReceipts: Migration = {
   },
 };
 
+/**
+ * Per-account request budgets shared by every instance on one PostgreSQL database
+ * (rate-limit-windows.ts); unused on SQLite, where one process keeps them in memory.
+ */
+const rateLimitWindows: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('rate_limit_windows')
+      .addColumn('key', 'varchar(200)', (c) => c.primaryKey())
+      // JSON array of the allowed hits' times (ms) inside the window, oldest first.
+      .addColumn('hits', 'text', (c) => c.notNull())
+      .addColumn('refused', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('last_at_ms', 'bigint', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('rate_limit_windows_last_at')
+      .on('rate_limit_windows')
+      .column('last_at_ms')
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -712,6 +734,7 @@ export const migrations: Record<string, Migration> = {
   '0008_custom_fields_parties': customFieldsParties,
   '0009_work_leases': workLeases,
   '0010_callback_receipts': callbackReceipts,
+  '0011_rate_limit_windows': rateLimitWindows,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -344,6 +344,7 @@ export interface Database {
   parties: PartiesTable;
   work_leases: WorkLeasesTable;
   callback_receipts: CallbackReceiptsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 /** An account's custom field: what it applies to (`Shipment`, `Container`, `TrackingRequest`) and its type. */
@@ -406,6 +407,17 @@ export interface WorkLeasesTable {
   owner: string;
   /** On the database's clock. */
   expires_at_ms: number;
+}
+
+/** One budget's allowed hits in the current window (see rate-limit-windows.ts). */
+export interface RateLimitWindowsTable {
+  /** `<budget>:<account id>` */
+  key: string;
+  /** JSON array of hit times (ms), oldest first. */
+  hits: string;
+  /** 1 when the last take was refused. */
+  refused: number;
+  last_at_ms: number;
 }
 
 /** A signed DCSA callback body accepted once (see callback-receipts.ts); replays are refused. */
