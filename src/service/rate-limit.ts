@@ -78,14 +78,17 @@ export interface SharedWindows {
     limit: number,
     windowMs: number,
     nowMs: number,
-  ): Promise<{ allowed: boolean; hits: number[] }>;
+  ): Promise<{ allowed: boolean; oldestMs: number | null }>;
   /** Forgets budgets untouched since `beforeMs`. */
   prune(beforeMs: number): Promise<void>;
 }
 
 type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
-/** A rolling window kept in the database and shared by every instance using it. */
+/**
+ * A rolling window kept in the database and shared by every instance using it; hits are counted
+ * per second there, so one leaves the window up to a second early.
+ */
 export class SharedWindowLimiter {
   private prunedAt = -Infinity;
 
@@ -106,7 +109,7 @@ export class SharedWindowLimiter {
       await this.windows.prune(now - this.windowMs);
     }
     if (result.allowed) return { allowed: true };
-    const oldest = result.hits[0] ?? now;
+    const oldest = result.oldestMs ?? now;
     return {
       allowed: false,
       retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),

@@ -413,7 +413,7 @@ export interface WorkLeasesTable {
 export interface RateLimitWindowsTable {
   /** `<budget>:<account id>` */
   key: string;
-  /** JSON array of hit times (ms), oldest first. */
+  /** JSON object: allowed hits per epoch second inside the window. */
   hits: string;
   /** 1 when the last take was refused. */
   refused: number;
