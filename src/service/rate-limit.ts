@@ -85,6 +85,9 @@ export interface SharedWindows {
 
 type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** A per-account budget: in memory (RollingWindowLimiter) or shared (SharedWindowLimiter). */
+type Budget = { take(key: string): TakeResult | Promise<TakeResult> };
+
 /**
  * A rolling window kept in the database and shared by every instance using it; hits are counted
  * per second there, so one leaves the window up to a second early.
@@ -106,7 +109,8 @@ export class SharedWindowLimiter {
     const result = await this.windows.take(`${this.name}:${key}`, this.limit, this.windowMs, now);
     if (now - this.prunedAt >= this.windowMs) {
       this.prunedAt = now;
-      await this.windows.prune(now - this.windowMs);
+      // Housekeeping only: a failed prune is tried again a window later.
+      await this.windows.prune(now - this.windowMs).catch(() => undefined);
     }
     if (result.allowed) return { allowed: true };
     const oldest = result.oldestMs ?? now;
@@ -122,9 +126,9 @@ const tooMany = (detail: string, retryAfterSeconds: number) =>
 
 /** The service's limits; each check throws a 429 JSON:API error with `Retry-After`. */
 export class RequestLimits {
-  private readonly requests: { take(key: string): TakeResult | Promise<TakeResult> };
-  private readonly creations: { take(key: string): TakeResult | Promise<TakeResult> };
-  private readonly refreshes: { take(key: string): TakeResult | Promise<TakeResult> };
+  private readonly requests: Budget;
+  private readonly creations: Budget;
+  private readonly refreshes: Budget;
   private readonly authFailures: RollingWindowLimiter;
 
   /** `shared`: the database's budgets when several instances share it (PostgreSQL). */

@@ -83,10 +83,13 @@ export function storedReplayRecord(
       const first = await receipts.recordFirst(subscriptionId, digest, at);
       if (first && at - prunedAt >= PRUNE_EVERY_MS) {
         prunedAt = at;
-        await receipts.prune(
-          at - (limits.retentionMs ?? REPLAY_RETENTION_MS),
-          limits.maxReceipts ?? MAX_RECEIPTS,
-        );
+        // The receipt stands either way: a failed prune is tried again a minute later.
+        await receipts
+          .prune(
+            at - (limits.retentionMs ?? REPLAY_RETENTION_MS),
+            limits.maxReceipts ?? MAX_RECEIPTS,
+          )
+          .catch(() => undefined);
       }
       return first;
     },
