@@ -14,6 +14,8 @@ const POSTGRES_SUITE = [
   'test/service/webhooks/delivery.test.ts',
   'test/service/routing/route-map.test.ts',
   'test/service/feeds/wired/push-subscriptions.test.ts',
+  'test/service/feeds/dcsa/callback-replays.test.ts',
+  'test/service/shared-rate-limits.test.ts',
   'test/integration/engine-sim.test.ts',
 ];
 

@@ -29,7 +29,7 @@ import { answerClientError, answerParserEdges, requireHostHeader } from './http-
 import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
 import { RequestLimits } from './rate-limit';
 import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
-import { CallbackVerifier, dcsaCallbackPlugin } from './feeds/dcsa/callback';
+import { CallbackVerifier, dcsaCallbackPlugin, storedReplayRecord } from './feeds/dcsa/callback';
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { systemClock, type Clock } from '../shared/clock';
 import { isStoreUnavailable } from './store/dialect';
@@ -126,7 +126,11 @@ export function buildApp(
     },
   );
 
-  const limits = new RequestLimits(options.wallClock ?? systemClock, ctx.config);
+  const limits = new RequestLimits(
+    options.wallClock ?? systemClock,
+    ctx.config,
+    ctx.stores.sharedRateLimits,
+  );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
@@ -226,11 +230,12 @@ export function buildApp(
         }
         request.account = account;
         request.apiKey = match![1]!;
-        limits.takeRequest(account.id);
+        await limits.takeRequest(account.id);
         if (request.routeOptions.config.trackingRequestCreation) {
-          limits.takeTrackingRequestCreation(account.id);
+          await limits.takeTrackingRequestCreation(account.id);
         }
-        if (request.routeOptions.config.containerRefresh) limits.takeContainerRefresh(account.id);
+        if (request.routeOptions.config.containerRefresh)
+          await limits.takeContainerRefresh(account.id);
         void reply;
       });
 
@@ -265,7 +270,11 @@ export function buildApp(
     });
     app.register(dcsaCallbackPlugin, {
       prefix: CALLBACK_PATH,
-      verifier: new CallbackVerifier((id) => subscriptions.lookup(id)),
+      // Accepted bodies are remembered in the store: a retry reaching any instance is a replay.
+      verifier: new CallbackVerifier(
+        (id) => subscriptions.lookup(id),
+        storedReplayRecord(ctx.stores.callbackReceipts, () => ctx.clock.now()),
+      ),
       sink: (delivery) => subscriptions.receive(delivery),
       onVerdict: (verdict) => {
         const source = verdict.scac ? `carrier ${verdict.scac}` : 'unknown subscription';

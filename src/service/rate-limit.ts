@@ -1,8 +1,14 @@
 /**
  * Request limits over a rolling minute, as the reference service applies them: all requests
  * and tracking request creation per account, and failed authentication per client address.
- * Kept in process memory on a wall clock: real time even when the service runs on a simulated
- * clock, so `Retry-After` is in real seconds (tests inject a manual clock instead of waiting).
+ * Counted on a wall clock: real time even when the service runs on a simulated clock, so
+ * `Retry-After` is in real seconds (tests inject a manual clock instead of waiting).
+ *
+ * The per-account budgets are kept in process memory on SQLite (one process) and in the
+ * database on PostgreSQL (store/rate-limit-windows.ts), so several instances behind a load
+ * balancer share one budget per account. Failed authentication stays per instance: a guess
+ * is refused before any lookup, and N instances allow N times the guesses of one, which is
+ * still nothing against a 32-byte key.
  */
 import type { Clock } from '../shared/clock';
 import type { ServiceConfig } from './context';
@@ -35,7 +41,7 @@ export class RollingWindowLimiter {
   }
 
   /** Records a hit for `key` if allowed; otherwise returns the seconds until one is allowed. */
-  take(key: string): { allowed: true } | { allowed: false; retryAfterSeconds: number } {
+  take(key: string): TakeResult {
     const retryAfterSeconds = this.retryAfterSeconds(key);
     if (retryAfterSeconds > 0) return { allowed: false, retryAfterSeconds };
     const list = this.hits.get(key) ?? [];
@@ -65,20 +71,75 @@ export class RollingWindowLimiter {
   }
 }
 
+/** The store's shared budgets, as far as the limits need them. */
+export interface SharedWindows {
+  take(
+    key: string,
+    limit: number,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<{ allowed: boolean; oldestMs: number | null }>;
+  /** Forgets budgets untouched since `beforeMs`. */
+  prune(beforeMs: number): Promise<void>;
+}
+
+type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** A per-account budget: in memory (RollingWindowLimiter) or shared (SharedWindowLimiter). */
+type Budget = { take(key: string): TakeResult | Promise<TakeResult> };
+
+/**
+ * A rolling window kept in the database and shared by every instance using it; hits are counted
+ * per second there, so one leaves the window up to a second early.
+ */
+export class SharedWindowLimiter {
+  private prunedAt = -Infinity;
+
+  constructor(
+    private readonly windows: SharedWindows,
+    /** Names the budget in the shared rows (`<name>:<key>`). */
+    private readonly name: string,
+    private readonly clock: Clock,
+    private readonly limit: number,
+    private readonly windowMs = WINDOW_MS,
+  ) {}
+
+  async take(key: string): Promise<TakeResult> {
+    const now = this.clock.now();
+    const result = await this.windows.take(`${this.name}:${key}`, this.limit, this.windowMs, now);
+    if (now - this.prunedAt >= this.windowMs) {
+      this.prunedAt = now;
+      // Housekeeping only: a failed prune is tried again a window later.
+      await this.windows.prune(now - this.windowMs).catch(() => undefined);
+    }
+    if (result.allowed) return { allowed: true };
+    const oldest = result.oldestMs ?? now;
+    return {
+      allowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),
+    };
+  }
+}
+
 const tooMany = (detail: string, retryAfterSeconds: number) =>
   new ApiError(429, detail, { headers: { 'Retry-After': String(retryAfterSeconds) } });
 
 /** The service's limits; each check throws a 429 JSON:API error with `Retry-After`. */
 export class RequestLimits {
-  private readonly requests: RollingWindowLimiter;
-  private readonly creations: RollingWindowLimiter;
+  private readonly requests: Budget;
+  private readonly creations: Budget;
+  private readonly refreshes: Budget;
   private readonly authFailures: RollingWindowLimiter;
-  private readonly refreshes: RollingWindowLimiter;
 
-  constructor(wallClock: Clock, config: ServiceConfig) {
-    this.refreshes = new RollingWindowLimiter(wallClock, CONTAINER_REFRESHES_PER_MINUTE);
-    this.requests = new RollingWindowLimiter(wallClock, config.requestsPerMinute);
-    this.creations = new RollingWindowLimiter(wallClock, config.trackingRequestsPerMinute);
+  /** `shared`: the database's budgets when several instances share it (PostgreSQL). */
+  constructor(wallClock: Clock, config: ServiceConfig, shared?: SharedWindows) {
+    const budget = (name: string, limit: number) =>
+      shared
+        ? new SharedWindowLimiter(shared, name, wallClock, limit)
+        : new RollingWindowLimiter(wallClock, limit);
+    this.refreshes = budget('refreshes', CONTAINER_REFRESHES_PER_MINUTE);
+    this.requests = budget('requests', config.requestsPerMinute);
+    this.creations = budget('tracking_requests', config.trackingRequestsPerMinute);
     this.authFailures = new RollingWindowLimiter(wallClock, config.failedAuthPerMinute);
   }
 
@@ -96,14 +157,14 @@ export class RequestLimits {
     this.authFailures.take(address);
   }
 
-  takeRequest(accountId: string): void {
-    const result = this.requests.take(accountId);
+  async takeRequest(accountId: string): Promise<void> {
+    const result = await this.requests.take(accountId);
     if (!result.allowed) throw tooMany('Rate limit exceeded', result.retryAfterSeconds);
   }
 
   /** `PATCH /containers/{id}/refresh`: its own, smaller budget, as the reference has. */
-  takeContainerRefresh(accountId: string): void {
-    const result = this.refreshes.take(accountId);
+  async takeContainerRefresh(accountId: string): Promise<void> {
+    const result = await this.refreshes.take(accountId);
     if (!result.allowed) {
       throw tooMany(
         "You've hit the refresh limit. Please try again in a minute.",
@@ -112,8 +173,8 @@ export class RequestLimits {
     }
   }
 
-  takeTrackingRequestCreation(accountId: string): void {
-    const result = this.creations.take(accountId);
+  async takeTrackingRequestCreation(accountId: string): Promise<void> {
+    const result = await this.creations.take(accountId);
     if (!result.allowed) {
       throw tooMany(
         "You've hit the create tracking requests limit. Please try again in a minute.",

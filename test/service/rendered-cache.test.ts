@@ -9,9 +9,11 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService } from '../../src/service';
 import { DATABASE_FILE } from '../../src/service/store/db';
 import { applyFeedAnswer } from '../support/feed-answers';
-import { seedShipment, startTestService, type TestService } from './helpers';
+import { testStoreKind } from '../support/store-kinds';
+import { FIXTURE_REFERENCE_DIR, seedShipment, startTestService, type TestService } from './helpers';
 
 let t: TestService;
 
@@ -46,8 +48,8 @@ afterAll(async () => {
 
 const LIST = '/containers?page[size]=100&include=shipment';
 
-async function text(pathAndQuery: string, key = t.keyA): Promise<string> {
-  const res = await fetch(t.baseUrl + pathAndQuery, { headers: { Authorization: `Token ${key}` } });
+async function text(pathAndQuery: string, key = t.keyA, baseUrl = t.baseUrl): Promise<string> {
+  const res = await fetch(baseUrl + pathAndQuery, { headers: { Authorization: `Token ${key}` } });
   expect(res.status).toBe(200);
   return res.text();
 }
@@ -64,6 +66,20 @@ describe('rendered resource reuse', () => {
     expect(second).toBe(JSON.stringify(JSON.parse(second)));
     const detail = `/containers/${seeded.containers[0]!.id}?include=shipment`;
     expect(await text(detail)).toBe(await text(detail));
+  });
+
+  it('reuses the rendering of an unchanged container instead of rendering it again', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000208');
+    const { render, stores } = t.service.store.context;
+    const renderNow = async () => {
+      const readAt = render.generation();
+      const rows = await stores.resources.containers([seeded.containers[0]!.id]);
+      return (await render.containers(rows, readAt))[0];
+    };
+    const first = await renderNow();
+    expect(await renderNow()).toBe(first);
+    await t.service.store.tracking.replaceRawEvents(seeded.containers[0]!.id, []);
+    expect(await renderNow()).not.toBe(first);
   });
 
   it('shows attribute changes, new transport events and replaced raw events at once', async () => {
@@ -197,5 +213,80 @@ describe('rendered resource reuse', () => {
     const listB = JSON.parse(await text(LIST, t.keyB));
     expect(listB.data).toEqual([]);
     expect(listB.included).toEqual([]);
+  });
+});
+
+describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several instances', () => {
+  it('instance A serves what instance B changed, even within the same millisecond', async () => {
+    // B shares A's database (and data folder, for the secret key); the clock stands still, so
+    // updated_at does not move and only the row version tells the change.
+    const b = await startService({
+      dataDir: t.dataDir,
+      database: t.database,
+      host: '127.0.0.1',
+      port: 0,
+      clock: t.clock,
+      wallClock: t.wallClock,
+      referenceDir: FIXTURE_REFERENCE_DIR,
+      config: { requestsPerMinute: 10_000 },
+    });
+    try {
+      const seeded = await seedShipment(t, t.accountA, 'MEDU900000207');
+      const id = seeded.containers[0]!.id;
+      const detail = `/containers/${id}?include=shipment`;
+      const cached = await text(detail);
+      expect(await text(detail)).toBe(cached);
+      await text(LIST);
+
+      const patch = async (p: string, body: unknown) => {
+        const res = await fetch(b.baseUrl + p, {
+          method: 'PATCH',
+          headers: {
+            Authorization: `Token ${t.keyA}`,
+            'Content-Type': 'application/vnd.api+json',
+          },
+          body: JSON.stringify(body),
+        });
+        expect(res.status, await res.text()).toBe(200);
+      };
+      const edit = async (refNumber: string, tag: string) => {
+        await patch('/containers', {
+          data: { type: 'container', id, attributes: { ref_numbers: [refNumber] } },
+        });
+        await patch(`/shipments/${seeded.shipment.id}`, {
+          data: { type: 'shipment', id: seeded.shipment.id, attributes: { tags: [tag] } },
+        });
+      };
+      const seenOnA = async (refNumber: string, tag: string) => {
+        const docs = [JSON.parse(await text(detail)), JSON.parse(await text(LIST))];
+        for (const doc of docs) {
+          const container = Array.isArray(doc.data) ? containerIn(doc, id) : doc.data;
+          expect(container.attributes.ref_numbers).toEqual([refNumber]);
+          expect(shipmentIn(doc, seeded.shipment.id).attributes.tags).toEqual([tag]);
+        }
+        return docs[0].data.attributes.updated_at as string;
+      };
+      await edit('PO-1', 'one');
+      const updatedAt = await seenOnA('PO-1', 'one');
+      // Within the same millisecond: updated_at stays, the row version moves.
+      await edit('PO-2', 'two');
+      expect(await seenOnA('PO-2', 'two')).toBe(updatedAt);
+
+      // The tracking engine's path on B: a new transport event for the box.
+      const event = await b.store.tracking.addTransportEvent(id, {
+        event: 'container.transport.vessel_departed',
+        dataSource: 'shipping_line',
+        timestamp: new Date(t.clock.now()).toISOString(),
+        locationLocode: 'USLAX',
+      });
+      const after = JSON.parse(await text(detail));
+      expect(after.data.relationships.transport_events.data.map((e: any) => e.id)).toContain(
+        event.id,
+      );
+      // And both instances agree on it.
+      expect(JSON.parse(await text(detail, t.keyA, b.baseUrl)).data).toEqual(after.data);
+    } finally {
+      await b.close();
+    }
   });
 });

@@ -5,6 +5,7 @@
 import type { Resource } from '../jsonapi/include';
 import type { ReferenceData } from '../store/reference';
 import type { ResourceRows } from '../store/resource-rows';
+import type { Versioned } from '../store/row-versions';
 import type {
   ContainersTable,
   RawEventsTable,
@@ -29,7 +30,7 @@ export class Renderer {
     private readonly ref: ReferenceData,
   ) {
     this.rendering = new ResourceRendering(ref);
-    this.cache = new RenderedResourceCache(() => rows.writeGeneration());
+    this.cache = new RenderedResourceCache(rows);
   }
 
   /** See RenderedResourceCache.generation. */
@@ -61,9 +62,9 @@ export class Renderer {
 
   /**
    * `readAt`: the generation() captured before `rows` were read; when given, what is rendered
-   * here is cached.
+   * here is cached (rows carrying a row version, on PostgreSQL, are cached by that version).
    */
-  async shipments(rows: ShipmentsTable[], readAt?: number): Promise<Resource[]> {
+  async shipments(rows: Versioned<ShipmentsTable>[], readAt?: number): Promise<Resource[]> {
     if (rows.length === 0) return [];
     const out: (Resource | undefined)[] = rows.map((r) =>
       this.cache.lookup(this.cache.shipments, r),
@@ -83,9 +84,9 @@ export class Renderer {
 
   /**
    * `readAt`: the generation() captured before `rows` were read; when given, what is rendered
-   * here is cached.
+   * here is cached (rows carrying a row version, on PostgreSQL, are cached by that version).
    */
-  async containers(rows: ContainersTable[], readAt?: number): Promise<Resource[]> {
+  async containers(rows: Versioned<ContainersTable>[], readAt?: number): Promise<Resource[]> {
     if (rows.length === 0) return [];
     const out: (Resource | undefined)[] = rows.map((r) =>
       this.cache.lookup(this.cache.containers, r),

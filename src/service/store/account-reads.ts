@@ -14,6 +14,7 @@ import type {
 } from './schema';
 
 import { containingText as containing } from './like';
+import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
@@ -94,10 +95,14 @@ export class AccountReads {
       .executeTakeFirst();
   }
 
-  async ownedContainer(accountId: string, id: string): Promise<ContainersTable | undefined> {
+  async ownedContainer(
+    accountId: string,
+    id: string,
+  ): Promise<Versioned<ContainersTable> | undefined> {
     return this.db
       .selectFrom('containers')
       .selectAll()
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
@@ -125,7 +130,7 @@ export class AccountReads {
     page: PageWindow,
     /** The total when the caller still knows it (nothing written since): not counted again. */
     knownTotal?: number,
-  ): Promise<ListPage<{ id: string; updated_at: string }>> {
+  ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
     let base = this.db.selectFrom('containers').where('account_id', '=', accountId);
     if (filter.number) base = base.where('number', '=', filter.number);
     for (const match of filter.customFields ?? []) {
@@ -139,6 +144,7 @@ export class AccountReads {
         : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       base
         .select(['id', 'updated_at'])
+        .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
         .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
         .orderBy('id', 'desc')
         .limit(page.size)

@@ -177,7 +177,7 @@ export async function openDatabase(
 
 /**
  * PostgreSQL: a pool per instance. There is no write counter: other instances write too, so
- * rendered-resource caches rely on each row's `updated_at` alone.
+ * rendered-resource caches check each row's version instead (row-versions.ts).
  */
 async function openPostgres(
   postgres: PostgresOptions,

@@ -8,8 +8,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../../shared/clock';
 import { AccountReads } from './account-reads';
+import { CallbackReceipts } from './callback-receipts';
 import { CustomFieldStore } from './custom-fields';
 import { PartyStore } from './parties';
+import { RateLimitWindows } from './rate-limit-windows';
+import { storeKindOf } from './dialect';
 import { RecordEdits } from './record-edits';
 import type { ReferenceData } from './reference';
 import { ResourceRows } from './resource-rows';
@@ -41,6 +44,13 @@ export class ServiceStorage {
   readonly edits: RecordEdits;
   /** Leases on work shared with other instances (granted at once on SQLite). */
   readonly leases: WorkLeases;
+  /** Signed DCSA callback bodies already accepted (replays are acknowledged, not applied). */
+  readonly callbackReceipts: CallbackReceipts;
+  /**
+   * Request budgets shared by the instances on one PostgreSQL database; undefined on SQLite,
+   * where the one process keeps them in memory.
+   */
+  readonly sharedRateLimits: RateLimitWindows | undefined;
 
   constructor(
     private readonly db: Kysely<Database> | Transaction<Database>,
@@ -60,6 +70,8 @@ export class ServiceStorage {
     this.customFields = new CustomFieldStore(db, clock);
     this.parties = new PartyStore(db, clock);
     this.edits = new RecordEdits(db, clock);
+    this.callbackReceipts = new CallbackReceipts(db);
+    this.sharedRateLimits = storeKindOf(db) === 'postgres' ? new RateLimitWindows(db) : undefined;
   }
 
   /** Runs `work` in one transaction with owners bound to it; nested calls join the outer one. */

@@ -681,6 +681,44 @@ const workLeases: Migration = {
   },
 };
 
+/** Signed callback bodies already accepted, shared by every instance (callback-receipts.ts). */
+const callbackReceipts: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('callback_receipts')
+      .addColumn('subscription_id', 'varchar(200)', (c) => c.notNull())
+      .addColumn('digest', 'varchar(64)', (c) => c.notNull())
+      .addColumn('received_at_ms', 'bigint', (c) => c.notNull())
+      // The key is what makes exactly one instance accept a body two of them receive at once.
+      .addPrimaryKeyConstraint('callback_receipts_pk', ['subscription_id', 'digest'])
+      .execute();
+    await db.schema
+      .createIndex('callback_receipts_received')
+      .on('callback_receipts')
+      .column('received_at_ms')
+      .execute();
+  },
+};
+
+/**
+ * Per-account request budgets shared by every instance on one PostgreSQL database
+ * (rate-limit-windows.ts); unused on SQLite, where one process keeps them in memory.
+ */
+const rateLimitWindows: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('rate_limit_windows')
+      .addColumn('key', 'varchar(200)', (c) => c.primaryKey())
+      // JSON object: allowed hits per second (epoch seconds) inside the window.
+      .addColumn('hits', 'text', (c) => c.notNull())
+      .addColumn('refused', 'integer', (c) => c.notNull().defaultTo(0))
+      // Not indexed: every request rewrites its budget's row, which then stays a cheap in-page
+      // update; the minutely prune scans a table of a few rows per account.
+      .addColumn('last_at_ms', 'bigint', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -692,6 +730,8 @@ export const migrations: Record<string, Migration> = {
   '0007_line_subscriptions': lineSubscriptions,
   '0008_custom_fields_parties': customFieldsParties,
   '0009_work_leases': workLeases,
+  '0010_callback_receipts': callbackReceipts,
+  '0011_rate_limit_windows': rateLimitWindows,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { renderedTableWrites } from './db';
+import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
 import type {
   ContainersTable,
   Database,
@@ -20,11 +21,12 @@ import { WebhookStore } from './webhooks';
 
 type Db = Kysely<Database> | Transaction<Database>;
 
-/** What identifies a rendering: the row and the update it shows. */
+/** What identifies a rendering: the row and the update it shows (and its version, row-versions.ts). */
 export interface OwnedRowKey {
   id: string;
   updated_at: string;
   account_id: string;
+  row_version?: string;
 }
 
 export class ResourceRows {
@@ -37,6 +39,11 @@ export class ResourceRows {
   writeGeneration(): number | undefined {
     if (this.db.isTransaction) return undefined;
     return renderedTableWrites(this.db as Kysely<Database>)?.generation;
+  }
+
+  /** True when container and shipment rows read here carry `row_version` (row-versions.ts). */
+  carriesRowVersions(): boolean {
+    return carriesRowVersions(this.db);
   }
 
   /** Container ids per shipment, in the order a shipment lists them. */
@@ -75,18 +82,29 @@ export class ResourceRows {
     return { transportEvents, rawEvents };
   }
 
-  async containers(ids: string[]): Promise<ContainersTable[]> {
-    return this.db.selectFrom('containers').selectAll().where('id', 'in', ids).execute();
+  async containers(ids: string[]): Promise<Versioned<ContainersTable>[]> {
+    return this.db
+      .selectFrom('containers')
+      .selectAll()
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
+      .where('id', 'in', ids)
+      .execute();
   }
 
-  async shipments(ids: string[]): Promise<ShipmentsTable[]> {
-    return this.db.selectFrom('shipments').selectAll().where('id', 'in', ids).execute();
+  async shipments(ids: string[]): Promise<Versioned<ShipmentsTable>[]> {
+    return this.db
+      .selectFrom('shipments')
+      .selectAll()
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('shipments')))
+      .where('id', 'in', ids)
+      .execute();
   }
 
   async containerKeys(ids: string[]): Promise<OwnedRowKey[]> {
     return this.db
       .selectFrom('containers')
       .select(['id', 'updated_at', 'account_id'])
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
       .where('id', 'in', ids)
       .execute();
   }
@@ -95,6 +113,7 @@ export class ResourceRows {
     return this.db
       .selectFrom('shipments')
       .select(['id', 'updated_at', 'account_id'])
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('shipments')))
       .where('id', 'in', ids)
       .execute();
   }

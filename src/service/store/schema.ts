@@ -343,6 +343,8 @@ export interface Database {
   custom_field_values: CustomFieldValuesTable;
   parties: PartiesTable;
   work_leases: WorkLeasesTable;
+  callback_receipts: CallbackReceiptsTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 /** An account's custom field: what it applies to (`Shipment`, `Container`, `TrackingRequest`) and its type. */
@@ -405,6 +407,26 @@ export interface WorkLeasesTable {
   owner: string;
   /** On the database's clock. */
   expires_at_ms: number;
+}
+
+/** One budget's allowed hits in the current window (see rate-limit-windows.ts). */
+export interface RateLimitWindowsTable {
+  /** `<budget>:<account id>` */
+  key: string;
+  /** JSON object: allowed hits per epoch second inside the window. */
+  hits: string;
+  /** 1 when the last take was refused. */
+  refused: number;
+  last_at_ms: number;
+}
+
+/** A signed DCSA callback body accepted once (see callback-receipts.ts); replays are refused. */
+export interface CallbackReceiptsTable {
+  subscription_id: string;
+  /** Hex HMAC-SHA256 of the body under the subscription's secret (its signature). */
+  digest: string;
+  /** On the service's clock, in ms since the epoch. */
+  received_at_ms: number;
 }
 
 /** A DCSA event subscription held with a carrier for one shipment; `id` is in the callback URL. */

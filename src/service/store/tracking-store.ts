@@ -527,6 +527,13 @@ export class TrackingStore {
     };
     const row = { ...base, ...this.containerColumns(input), created_at: now, updated_at: now };
     await this.db.insertInto('containers').values(row).execute();
+    // The shipment renders its container ids: rewriting its row unchanged gives it a new row
+    // version (row-versions.ts), so no instance keeps serving the shipment without this box.
+    await this.db
+      .updateTable('shipments')
+      .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+      .where('id', '=', shipmentId)
+      .execute();
     return row;
   }
 

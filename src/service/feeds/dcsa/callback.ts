@@ -5,7 +5,8 @@
  * - `Notification-Signature: sha256=<hex>` must be the HMAC-SHA256 of the raw body under the
  *   subscription's secret (the base64-decoded bytes), compared in constant time;
  * - a body already accepted (same subscription, same signature) is acknowledged but not passed
- *   on again, so a replay or a carrier's retry never applies twice;
+ *   on again, so a replay or a carrier's retry never applies twice; the service remembers the
+ *   accepted bodies in its store, so this holds across instances and restarts;
  * - the body must be an array of events, each valid per the DCSA event schema.
  *
  * The Fastify plugin exposes `POST|HEAD {prefix}/:subscriptionId` with no API key (carriers
@@ -23,7 +24,14 @@ export interface CallbackSubscription {
 }
 
 export type CallbackVerdict =
-  | { kind: 'accepted'; subscriptionId: string; scac: string; events: DcsaEvent[] }
+  | {
+      kind: 'accepted';
+      subscriptionId: string;
+      scac: string;
+      events: DcsaEvent[];
+      /** The body's signature (hex), its key in the replay record. */
+      digest: string;
+    }
   | { kind: 'replayed'; subscriptionId: string; scac: string }
   | {
       kind: 'refused';
@@ -34,19 +42,93 @@ export type CallbackVerdict =
       detail: string;
     };
 
-const MAX_REMEMBERED = 10_000;
+/**
+ * Where the bodies already accepted are remembered. The service keeps them in its store
+ * (`storedReplayRecord`), shared by every instance; `memoryReplayRecord` serves one process.
+ */
+export interface ReplayRecord {
+  /**
+   * Records the body's receipt; true for exactly one caller per (subscription, digest), even
+   * when several receive it at once; false for a replay.
+   */
+  recordFirst(subscriptionId: string, digest: string): Promise<boolean>;
+  /** Forgets a receipt whose events could not be applied, so the carrier's retry applies them. */
+  forget(subscriptionId: string, digest: string): Promise<void>;
+}
+
+/** The receipts owner of the store, as far as the verifier needs it. */
+export interface StoredReceipts {
+  recordFirst(subscriptionId: string, digest: string, receivedAtMs: number): Promise<boolean>;
+  forget(subscriptionId: string, digest: string): Promise<void>;
+  prune(beforeMs: number, keep: number): Promise<number>;
+}
+
+/** Carriers retry within hours; a week covers any retry schedule with room to spare. */
+export const REPLAY_RETENTION_MS = 7 * 86_400_000;
+/** At most this many receipts are kept, however many arrive within the retention. */
+export const MAX_RECEIPTS = 100_000;
+/** Pruning runs with a receipt at most this often per instance. */
+const PRUNE_EVERY_MS = 60_000;
+
+/** Receipts kept in the store (callback_receipts), pruned after REPLAY_RETENTION_MS. */
+export function storedReplayRecord(
+  receipts: StoredReceipts,
+  now: () => number,
+  limits: { retentionMs?: number; maxReceipts?: number } = {},
+): ReplayRecord {
+  let prunedAt = -Infinity;
+  return {
+    async recordFirst(subscriptionId, digest) {
+      const at = now();
+      const first = await receipts.recordFirst(subscriptionId, digest, at);
+      if (first && at - prunedAt >= PRUNE_EVERY_MS) {
+        prunedAt = at;
+        // The receipt stands either way: a failed prune is tried again a minute later.
+        await receipts
+          .prune(
+            at - (limits.retentionMs ?? REPLAY_RETENTION_MS),
+            limits.maxReceipts ?? MAX_RECEIPTS,
+          )
+          .catch(() => undefined);
+      }
+      return first;
+    },
+    forget: (subscriptionId, digest) => receipts.forget(subscriptionId, digest),
+  };
+}
+
+/** Receipts held by this process alone (oldest dropped past `max`). */
+export function memoryReplayRecord(max = 10_000): ReplayRecord {
+  const seen = new Set<string>();
+  return {
+    recordFirst(subscriptionId, digest) {
+      const key = `${subscriptionId}:${digest}`;
+      if (seen.has(key)) return Promise.resolve(false);
+      seen.add(key);
+      if (seen.size > max) {
+        const oldest = seen.values().next().value;
+        if (oldest !== undefined) seen.delete(oldest);
+      }
+      return Promise.resolve(true);
+    },
+    forget(subscriptionId, digest) {
+      seen.delete(`${subscriptionId}:${digest}`);
+      return Promise.resolve();
+    },
+  };
+}
 
 export class CallbackVerifier {
-  /** Signatures already accepted per subscription, oldest first (bounded). */
-  private readonly seen = new Map<string, true>();
+  constructor(
+    private readonly lookup: (subscriptionId: string) => CallbackSubscription | null,
+    private readonly replays: ReplayRecord = memoryReplayRecord(),
+  ) {}
 
-  constructor(private readonly lookup: (subscriptionId: string) => CallbackSubscription | null) {}
-
-  verify(
+  async verify(
     subscriptionId: string,
     signatureHeader: string | undefined,
     rawBody: Buffer,
-  ): CallbackVerdict {
+  ): Promise<CallbackVerdict> {
     const subscription = this.lookup(subscriptionId);
     if (!subscription) {
       return {
@@ -71,9 +153,6 @@ export class CallbackVerifier {
         detail: 'Notification-Signature missing or not the HMAC-SHA256 of the body',
       };
     }
-    const replayKey = `${subscriptionId}:${expected.toString('hex')}`;
-    if (this.seen.has(replayKey))
-      return { kind: 'replayed', subscriptionId, scac: subscription.scac };
 
     let body: unknown;
     try {
@@ -115,12 +194,16 @@ export class CallbackVerifier {
       }
       events.push(event as DcsaEvent);
     }
-    this.seen.set(replayKey, true);
-    if (this.seen.size > MAX_REMEMBERED) {
-      const oldest = this.seen.keys().next().value;
-      if (oldest !== undefined) this.seen.delete(oldest);
-    }
-    return { kind: 'accepted', subscriptionId, scac: subscription.scac, events };
+    // Recorded only once the body is known good: a malformed body stays refused on retry.
+    const digest = expected.toString('hex');
+    if (!(await this.replays.recordFirst(subscriptionId, digest)))
+      return { kind: 'replayed', subscriptionId, scac: subscription.scac };
+    return { kind: 'accepted', subscriptionId, scac: subscription.scac, events, digest };
+  }
+
+  /** Undoes the receipt of an accepted body whose events could not be applied. */
+  forget(verdict: Extract<CallbackVerdict, { kind: 'accepted' }>): Promise<void> {
+    return this.replays.forget(verdict.subscriptionId, verdict.digest);
   }
 }
 
@@ -158,7 +241,7 @@ export const dcsaCallbackPlugin: FastifyPluginAsync<CallbackPluginOptions> = asy
     async (req, reply) => {
       const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const signature = req.headers['notification-signature'];
-      const verdict = opts.verifier.verify(
+      const verdict = await opts.verifier.verify(
         req.params.subscriptionId,
         Array.isArray(signature) ? signature[0] : signature,
         raw,
@@ -181,11 +264,17 @@ export const dcsaCallbackPlugin: FastifyPluginAsync<CallbackPluginOptions> = asy
           });
       }
       if (verdict.kind === 'accepted') {
-        await opts.sink({
-          scac: verdict.scac,
-          subscriptionId: verdict.subscriptionId,
-          events: verdict.events,
-        });
+        try {
+          await opts.sink({
+            scac: verdict.scac,
+            subscriptionId: verdict.subscriptionId,
+            events: verdict.events,
+          });
+        } catch (error) {
+          // Not applied: the carrier's retry must not be taken for a replay.
+          await opts.verifier.forget(verdict).catch(() => undefined);
+          throw error;
+        }
       }
       return reply.status(204).send();
     },
