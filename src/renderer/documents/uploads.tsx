@@ -44,7 +44,7 @@ const POLL_LIMIT = 180;
 const isFinished = (doc: DocumentSummary) =>
   doc.extractionStatus !== 'pending' && doc.extractionStatus !== 'processing';
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   // Chunks keep String.fromCharCode under the argument-count limit.
   for (let i = 0; i < bytes.length; i += 0x8000) {
