@@ -240,13 +240,19 @@ describe('reading a spreadsheet of numbers to track', () => {
     expect(await refusal('huge.csv', new Uint8Array(MAX_SPREADSHEET_BYTES + 1).fill(65))).toMatch(
       /larger than 5 MB/,
     );
-    const rows = Array.from({ length: MAX_SPREADSHEET_ROWS + 1 }, () => A);
-    expect(await refusal('long.csv', text(`Container\n${rows.join('\n')}`))).toMatch(
+    // Blank lines between rows count for nothing, either way.
+    const rows = Array.from({ length: MAX_SPREADSHEET_ROWS + 1 }, (_, i) => (i ? A : B));
+    expect(await refusal('long.csv', text(`Container\n${rows.join('\n\n')}`))).toMatch(
       /more than 5,000 rows/,
     );
-    // At the limit it reads.
-    const atLimit = await read('ok.csv', text(`Container\n${rows.slice(1).join('\n')}`));
-    expect(atLimit.rows).toHaveLength(1);
+    // At the limit it reads, to the last row.
+    const atLimit = await read('ok.csv', text(`Container\n${rows.slice(2).join('\n\n')}\n${B}`));
+    expect(atLimit.rows.map((row) => row.number)).toEqual([A, B]);
+    expect(atLimit.rows[1]!.sourceRows).toEqual([2 * (MAX_SPREADSHEET_ROWS - 1) + 1]);
+    // A file of nothing but line ends is refused without reading it all into rows.
+    expect(await refusal('blank.csv', text('\n'.repeat(MAX_SPREADSHEET_BYTES)))).toMatch(
+      /no header naming/,
+    );
   });
 
   it('refuses an XLSX that unpacks to far more than a sheet of numbers (a zip bomb)', async () => {

@@ -26,6 +26,8 @@ export class SpreadsheetError extends Error {}
 /** Most bytes an XLSX may unzip to (its XML is far larger than the file). */
 export const MAX_UNZIPPED_BYTES = 40 * 1024 * 1024;
 const MAX_ZIP_ENTRIES = 1000;
+/** How far down the header row may be (title lines may come first). */
+const HEADER_SEARCH_ROWS = 5;
 
 type ColumnRole =
   | { role: 'number'; kind: RequestType | null }
@@ -170,22 +172,38 @@ function decodeText(bytes: Uint8Array): string {
   }
 }
 
-function readCsv(fileName: string, bytes: Uint8Array): { cells: string[][]; problems: string[] } {
-  const text = decodeText(bytes);
-  const parsed = Papa.parse<string[]>(text, {
+/** A non-empty row of the sheet with its number in the file (1 = first). */
+interface SheetLine {
+  cells: string[];
+  sourceRow: number;
+}
+
+/** Rows kept before a sheet is known to be too long: the data rows plus header and titles. */
+const ROWS_KEPT = MAX_SPREADSHEET_ROWS + HEADER_SEARCH_ROWS + 1;
+
+const nonEmpty = (rows: string[][]): SheetLine[] =>
+  rows.flatMap((cells, index) => (cells.some(Boolean) ? [{ cells, sourceRow: index + 1 }] : []));
+
+function readCsv(fileName: string, bytes: Uint8Array): { lines: SheetLine[]; problems: string[] } {
+  const lines: SheetLine[] = [];
+  const problems: string[] = [];
+  let row = 0;
+  Papa.parse<string[]>(decodeText(bytes), {
     delimitersToGuess: [',', ';', '\t', '|'],
-    // One more than allowed (plus a header) is enough to tell the sheet is too long.
-    preview: MAX_SPREADSHEET_ROWS + 2,
-    skipEmptyLines: false,
+    // Row by row, so a file of blank lines or far too many rows never sits in memory whole.
+    step: (result, parser) => {
+      row++;
+      for (const error of result.errors) {
+        if (problems.length < 5 && error.code !== 'UndetectableDelimiter')
+          problems.push(`${fileName}, row ${row}: ${error.message}`);
+      }
+      const cells = result.data.map((cell) => cell.trim());
+      if (!cells.some(Boolean)) return;
+      lines.push({ cells, sourceRow: row });
+      if (lines.length > ROWS_KEPT) parser.abort();
+    },
   });
-  const problems = parsed.errors
-    .filter((error) => error.code !== 'UndetectableDelimiter')
-    .slice(0, 5)
-    .map(
-      (error) =>
-        `${fileName}${error.row === undefined ? '' : `, row ${error.row + 1}`}: ${error.message}`,
-    );
-  return { cells: parsed.data.map((row) => row.map((cell) => cell.trim())), problems };
+  return { lines, problems };
 }
 
 /**
@@ -273,14 +291,14 @@ const cellText = (value: unknown): string => {
   return String(value);
 };
 
-async function readXlsx(fileName: string, bytes: Uint8Array): Promise<string[][]> {
+async function readXlsx(fileName: string, bytes: Uint8Array): Promise<SheetLine[]> {
   checkXlsxArchive(fileName, bytes);
   try {
     const rows = await readSheet(Buffer.from(bytes), {
       // Numbers stay the text the file stores: identifiers never pass through a float.
       parseNumber: (stored: string) => exactNumberText(stored),
     });
-    return rows.map((row) => row.map(cellText));
+    return nonEmpty(rows.map((row) => row.map(cellText)));
   } catch {
     throw new SpreadsheetError(`${fileName} could not be read as an XLSX workbook.`);
   }
@@ -297,12 +315,11 @@ interface Layout {
 }
 
 /** The header row (the first row naming a number column) and what each column holds. */
-function findLayout(cells: string[][]): Layout | null {
-  const firstFilled = cells.findIndex((row) => row.some(Boolean));
-  if (firstFilled < 0) return null;
+function findLayout(lines: readonly SheetLine[]): Layout | null {
+  if (lines.length === 0) return null;
   // A title line or two may come before the header.
-  for (let index = firstFilled; index < Math.min(cells.length, firstFilled + 5); index++) {
-    const row = cells[index]!;
+  for (let index = 0; index < Math.min(lines.length, HEADER_SEARCH_ROWS); index++) {
+    const row = lines[index]!.cells;
     const roles = row.map((cell) => HEADER_ROLES[headerKey(cell)]);
     if (!roles.some((role) => role?.role === 'number')) continue;
     const layout: Layout = {
@@ -342,7 +359,7 @@ function findLayout(cells: string[][]): Layout | null {
     return layout;
   }
   // No header: a first column of numbers is read as one.
-  if (!looksLikeNumber(cells[firstFilled]![0] ?? '')) return null;
+  if (!looksLikeNumber(lines[0]!.cells[0] ?? '')) return null;
   return {
     headerIndex: null,
     numberColumns: [{ index: 0, kind: null }],
@@ -470,25 +487,21 @@ export async function readSpreadsheet(
 ): Promise<SpreadsheetImport> {
   const format = sniffSpreadsheet(fileName, bytes);
   const problems: string[] = [];
-  let cells: string[][];
+  let sheet: SheetLine[];
   if (format === 'xlsx') {
-    cells = await readXlsx(fileName, bytes);
+    sheet = await readXlsx(fileName, bytes);
   } else {
     const csv = readCsv(fileName, bytes);
-    cells = csv.cells;
+    sheet = csv.lines;
     problems.push(...csv.problems);
   }
-  const layout = findLayout(cells);
+  const layout = findLayout(sheet);
   if (!layout) {
     throw new SpreadsheetError(
       `${fileName} has no header naming a Container, BL or Booking column, and its first column does not hold numbers.`,
     );
   }
-  const firstData = layout.headerIndex === null ? 0 : layout.headerIndex + 1;
-  const dataRows = cells
-    .map((row, index) => ({ row, sourceRow: index + 1 }))
-    .slice(firstData)
-    .filter(({ row }) => row.some(Boolean));
+  const dataRows = sheet.slice(layout.headerIndex === null ? 0 : layout.headerIndex + 1);
   if (dataRows.length > MAX_SPREADSHEET_ROWS) {
     throw new SpreadsheetError(
       `${fileName} has more than ${MAX_SPREADSHEET_ROWS.toLocaleString('en-US')} rows: split it into smaller sheets.`,
@@ -503,7 +516,7 @@ export async function readSpreadsheet(
     problems.push(`Columns left out: ${layout.ignored.join(', ')}.`);
   }
   const rows = mergeDuplicates(
-    dataRows.map(({ row, sourceRow }) => readRow(row, sourceRow, layout, lines)),
+    dataRows.map(({ cells, sourceRow }) => readRow(cells, sourceRow, layout, lines)),
   );
   return { fileName, format, columns: layout.columns, rows, problems };
 }
