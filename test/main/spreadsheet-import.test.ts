@@ -134,6 +134,13 @@ describe('reading a spreadsheet of numbers to track', () => {
         { type: Number, value: 12345678901, format: '0.00E+00' },
       ],
       [{ type: String, value: B }, null, null, { type: Number, value: 4500012345 }],
+      // A date typed as a reference is kept as the day it shows.
+      [
+        { type: String, value: C },
+        null,
+        null,
+        { type: Date, value: new Date('2026-11-23T00:00:00Z'), format: 'yyyy-mm-dd' },
+      ],
     ];
     const bytes = await writeXlsxFile(rows, { sheet: 'Bookings' }).toBuffer();
     const result = await read('bookings.xlsx', bytes);
@@ -147,6 +154,7 @@ describe('reading a spreadsheet of numbers to track', () => {
         problems: [],
       }),
       expect.objectContaining({ number: B, scac: null, refNumbers: ['4500012345'] }),
+      expect.objectContaining({ number: C, refNumbers: ['2026-11-23'] }),
     ]);
   });
 
@@ -203,8 +211,11 @@ describe('reading a spreadsheet of numbers to track', () => {
   });
 
   it('refuses a number a spreadsheet wrote in exponent form instead of guessing its digits', async () => {
-    const rows = (await read('sci.csv', text('Booking,Ref\n1.23E+10,PO-1\n'))).rows;
+    const rows = (await read('sci.csv', text(`Booking,Ref\n1.23E+10,PO-1\n${A},4.5E+09\n`))).rows;
     expect(rows[0]!.problems[0]).toMatch(/shortened.*format the column as text/);
+    expect(rows[1]!.problems).toEqual([
+      'The reference 4.5E+09 is a number the spreadsheet shortened: format the column as text and export again.',
+    ]);
   });
 
   it('marks a line it does not know and too many references', async () => {

@@ -417,6 +417,12 @@ function readRow(
   const refNumbers = [
     ...new Set(layout.referenceColumns.flatMap((column) => splitReferences(row[column] ?? ''))),
   ];
+  const shortened = refNumbers.find((ref) => EXPONENT_FORM.test(ref));
+  if (shortened) {
+    problems.push(
+      `The reference ${shortened} is a number the spreadsheet shortened: format the column as text and export again.`,
+    );
+  }
   return {
     number: filled ? number : '',
     requestType,
