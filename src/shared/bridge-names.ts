@@ -38,6 +38,7 @@ export const BRIDGE_METHOD_LIST = [
   'listShipmentDocuments',
   'trackDocumentNumbers',
   'openDocument',
+  'readTrackingSpreadsheet',
   'getCacheInfo',
   'clearCache',
 ] as const;

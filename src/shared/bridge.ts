@@ -26,6 +26,7 @@ import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { Settings, SettingsPatch } from './settings';
 import type { WorklistPlace, WorklistSection } from './worklist';
 import type { CostTotals } from './cost-clock';
+import { MAX_SPREADSHEET_BYTES, type SpreadsheetImport } from './spreadsheet-import';
 
 const NoArgument = Type.Null();
 
@@ -98,15 +99,32 @@ export const CustomFieldValueArgument = Type.Union([
   Type.Null(),
 ]);
 
+/** What one tracking request may carry; the Track form and spreadsheet import check these first. */
+export const TRACK_LIMITS = {
+  numberLength: 64,
+  referenceLength: 100,
+  listItems: 20,
+  customerLength: 100,
+} as const;
+
+const ListItem = Type.String({ maxLength: TRACK_LIMITS.referenceLength });
+
 export const TrackingRequestDraft = Type.Object(
   {
     requestType: Type.Unsafe<(typeof REQUEST_TYPES)[number]>(
       Type.Union(REQUEST_TYPES.map((type) => Type.Literal(type))),
     ),
-    number: Type.String({ minLength: 1, maxLength: 64 }),
+    number: Type.String({ minLength: 1, maxLength: TRACK_LIMITS.numberLength }),
     scac: Type.String({ pattern: '^[A-Za-z]{4}$' }),
-    refNumbers: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
-    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 20 })),
+    refNumbers: Type.Optional(Type.Array(ListItem, { maxItems: TRACK_LIMITS.listItems })),
+    tags: Type.Optional(Type.Array(ListItem, { maxItems: TRACK_LIMITS.listItems })),
+    /**
+     * The customer's company name: the request names the account's party of that name as its
+     * customer (created when there is none yet), as the reference API's `customer` relationship.
+     */
+    customer: Type.Optional(
+      Type.String({ minLength: 1, maxLength: TRACK_LIMITS.customerLength, pattern: '\\S' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -400,6 +418,24 @@ export const bridgeMethods = {
   openDocument: {
     argument: Type.Object({ id: DocumentId }, { additionalProperties: false }),
     result: result<OpenDocumentResult>(),
+  },
+  /**
+   * Reads a CSV or XLSX of numbers to track (checked by content, not name) into rows with their
+   * line, customer, references and problems; nothing is sent until the user submits the rows.
+   */
+  readTrackingSpreadsheet: {
+    argument: Type.Object(
+      {
+        fileName: Type.String({ minLength: 1, maxLength: 255 }),
+        dataBase64: Type.String({
+          minLength: 4,
+          maxLength: Math.ceil(MAX_SPREADSHEET_BYTES / 3) * 4,
+          pattern: '^[A-Za-z0-9+/]*={0,2}$',
+        }),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<SpreadsheetImport>(),
   },
   getCacheInfo: { argument: NoArgument, result: result<CacheInfo>() },
   clearCache: { argument: NoArgument, result: result<CacheInfo>() },

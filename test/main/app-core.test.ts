@@ -108,6 +108,64 @@ describe('desktop bridge handlers against a real service', () => {
     expect(list.rows.map((r) => r.number)).toContain('MAEU987654321');
   });
 
+  it("names a request's customer: the account's party of that name, created once", async () => {
+    const customerOf = async (id: string): Promise<string | undefined> => {
+      const response = await fetch(`${service.baseUrl}/tracking_requests/${id}`, {
+        headers: { Authorization: `Token ${service.initialKey!}` },
+      });
+      const body = (await response.json()) as {
+        data: { relationships?: { customer?: { data: { id: string } | null } } };
+      };
+      return body.data.relationships?.customer?.data?.id;
+    };
+    const created: string[] = [];
+    for (const [number, customer] of [
+      ['MAEU555000111', 'Acme Foods'],
+      ['MAEU555000222', ' acme foods '],
+    ] as const) {
+      const outcome = await call<{ ok: true; request: { id: string } }>('createTrackingRequest', {
+        requestType: 'bill_of_lading',
+        number,
+        scac: 'MAEU',
+        refNumbers: ['PO-1'],
+        customer,
+      });
+      expect(outcome.ok).toBe(true);
+      created.push(outcome.request.id);
+    }
+    const parties = (await (
+      await fetch(`${service.baseUrl}/parties?page[size]=100`, {
+        headers: { Authorization: `Token ${service.initialKey!}` },
+      })
+    ).json()) as { data: { id: string; attributes: { company_name: string } }[] };
+    const acme = parties.data.filter((party) => party.attributes.company_name === 'Acme Foods');
+    expect(acme).toHaveLength(1);
+    expect(await customerOf(created[0]!)).toBe(acme[0]!.id);
+    expect(await customerOf(created[1]!)).toBe(acme[0]!.id);
+  });
+
+  it('reads a spreadsheet through the bridge and refuses a file that is not one', async () => {
+    const csv = 'Container,PO\nMSKU1234565,PO-9\n';
+    const read = await call<{ rows: { number: string; refNumbers: string[] }[] }>(
+      'readTrackingSpreadsheet',
+      { fileName: 'boxes.csv', dataBase64: Buffer.from(csv).toString('base64') },
+    );
+    expect(read.rows).toEqual([
+      expect.objectContaining({ number: 'MSKU1234565', refNumbers: ['PO-9'] }),
+    ]);
+    await expect(
+      call('readTrackingSpreadsheet', {
+        fileName: 'scan.csv',
+        dataBase64: Buffer.from('%PDF-1.7 ...').toString('base64'),
+      }),
+    ).rejects.toThrow(/is a PDF, not a spreadsheet/);
+    const malformed = await core.dispatch('readTrackingSpreadsheet', {
+      fileName: 'x.csv',
+      dataBase64: 'not base64!',
+    });
+    expect(malformed.ok).toBe(false);
+  });
+
   it('detects the line and kind of each number of a mixed list through the infer endpoint', async () => {
     const inferred = await call<
       { number: string; requestType: string | null; scac: string | null }[]

@@ -210,4 +210,20 @@ describe('browser-mode server', () => {
     const other = await call('updateSettings', { argument: { theme: big } });
     expect(other.status).toBe(413);
   });
+
+  it('takes a spreadsheet up to its 5 MB limit and refuses a larger body', async () => {
+    const rows = Buffer.from(
+      `Container\n${'MSKU1234565\n'.repeat(100_000)}`.slice(0, 4 * 1024 * 1024),
+    );
+    const sheet = await call('readTrackingSpreadsheet', {
+      argument: { fileName: 'boxes.csv', dataBase64: rows.toString('base64') },
+    });
+    // Past the body limit: the handler read it and found it too long.
+    expect(sheet.status).not.toBe(413);
+    expect(JSON.stringify(await sheet.json())).toContain('more than 5,000 rows');
+    const huge = await call('readTrackingSpreadsheet', {
+      argument: { fileName: 'boxes.csv', dataBase64: 'A'.repeat(8 * 1024 * 1024) },
+    });
+    expect(huge.status).toBe(413);
+  });
 });

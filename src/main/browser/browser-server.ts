@@ -9,6 +9,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../shared/documents';
+import { MAX_SPREADSHEET_BYTES } from '../../shared/spreadsheet-import';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { BridgeReply } from '../../shared/bridge';
@@ -116,11 +117,16 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   app.post('/bridge/:method', (request: FastifyRequest<{ Params: { method: string } }>, reply) =>
     bridgeRoute(request.params.method, request, reply),
   );
-  // An upload carries the file in base64; only this method gets room for it.
+  // An upload carries the file in base64; only these methods get room for it.
   app.post(
     '/bridge/uploadDocument',
     { bodyLimit: Math.ceil(MAX_DOCUMENT_BYTES / 3) * 4 + 64 * 1024 },
     (request, reply) => bridgeRoute('uploadDocument', request, reply),
+  );
+  app.post(
+    '/bridge/readTrackingSpreadsheet',
+    { bodyLimit: Math.ceil(MAX_SPREADSHEET_BYTES / 3) * 4 + 64 * 1024 },
+    (request, reply) => bridgeRoute('readTrackingSpreadsheet', request, reply),
   );
 
   // A cached document, for the tab to show (there is no OS viewer to hand it to).

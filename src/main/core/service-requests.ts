@@ -113,10 +113,63 @@ const statusMessage = (status: number): string =>
         ? 'Too many requests right now; try again in a minute.'
         : `The tracking service answered HTTP ${status}.`;
 
+/** Most parties read when looking one up by name (pages of 100). */
+const PARTY_PAGES = 20;
+
+/**
+ * The id of the account's party (customer) with this company name, any case; created when there
+ * is none. Null, with the reason, when the service cannot say.
+ */
+export async function findOrCreateParty(
+  connection: ServiceConnection,
+  companyName: string,
+  budgets?: ServiceBudgets,
+): Promise<{ id: string } | { id: null; message: string }> {
+  const name = companyName.trim();
+  const find = async (): Promise<string | null | number> => {
+    for (let page = 1; page <= PARTY_PAGES; page++) {
+      const { status, json } = await call(
+        connection,
+        budgets,
+        'GET',
+        `parties?page[size]=100&page[number]=${page}`,
+      );
+      if (status !== 200) return status;
+      const rows = (json as { data?: PartyResource[] } | null)?.data ?? [];
+      const found = rows.find(
+        (party) => party.attributes?.company_name?.trim().toLowerCase() === name.toLowerCase(),
+      );
+      if (found) return found.id;
+      if (rows.length < 100) return null;
+    }
+    return null;
+  };
+  const existing = await find();
+  if (typeof existing === 'string') return { id: existing };
+  if (typeof existing === 'number') return { id: null, message: statusMessage(existing) };
+  const { status, json } = await call(connection, budgets, 'POST', 'parties', {
+    data: { type: 'party', attributes: { company_name: name } },
+  });
+  const created = (json as { data?: PartyResource } | null)?.data?.id;
+  if ((status === 201 || status === 200) && created) return { id: created };
+  // Created meanwhile by someone else: it is there now.
+  const again = status === 422 ? await find() : null;
+  if (typeof again === 'string') return { id: again };
+  const detail = (json as ApiErrorBody | null)?.errors?.[0]?.detail;
+  return { id: null, message: detail ?? statusMessage(status) };
+}
+
+interface PartyResource {
+  id: string;
+  attributes?: { company_name?: string };
+}
+
 export async function createTrackingRequest(
   connection: ServiceConnection | null,
   draft: TrackingRequestDraft,
   budgets?: ServiceBudgets,
+  /** The customer's party id, when the draft names a customer (see findOrCreateParty). */
+  customerPartyId?: string,
 ): Promise<CreateTrackingRequestResult> {
   if (!connection) return { ok: false, message: 'No tracking service is connected.', field: null };
   const { status, json } = await call(connection, budgets, 'POST', 'tracking_requests', {
@@ -129,6 +182,9 @@ export async function createTrackingRequest(
         ...(draft.refNumbers?.length ? { ref_numbers: draft.refNumbers } : {}),
         ...(draft.tags?.length ? { tags: draft.tags } : {}),
       },
+      ...(customerPartyId
+        ? { relationships: { customer: { data: { type: 'party', id: customerPartyId } } } }
+        : {}),
     },
   });
   if (status === 201 || status === 200) {

@@ -44,7 +44,7 @@ const POLL_LIMIT = 180;
 const isFinished = (doc: DocumentSummary) =>
   doc.extractionStatus !== 'pending' && doc.extractionStatus !== 'processing';
 
-function toBase64(bytes: Uint8Array): string {
+export function toBase64(bytes: Uint8Array): string {
   let binary = '';
   // Chunks keep String.fromCharCode under the argument-count limit.
   for (let i = 0; i < bytes.length; i += 0x8000) {
@@ -59,7 +59,13 @@ export function uploadProblem(file: File, head: Uint8Array): string | null {
   if (file.size > MAX_DOCUMENT_BYTES) {
     return `${file.name} is larger than ${MAX_DOCUMENT_BYTES / 1024 / 1024} MB.`;
   }
-  if (!sniffDocumentType(head)) return `${file.name} is not a PDF, PNG or JPEG file.`;
+  if (!sniffDocumentType(head)) {
+    // A sheet of numbers has its own drop area on the Track form.
+    const sheet = /\.(csv|xlsx)$/i.test(file.name)
+      ? ' To track the numbers of a spreadsheet, use Choose spreadsheet… on the Track form.'
+      : '';
+    return `${file.name} is not a PDF, PNG or JPEG file.${sheet}`;
+  }
   return null;
 }
 

@@ -8,6 +8,7 @@ import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
 import { containerNumberProblem, normalizeNumber } from '../../shared/iso6346';
 import { TRACK_LIMITS, resolveScac, trackInputProblems } from '../lib/track-input';
+import { SpreadsheetImport } from '../track/SpreadsheetImport';
 import '../lib/track.css';
 
 type RequestType = (typeof REQUEST_TYPES)[number];
@@ -165,6 +166,9 @@ export function TrackView() {
   return (
     <section className="track" aria-label="Track">
       <DocumentDropZone />
+      <SpreadsheetImport
+        onSubmitted={(rows) => setSubmitted((previous) => [...rows, ...previous])}
+      />
       <form className="settings" onSubmit={onSubmit} aria-label="New tracking request" noValidate>
         <fieldset>
           <legend>What to track</legend>

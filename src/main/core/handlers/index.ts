@@ -9,6 +9,7 @@ import type { HandlerContext } from './context';
 import { customFieldHandlers } from './custom-fields';
 import { documentHandlers } from './documents';
 import { shipmentHandlers } from './shipments';
+import { spreadsheetHandlers } from './spreadsheets';
 import { trackingRequestHandlers } from './tracking-requests';
 
 export type { HandlerContext } from './context';
@@ -23,4 +24,5 @@ export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
   ...cacheHandlers(ctx),
   ...documentHandlers(ctx),
   ...customFieldHandlers(ctx),
+  ...spreadsheetHandlers(ctx),
 });

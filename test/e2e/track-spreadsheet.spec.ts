@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startBrowserMode, type LaunchedApp } from './support/launch';
+
+/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
+async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
+    const button = page.getByRole('button', { name: 'Sync now' });
+    if (await button.isEnabled()) await button.click();
+    await page.waitForTimeout(1500);
+  }
+}
+
+/** The same container number with a check digit one off: a typo ISO 6346 catches. */
+const withWrongCheckDigit = (number: string) =>
+  `${number.slice(0, 10)}${(Number(number[10]) + 1) % 10}`;
+
+test.describe('tracking the numbers of a spreadsheet', () => {
+  let dataDir: string;
+  let app: LaunchedApp;
+
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'quayside-sheet-'));
+    app = await startBrowserMode(dataDir);
+  });
+  test.afterEach(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('a CSV is previewed with its bad row marked, and its good numbers are tracked', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    // Two container numbers of the simulated world, from the board, with the first one's line.
+    await page.goto(`${app.url}#/containers`);
+    const count = page.getByTestId('board-count');
+    await syncUntil(page, async () => /^([2-9]|\d\d)/.test((await count.textContent()) ?? ''));
+    const grid = page.getByRole('grid', { name: 'Containers' });
+    const headers = (await grid.getByRole('columnheader').allTextContents()).map((h) => h.trim());
+    const cellsOf = (row: number) =>
+      grid.locator(`[role=row][data-index="${row}"] [role=gridcell]`);
+    await expect(cellsOf(1).first()).not.toBeEmpty();
+    const first = ((await cellsOf(0).nth(0).textContent()) ?? '').trim();
+    const second = ((await cellsOf(1).nth(0).textContent()) ?? '').trim();
+    const line = (
+      (await cellsOf(0)
+        .nth(headers.findIndex((h) => h.startsWith('Line')))
+        .textContent()) ?? ''
+    ).trim();
+    const typo = withWrongCheckDigit(first);
+
+    await page.getByRole('link', { name: 'Track' }).click();
+    // The second number has no line: the service detects it, as for a pasted list.
+    const csv = [
+      'Container number;Line;Customer;PO number',
+      `${first};${line};Acme Foods;PO-1001`,
+      `${second};;Beta Imports;"PO-2001, PO-2002"`,
+      `${typo};${line};Acme Foods;PO-1003`,
+    ].join('\r\n');
+    await page.getByLabel('Choose spreadsheet').setInputFiles({
+      name: 'morning.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`\uFEFF${csv}`),
+    });
+
+    const rows = page.getByTestId('spreadsheet-row');
+    await expect(rows).toHaveCount(3);
+    await expect(rows.nth(0)).toContainText(first);
+    await expect(rows.nth(0)).toContainText('Acme Foods');
+    await expect(rows.nth(0)).toContainText('PO-1001');
+    await expect(rows.nth(1)).toContainText('PO-2001, PO-2002');
+    await expect(rows.nth(1)).not.toHaveAttribute('aria-invalid', 'true');
+    // The typo is marked and left out, with the reason.
+    await expect(rows.nth(2)).toHaveAttribute('aria-invalid', 'true');
+    await expect(rows.nth(2)).toContainText('Left out: Check digit does not match');
+    await page.screenshot({ path: test.info().outputPath('spreadsheet-preview.png') });
+
+    await page.getByRole('button', { name: 'Track 2 numbers' }).click();
+    await expect(page.getByText('2 numbers sent: see Submitted.')).toBeVisible({
+      timeout: 30_000,
+    });
+    const submitted = page.getByTestId('submitted-request');
+    await expect(submitted).toHaveCount(2);
+    await expect(submitted.filter({ hasText: first })).toHaveCount(1);
+    await expect(submitted.filter({ hasText: second })).toHaveCount(1);
+    await expect(submitted.filter({ hasText: typo })).toHaveCount(0);
+    await expect(page.getByTestId('spreadsheet-row')).toHaveCount(0);
+  });
+
+  test('a file that is not a spreadsheet is refused in words', async ({ page }) => {
+    await page.goto(`${app.url}#/track`);
+    await page.getByLabel('Choose spreadsheet').setInputFiles({
+      name: 'notice.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('%PDF-1.7\n1 0 obj\n'),
+    });
+    await expect(page.getByRole('alert')).toContainText(
+      'notice.csv is a PDF, not a spreadsheet: drop it on the documents area',
+    );
+    await expect(page.getByTestId('spreadsheet-row')).toHaveCount(0);
+  });
+});
