@@ -74,6 +74,12 @@ export interface SearchHits {
   containerCounts: Map<string, number>;
 }
 
+/** No filter set at all (checked over every member, so a filter added later is never missed). */
+const isUnfiltered = (filter: object): boolean =>
+  Object.values(filter).every(
+    (value) => value === undefined || value === '' || (Array.isArray(value) && value.length === 0),
+  );
+
 export class AccountReads {
   constructor(private readonly db: Db) {}
 
@@ -84,6 +90,19 @@ export class AccountReads {
       .select('entity_id')
       .where('definition_id', '=', match.definitionId)
       .where('match_text', 'like', sql<string>`${match.pattern} escape '\\'`);
+  }
+
+  /** The account's number of containers or shipments, as the triggers keep it. */
+  private async recordCount(
+    accountId: string,
+    kind: 'containers' | 'shipments',
+  ): Promise<{ total: number }> {
+    const row = await this.db
+      .selectFrom('account_record_counts')
+      .select(kind)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return { total: Number(row?.[kind] ?? 0) };
   }
 
   async ownedShipment(accountId: string, id: string): Promise<ShipmentsTable | undefined> {
@@ -138,10 +157,13 @@ export class AccountReads {
     }
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);
+    const unfiltered = isUnfiltered(filter);
     const [{ total }, rows] = await Promise.all([
       knownTotal !== undefined
         ? { total: knownTotal }
-        : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+        : unfiltered
+          ? this.recordCount(accountId, 'containers')
+          : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       base
         .select(['id', 'updated_at'])
         .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
@@ -203,8 +225,11 @@ export class AccountReads {
     }
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);
+    const unfiltered = isUnfiltered(filter);
     const [{ total }, rows] = await Promise.all([
-      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      unfiltered
+        ? this.recordCount(accountId, 'shipments')
+        : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       base
         .selectAll()
         .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')

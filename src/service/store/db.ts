@@ -131,7 +131,7 @@ export function renderedTableWrites(db: Kysely<Database>): RenderedTableWrites |
   return writeCounters.get(db);
 }
 
-async function migrate(db: Kysely<Database>): Promise<void> {
+export async function migrate(db: Kysely<Database>): Promise<void> {
   // Kysely's migrator holds a lock while it runs (a row lock on SQLite, an advisory lock on
   // PostgreSQL, where each migration also runs in a transaction): instances starting together
   // apply each migration once.

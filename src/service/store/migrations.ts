@@ -1,6 +1,7 @@
 /**
- * Schema migrations, kept in code so the service ships as one bundle. Only Kysely's schema
- * builder is used (no SQLite-only DDL), so the same migrations run on PostgreSQL.
+ * Schema migrations, kept in code so the service ships as one bundle. Kysely's schema builder is
+ * used wherever it can say it (no SQLite-only DDL), so the same migrations run on PostgreSQL;
+ * triggers, which it cannot say, are written once per engine.
  */
 import {
   sql,
@@ -719,6 +720,72 @@ const rateLimitWindows: Migration = {
   },
 };
 
+/**
+ * Each account's number of containers and shipments, kept by triggers on both engines, so the
+ * total of an unfiltered list is one row read instead of a count that grows with the table
+ * (PostgreSQL counts by visiting every row). Triggers, not store code, so every insert path
+ * (engine, seeding, future imports) keeps them true.
+ */
+const accountRecordCounts: Migration = {
+  async up(db: AnyDb) {
+    await db.schema
+      .createTable('account_record_counts')
+      .addColumn('account_id', 'varchar(36)', (c) => c.primaryKey())
+      .addColumn('containers', 'bigint', (c) => c.notNull().defaultTo(0))
+      .addColumn('shipments', 'bigint', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await sql`INSERT INTO account_record_counts (account_id, containers, shipments)
+      SELECT a.id,
+        (SELECT count(*) FROM containers c WHERE c.account_id = a.id),
+        (SELECT count(*) FROM shipments s WHERE s.account_id = a.id)
+      FROM accounts a`.execute(db);
+    const tables = ['containers', 'shipments'] as const;
+    if (storeKindOf(db) === 'postgres') {
+      await sql`CREATE FUNCTION account_record_counts_keep() RETURNS trigger AS $$
+        BEGIN
+          IF TG_OP = 'INSERT' THEN
+            IF TG_TABLE_NAME = 'containers' THEN
+              INSERT INTO account_record_counts (account_id, containers) VALUES (NEW.account_id, 1)
+                ON CONFLICT (account_id) DO UPDATE
+                SET containers = account_record_counts.containers + 1;
+            ELSE
+              INSERT INTO account_record_counts (account_id, shipments) VALUES (NEW.account_id, 1)
+                ON CONFLICT (account_id) DO UPDATE
+                SET shipments = account_record_counts.shipments + 1;
+            END IF;
+            RETURN NEW;
+          END IF;
+          IF TG_TABLE_NAME = 'containers' THEN
+            UPDATE account_record_counts SET containers = containers - 1
+              WHERE account_id = OLD.account_id;
+          ELSE
+            UPDATE account_record_counts SET shipments = shipments - 1
+              WHERE account_id = OLD.account_id;
+          END IF;
+          RETURN OLD;
+        END $$ LANGUAGE plpgsql`.execute(db);
+      for (const table of tables) {
+        await sql`CREATE TRIGGER ${sql.raw(`${table}_counted`)}
+          AFTER INSERT OR DELETE ON ${sql.table(table)}
+          FOR EACH ROW EXECUTE FUNCTION account_record_counts_keep()`.execute(db);
+      }
+      return;
+    }
+    for (const table of tables) {
+      await sql`CREATE TRIGGER ${sql.raw(`${table}_counted_insert`)} AFTER INSERT ON ${sql.table(table)}
+        BEGIN
+          INSERT INTO account_record_counts (account_id, ${sql.raw(table)}) VALUES (NEW.account_id, 1)
+            ON CONFLICT (account_id) DO UPDATE SET ${sql.raw(table)} = ${sql.raw(table)} + 1;
+        END`.execute(db);
+      await sql`CREATE TRIGGER ${sql.raw(`${table}_counted_delete`)} AFTER DELETE ON ${sql.table(table)}
+        BEGIN
+          UPDATE account_record_counts SET ${sql.raw(table)} = ${sql.raw(table)} - 1
+            WHERE account_id = OLD.account_id;
+        END`.execute(db);
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -732,6 +799,7 @@ export const migrations: Record<string, Migration> = {
   '0009_work_leases': workLeases,
   '0010_callback_receipts': callbackReceipts,
   '0011_rate_limit_windows': rateLimitWindows,
+  '0012_account_record_counts': accountRecordCounts,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -345,6 +345,14 @@ export interface Database {
   work_leases: WorkLeasesTable;
   callback_receipts: CallbackReceiptsTable;
   rate_limit_windows: RateLimitWindowsTable;
+  account_record_counts: AccountRecordCountsTable;
+}
+
+/** Kept by triggers (migration 0012): never written by store code. */
+export interface AccountRecordCountsTable {
+  account_id: string;
+  containers: number;
+  shipments: number;
 }
 
 /** An account's custom field: what it applies to (`Shipment`, `Container`, `TrackingRequest`) and its type. */
