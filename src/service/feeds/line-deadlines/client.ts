@@ -5,13 +5,7 @@
  */
 import { Value } from 'typebox/value';
 import { LineImportDeadlines } from '../../../shared/feeds/line-deadlines';
-import {
-  authHeaders,
-  DEFAULT_TIMEOUT_MS,
-  joinUrl,
-  requestJson,
-  type HttpSourceConfig,
-} from '../http';
+import { joinUrl, sendFeedRequest, type HttpSourceConfig } from '../http';
 import {
   classifyFailure,
   countOutcome,
@@ -48,10 +42,9 @@ export class LineDeadlinesClient {
       this.config.baseUrl,
       `x-import-deadlines/${encodeURIComponent(equipmentReference)}`,
     );
-    const response = await requestJson(url, {
-      headers: authHeaders(this.config.credentials),
-      timeoutMs: this.config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    });
+    // The carrier's configured authentication (OAuth2 tokens included) and request pacing, as
+    // for its DCSA endpoints.
+    const response = await sendFeedRequest(this.config, url, {});
     const failure = classifyFailure(response);
     if (failure) return failure;
     if (response.kind !== 'response' || response.status === 404) return { outcome: 'not_found' };

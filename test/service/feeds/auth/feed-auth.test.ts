@@ -3,6 +3,7 @@ import { createAuthenticator } from '../../../../src/service/feeds/auth';
 import { Secret } from '../../../../src/service/feeds/config';
 import { DcsaClient } from '../../../../src/service/feeds/dcsa/client';
 import { joinUrl, sendFeedRequest } from '../../../../src/service/feeds/http';
+import { LineDeadlinesClient } from '../../../../src/service/feeds/line-deadlines/client';
 import { SourceLimiter } from '../../../../src/service/feeds/limiter';
 import { startServer, type TestServer } from '../support/http-server';
 
@@ -45,8 +46,18 @@ async function oauthCarrier(options: { expiresIn?: number; secret?: string } = {
       res.end();
       return;
     }
+    const deadline = /\/x-import-deadlines\/([A-Z0-9]+)$/.exec(req.url.pathname);
     res.writeHead(200, { 'Content-Type': 'application/json' });
-    res.end('[]');
+    res.end(
+      deadline
+        ? JSON.stringify({
+            equipmentReference: deadline[1],
+            locode: 'USLAX',
+            lastFreeDay: '2026-02-09T23:59:59-08:00',
+            updatedDateTime: '2026-02-01T10:00:00Z',
+          })
+        : '[]',
+    );
   });
   servers.push(server);
   return {
@@ -120,6 +131,25 @@ describe('feed authentication', () => {
     expect(carrier.tokenRequests()).toBe(1);
     const form = new URLSearchParams(carrier.server.requests[0]?.body);
     expect(form.get('scope')).toBe('tnt');
+  });
+
+  it("asks the line's import deadlines with the same OAuth2 token as its events", async () => {
+    const carrier = await oauthCarrier();
+    const signer = oauth(`${carrier.server.baseUrl}/oauth2/token`);
+    const config = { baseUrl: carrier.server.baseUrl, signer };
+    const events = new DcsaClient('MAEU', config);
+    const deadlines = new LineDeadlinesClient('MAEU', config);
+    await events.lookup({ kind: 'equipmentReference', value: 'MSKU0000005' });
+    const found = await deadlines.getDeadlines('MSKU0000005');
+    expect(found).toMatchObject({
+      outcome: 'found',
+      deadlines: { lastFreeDay: '2026-02-10T07:59:59.000Z', locode: 'USLAX' },
+    });
+    expect(carrier.tokenRequests()).toBe(1);
+    // A revoked token is renewed once, as for the events.
+    carrier.revokeAll();
+    expect((await deadlines.getDeadlines('MSKU0000005')).outcome).toBe('found');
+    expect(carrier.tokenRequests()).toBe(2);
   });
 
   it('refreshes the token shortly before it expires', async () => {
