@@ -258,10 +258,10 @@ describe.skipIf(missing !== null)(`several instances on one PostgreSQL database`
         phase('synced');
         expect(result.skipped).toEqual([]);
         const containers = (
-          await db.query<{ id: string; updated_at: string }>(
+          await db.query<{ id: string; updated_at: Date }>(
             'SELECT id, updated_at FROM containers ORDER BY id',
           )
-        ).rows;
+        ).rows.map((row) => ({ id: row.id, updated_at: row.updated_at.toISOString() }));
         const shipments = (await db.query<{ id: string }>('SELECT id FROM shipments ORDER BY id'))
           .rows;
         expect(containers.length).toBeGreaterThan(0);

@@ -49,13 +49,25 @@ export function redactedUrl(url: string): string {
 
 /**
  * Rows come back with the types the code expects on both engines: counts (int8) and numerics as
- * numbers, like SQLite's. Timestamps are stored as ISO text on both, so no date parsing applies.
+ * numbers, like SQLite's; `timestamptz` columns (PostgreSQL's records' creation and change times,
+ * migration 0013) as the same ISO-8601 UTC text SQLite stores, millisecond precision.
  */
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
+const TIMESTAMPTZ_OID = 1184;
+
+/** `2026-01-10 12:00:00.123+00` (the session runs in UTC) as `2026-01-10T12:00:00.123Z`. */
+export function isoFromTimestamptz(value: string): string {
+  const match = /^(\d{4,}-\d\d-\d\d) (\d\d:\d\d:\d\d)(\.\d+)?\+00$/.exec(value);
+  if (!match) return new Date(value).toISOString();
+  const fraction = (match[3] ?? '.').slice(1).padEnd(3, '0').slice(0, 3);
+  return `${match[1]}T${match[2]}.${fraction}Z`;
+}
+
 const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    if (oid === TIMESTAMPTZ_OID) return isoFromTimestamptz;
     return pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;
@@ -75,6 +87,8 @@ export function createPostgresPool(
     // Waiting on a row lock counts against the same budget as running.
     lock_timeout: statementTimeout,
     application_name: 'quayside',
+    // Times are written and read as UTC text whatever the server's zone.
+    options: '-c TimeZone=UTC',
     types: pgTypes,
   });
   // A server restart closes idle connections: pg emits this on the pool, and an unhandled

@@ -786,6 +786,35 @@ const accountRecordCounts: Migration = {
   },
 };
 
+/**
+ * On PostgreSQL, records' creation and change times become `timestamptz` (time arithmetic,
+ * range scans and zone-correct comparisons in the database; dialect.ts reads them back as the
+ * ISO text SQLite keeps, so rows keep one shape). Every `created_at` / `updated_at` column the
+ * schema has so far; they only ever hold the service's own ISO instants. SQLite keeps ISO text,
+ * whose order is time order.
+ */
+const nativeTimestamps: Migration = {
+  async up(db: AnyDb) {
+    if (storeKindOf(db) !== 'postgres') return;
+    const { rows } = await sql<{ table_name: string; column_name: string }>`
+      SELECT table_name, column_name FROM information_schema.columns
+      WHERE table_schema = current_schema()
+        AND column_name IN ('created_at', 'updated_at')
+        AND data_type = 'character varying'
+      ORDER BY table_name, column_name`.execute(db);
+    const byTable = new Map<string, string[]>();
+    for (const row of rows)
+      byTable.set(row.table_name, [...(byTable.get(row.table_name) ?? []), row.column_name]);
+    for (const [table, columns] of byTable) {
+      const changes = columns.map(
+        (column) =>
+          sql`ALTER COLUMN ${sql.ref(column)} TYPE timestamptz USING ${sql.ref(column)}::timestamptz`,
+      );
+      await sql`ALTER TABLE ${sql.table(table)} ${sql.join(changes)}`.execute(db);
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -800,6 +829,7 @@ export const migrations: Record<string, Migration> = {
   '0010_callback_receipts': callbackReceipts,
   '0011_rate_limit_windows': rateLimitWindows,
   '0012_account_record_counts': accountRecordCounts,
+  '0013_native_timestamps': nativeTimestamps,
 };
 
 export const migrationProvider: MigrationProvider = {

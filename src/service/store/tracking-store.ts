@@ -539,6 +539,22 @@ export class TrackingStore {
 
   // --- events ---------------------------------------------------------------------------------
 
+  /** True when the container already has this event stamped at this instant. */
+  async hasTransportEventAt(
+    containerId: string,
+    event: string,
+    timestamp: string,
+  ): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('transport_events')
+      .select('id')
+      .where('container_id', '=', containerId)
+      .where('event', '=', event as TransportEventName)
+      .where('timestamp', '=', timestamp)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async addTransportEvent(
     containerId: string,
     input: TransportEventInput,

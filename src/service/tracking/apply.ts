@@ -637,12 +637,18 @@ async function recordDeadlineChanges(
     deadlineEvents.push({ event: 'container.pickup_appointment.changed', source: 'terminal' });
   }
   const about = { type: 'container' as const, id: container.id };
+  const stamp = iso(scope.now);
   for (const { event, source } of deadlineEvents) {
-    await scope.store.addTransportEvent(container.id, {
-      event,
-      dataSource: source,
-      timestamp: iso(scope.now),
-    });
+    // A line check and a terminal check of one shipment can start in the same millisecond and
+    // apply one after the other: the second change is still notified, but the container's
+    // history keeps one record of that event at that instant (records are told apart by time).
+    if (!(await scope.store.hasTransportEventAt(container.id, event, stamp))) {
+      await scope.store.addTransportEvent(container.id, {
+        event,
+        dataSource: source,
+        timestamp: stamp,
+      });
+    }
     await record(env, scope, container.account_id, event, about);
   }
 }

@@ -7,10 +7,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startService } from '../../../src/service';
 import { DatabaseUnreachableError, openDatabase } from '../../../src/service/store/db';
+import { isoFromTimestamptz } from '../../../src/service/store/dialect';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
 
@@ -124,5 +126,69 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       await service.close();
       await relay.close().catch(() => undefined);
     }
+  });
+
+  it('keeps creation and change times as timestamptz and reads them back as ISO text', async () => {
+    const service = await startService({
+      dataDir: tempDataDir(),
+      database: { url: await createDatabaseIn(inject('postgresUrl')) },
+      port: 0,
+      referenceDir: FIXTURE_REFERENCE_DIR,
+    });
+    const headers = {
+      Authorization: `Token ${service.initialKey}`,
+      'Content-Type': 'application/vnd.api+json',
+    };
+    try {
+      const { rows } = await sql<{ data_type: string }>`
+        SELECT data_type FROM information_schema.columns
+        WHERE table_name = 'tracking_requests' AND column_name IN ('created_at', 'updated_at')`.execute(
+        service.store.context.db,
+      );
+      expect(rows.map((r) => r.data_type)).toEqual([
+        'timestamp with time zone',
+        'timestamp with time zone',
+      ]);
+      const created = await fetch(`${service.baseUrl}/tracking_requests`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          data: {
+            type: 'tracking_request',
+            attributes: {
+              request_type: 'bill_of_lading',
+              request_number: 'TEST-TR-SUCCEEDED',
+              scac: 'TEST',
+            },
+          },
+        }),
+      });
+      expect(created.status).toBe(201);
+      const attributes = (
+        (await created.json()) as { data: { attributes: Record<string, string> } }
+      ).data.attributes;
+      expect(attributes.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+      // A bound written with another offset means the same instant: a minute before creation.
+      const bound = new Date(Date.parse(attributes.created_at!) - 60_000 + 2 * 3_600_000)
+        .toISOString()
+        .replace('Z', '+02:00');
+      const listed = await fetch(
+        `${service.baseUrl}/tracking_requests?filter[created_at][start]=${encodeURIComponent(bound)}`,
+        { headers },
+      );
+      expect(listed.status).toBe(200);
+      expect(((await listed.json()) as { data: unknown[] }).data).toHaveLength(1);
+    } finally {
+      await service.close();
+    }
+  });
+});
+
+describe('timestamptz text as the store reads it', () => {
+  it('is the ISO-8601 UTC text SQLite keeps', () => {
+    expect(isoFromTimestamptz('2026-01-10 12:00:00.123+00')).toBe('2026-01-10T12:00:00.123Z');
+    expect(isoFromTimestamptz('2026-01-10 12:00:00+00')).toBe('2026-01-10T12:00:00.000Z');
+    expect(isoFromTimestamptz('2026-01-10 12:00:00.5+00')).toBe('2026-01-10T12:00:00.500Z');
+    expect(isoFromTimestamptz('2026-01-10 13:00:00+01')).toBe('2026-01-10T12:00:00.000Z');
   });
 });
