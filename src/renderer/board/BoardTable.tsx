@@ -8,7 +8,7 @@ import {
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { BoardColumn, BoardRow } from '../../shared/desktop';
+import type { BoardRow, BoardSortColumn } from '../../shared/desktop';
 import { BOARD_COLUMN_DEFS, type BoardLine } from './columns';
 import { hasLeftTerminal } from '../../shared/container';
 import type { CostTables } from '../../shared/cost-clock';
@@ -24,7 +24,7 @@ const CELL_CHROME = 20;
 const HEADER_CHROME = 34;
 
 export interface BoardSort {
-  column: BoardColumn;
+  column: BoardSortColumn;
   direction: 'asc' | 'desc';
 }
 

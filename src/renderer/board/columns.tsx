@@ -5,7 +5,7 @@
 import { countOf } from '../../shared/words';
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
-import type { BoardColumn, BoardRow } from '../../shared/desktop';
+import type { BoardRow, BoardSortColumn } from '../../shared/desktop';
 import {
   LFD_FIRST_NOTES,
   deadlineMissedByAppointment,
@@ -40,7 +40,7 @@ declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
     /** The server-side sort key behind this column. */
-    sortKey: BoardColumn;
+    sortKey: BoardSortColumn;
     /** Readable name for the column chooser. */
     label: string;
   }
