@@ -305,7 +305,13 @@ export class BoardQueries {
       if (!DATE_RE.test(bound)) throw new RangeError(`${name} of ${slug} is not a date: ${bound}`);
       return bound;
     }
-    if (type === 'datetime') return isoParam(bound, `${name} of ${slug}`);
+    if (type === 'datetime') {
+      // A day as the bound takes in the whole day (in UTC).
+      const day = DATE_RE.test(bound)
+        ? `${bound}T${name === 'max' ? '23:59:59.999' : '00:00:00'}Z`
+        : bound;
+      return isoParam(day, `${name} of ${slug}`);
+    }
     return bound.toLowerCase();
   }
 
