@@ -4,11 +4,51 @@
  * no screen for defining fields), a dispatcher sets it on a container from the detail view, sees
  * it as a board column after the sync, filters by it and exports it.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { startBrowserMode, type LaunchedApp } from './support/launch';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..');
+
+/**
+ * A container of the simulated world whose shipment nobody tracks yet (`quayside sim list`
+ * prints each shipment as its BL, its booking, then its containers).
+ */
+async function untrackedContainer(service: {
+  baseUrl: string;
+  apiKey: string;
+}): Promise<{ number: string; scac: string }> {
+  const listing = execFileSync(process.execPath, ['bin/quayside.mjs', 'sim', 'list'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  const res = await fetch(`${service.baseUrl}/tracking_requests?page[size]=100`, {
+    headers: { Authorization: `Token ${service.apiKey}` },
+    signal: AbortSignal.timeout(10_000),
+  });
+  const tracked = new Set(
+    ((await res.json()) as { data: { attributes: { request_number: string } }[] }).data.map(
+      (r) => r.attributes.request_number,
+    ),
+  );
+  const groups: { numbers: string[]; containers: { number: string; scac: string }[] }[] = [];
+  for (const line of listing.split('\n').slice(1)) {
+    const [number, scac, type] = line.trim().split(/\s+/);
+    if (!number || !scac || !type) continue;
+    if (type === 'bill_of_lading') groups.push({ numbers: [], containers: [] });
+    const group = groups.at(-1);
+    group?.numbers.push(number);
+    if (type === 'container') group?.containers.push({ number, scac });
+  }
+  const free = groups.find(
+    (group) => group.containers.length > 0 && group.numbers.every((n) => !tracked.has(n)),
+  );
+  if (!free?.containers[0]) throw new Error('every shipment of the world is tracked already');
+  return free.containers[0];
+}
 
 /** The embedded service process of the app using `dataDir` (its options name the folder). */
 function servicePid(dataDir: string): number | null {
@@ -263,5 +303,67 @@ test.describe('custom fields on the board', () => {
     expect(rows).toHaveLength(1);
     expect(rows[0]![0]).toBe(number);
     expect(rows[0]![column]).toBe('Acme Drayage');
+  });
+
+  test('a PO number set on the Track form shows on the board with the shipment', async ({
+    page,
+  }) => {
+    test.setTimeout(180_000);
+    const service = await embeddedService(dataDir);
+    for (const entityType of ['TrackingRequest', 'Shipment']) {
+      await send(service, '/custom_field_definitions', {
+        data: {
+          type: 'custom_field_definition',
+          attributes: {
+            entity_type: entityType,
+            api_slug: 'po_number',
+            display_name: 'PO number',
+            data_type: 'short_text',
+          },
+        },
+      });
+    }
+    const target = await untrackedContainer(service);
+
+    await page.goto(`${app.url}#/track`);
+    await page.getByLabel('Request type').selectOption('container');
+    await page.getByLabel('Numbers (one per line; paste many at once)').fill(target.number);
+    await page.getByLabel('Shipping line (SCAC)').fill(target.scac);
+    await page
+      .getByRole('group', { name: 'Custom fields' })
+      .getByLabel('PO number')
+      .fill('PO-E2E-4471');
+    await page.getByRole('button', { name: 'Track', exact: true }).click();
+    await expect(page.getByTestId('submitted-request')).toContainText(target.number);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Containers' })
+      .click();
+    const columnsMenu = page.locator('summary', { hasText: 'Columns' });
+    await columnsMenu.click();
+    await page
+      .getByRole('group', { name: 'Visible columns' })
+      .getByRole('checkbox', { name: 'PO number' })
+      .check();
+    await columnsMenu.click();
+    await page.getByRole('searchbox', { name: 'Filter containers' }).fill('PO-E2E-4471');
+    // The service creates the shipment, copies the PO onto it, and the next sync brings both.
+    await expect
+      .poll(
+        async () => {
+          const sync = page.getByRole('button', { name: 'Sync now' });
+          if (await sync.isEnabled()) await sync.click();
+          return countOf(page);
+        },
+        { timeout: 90_000, intervals: [2_000] },
+      )
+      .toBe(1);
+    const row = page.locator('[role=rowgroup].board__body [role=row]').first();
+    await expect(row.locator('[data-col="number"]')).toHaveText(target.number);
+    const cell = row.locator('[data-col="cf:po_number"] .custom-value');
+    await expect(cell).toContainText('PO-E2E-4471');
+    await expect(cell).toHaveAttribute('title', /shipment's value/);
   });
 });
