@@ -333,9 +333,27 @@ test.describe('custom fields on the board', () => {
       .getByRole('group', { name: 'Custom fields' })
       .getByLabel('PO number')
       .fill('PO-E2E-4471');
+    await page.screenshot({ path: test.info().outputPath('track-form-custom-fields.png') });
     await page.getByRole('button', { name: 'Track', exact: true }).click();
     await expect(page.getByTestId('submitted-request')).toContainText(target.number);
     await expect(page.getByRole('alert')).toHaveCount(0);
+    // The service looks the number up at the simulated line and creates the shipment.
+    await expect
+      .poll(
+        async () => {
+          const res = await fetch(
+            `${service.baseUrl}/tracking_requests?filter[request_number]=${target.number}`,
+            { headers: { Authorization: `Token ${service.apiKey}` } },
+          );
+          const body = (await res.json()) as {
+            data: { attributes: { status: string; failed_reason: string | null } }[];
+          };
+          const a = body.data[0]?.attributes;
+          return a ? `${a.status}${a.failed_reason ? ` (${a.failed_reason})` : ''}` : 'none';
+        },
+        { timeout: 60_000, intervals: [1_000] },
+      )
+      .toBe('created');
 
     await page
       .getByRole('navigation', { name: 'Main' })
@@ -348,6 +366,8 @@ test.describe('custom fields on the board', () => {
       .getByRole('checkbox', { name: 'PO number' })
       .check();
     await columnsMenu.click();
+    // The box may be a finished one of the simulated world's history.
+    await page.getByRole('checkbox', { name: 'Show completed' }).check();
     await page.getByRole('searchbox', { name: 'Filter containers' }).fill('PO-E2E-4471');
     // The service creates the shipment, copies the PO onto it, and the next sync brings both.
     await expect

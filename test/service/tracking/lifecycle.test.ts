@@ -467,6 +467,12 @@ describe('tracking request lifecycle', () => {
     ]);
     // The request keeps its own values.
     expect(await store.valuesOf(h.accountId, 'tracking_request', [r.id])).toHaveLength(4);
+
+    // A value set on the request after its shipment exists (the lookup was quicker than the
+    // client) reaches the shipment as well.
+    await fields.set(h.accountId, requestFields.po, on, 'PO-4472', '/data');
+    const later = await store.valuesOf(h.accountId, 'shipment', [shipment.id]);
+    expect(later.map((v) => JSON.parse(v.value))).toEqual(['PO-4472']);
   });
 
   it('TEST-TR-SUCCEEDED succeeds without polling a line', async () => {
