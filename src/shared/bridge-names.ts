@@ -19,6 +19,7 @@ export const BRIDGE_METHOD_LIST = [
   'exportContainersXlsx',
   'getRouteMap',
   'listCustomFields',
+  'listTrackingRequestFields',
   'setCustomField',
   'refreshContainer',
   'listShipments',

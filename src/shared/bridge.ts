@@ -86,7 +86,11 @@ export type CustomFieldsResult =
   { ok: true; fields: CustomFieldEntry[] } | { ok: false; message: string };
 
 const CustomFieldTarget = {
-  entityType: Type.Union([Type.Literal('container'), Type.Literal('shipment')]),
+  entityType: Type.Union([
+    Type.Literal('container'),
+    Type.Literal('shipment'),
+    Type.Literal('tracking_request'),
+  ]),
   id: Id,
 };
 
@@ -266,6 +270,8 @@ export const bridgeMethods = {
     argument: Type.Object(CustomFieldTarget, { additionalProperties: false }),
     result: result<CustomFieldsResult>(),
   },
+  /** The custom fields a new tracking request can carry (the Track form's), from the service. */
+  listTrackingRequestFields: { argument: NoArgument, result: result<CustomFieldsResult>() },
   /** Sets (or, with null, clears) one custom field on the service; refused while offline. */
   setCustomField: {
     argument: Type.Object(

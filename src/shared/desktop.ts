@@ -61,6 +61,39 @@ const literals = <const T extends readonly string[]>(values: T) =>
 const FilterValues = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50 });
 const Instant = Type.String({ format: 'date-time' });
 
+/** A custom field's api_slug, as the service allows it. */
+const CustomFieldSlug = Type.String({ pattern: '^[a-z][a-z0-9_]{0,62}$' });
+
+/** Board columns of custom fields are keyed `cf:<api_slug>`. */
+export const CUSTOM_FIELD_COLUMN_PREFIX = 'cf:';
+export type CustomFieldColumnKey = `cf:${string}`;
+export const customFieldColumnKey = (slug: string): CustomFieldColumnKey => `cf:${slug}`;
+
+/** What the board sorts on: a built-in column, or a custom field by its slug (a bound value). */
+export type BoardSortColumn = BoardColumn | CustomFieldColumnKey;
+export const BoardSortColumn = Type.Union([
+  literals(BOARD_COLUMNS),
+  Type.Unsafe<CustomFieldColumnKey>(Type.String({ pattern: '^cf:[a-z][a-z0-9_]{0,62}$' })),
+]);
+
+/**
+ * A filter on one custom field (a container's own value, else its shipment's). Each member
+ * given must hold: `anyOf` option values (enum, multi-select: holds one of them; yes/no fields:
+ * "true" / "false"), `contains` text (any case, in the shown value), `min` / `max` inclusive
+ * bounds (numbers; dates as YYYY-MM-DD; date-times as ISO instants).
+ */
+export const CustomFieldFilter = Type.Object(
+  {
+    slug: CustomFieldSlug,
+    anyOf: Type.Optional(FilterValues),
+    contains: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    min: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+    max: Type.Optional(Type.String({ minLength: 1, maxLength: 40 })),
+  },
+  { additionalProperties: false },
+);
+export type CustomFieldFilter = Static<typeof CustomFieldFilter>;
+
 export const ContainerQuery = Type.Object(
   {
     view: Type.Optional(literals(BOARD_VIEWS)),
@@ -78,10 +111,13 @@ export const ContainerQuery = Type.Object(
     /** Completed containers (empty returned) are left out unless this is true. */
     showCompleted: Type.Optional(Type.Boolean()),
     ready: Type.Optional(Type.Boolean()),
+    customFields: Type.Optional(Type.Array(CustomFieldFilter, { maxItems: 20 })),
+    /** Custom field columns to export after the built-in ones (ignored by the board itself). */
+    customFieldColumns: Type.Optional(Type.Array(CustomFieldSlug, { maxItems: 50 })),
     sort: Type.Optional(
       Type.Object(
         {
-          column: literals(BOARD_COLUMNS),
+          column: BoardSortColumn,
           direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
         },
         { additionalProperties: false },
@@ -131,6 +167,27 @@ export interface BoardRow {
   podTimezone: string | null;
   destinationTimezone: string | null;
   customer: string | null;
+  /** Custom field values by api_slug: the container's own, else its shipment's. */
+  customFields: Record<string, BoardCustomValue>;
+}
+
+export interface BoardCustomValue {
+  /** The value as shown (option labels, Yes/No, a party's name). */
+  text: string;
+  /** The value as the service stores it. */
+  value: unknown;
+  /** The container has no value of its own; this one is its shipment's. */
+  fromShipment: boolean;
+}
+
+/** A custom field as a board column: the definitions of one api_slug on containers and shipments. */
+export interface CustomFieldColumn {
+  slug: string;
+  label: string;
+  dataType: string;
+  /** The records it is defined on. */
+  on: ('Container' | 'Shipment')[];
+  options: { value: string; label: string }[];
 }
 
 export interface BoardPage {
@@ -149,6 +206,8 @@ export interface BoardFacets {
   line: FacetValue[];
   pod: FacetValue[];
   terminal: FacetValue[];
+  /** The account's custom fields on containers and shipments (the optional board columns). */
+  customFields: CustomFieldColumn[];
 }
 
 export interface ShipmentListRow {

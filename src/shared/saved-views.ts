@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
-import { BOARD_COLUMNS, BOARD_VIEWS, LFD_DUE_FILTERS } from './desktop';
+import { BOARD_VIEWS, BoardSortColumn, LFD_DUE_FILTERS } from './desktop';
 
 const literals = <const T extends readonly string[]>(values: T) =>
   Type.Unsafe<T[number]>(Type.Union(values.map((value) => Type.Literal(value))));
@@ -34,13 +34,17 @@ export const SavedView = Type.Object(
     filters: SavedViewFilters,
     sort: Type.Object(
       {
-        column: literals(BOARD_COLUMNS),
+        column: BoardSortColumn,
         direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')]),
       },
       { additionalProperties: false },
     ),
     /** Column id -> shown; columns not listed keep the default. */
-    columns: Type.Record(Type.String({ pattern: '^[A-Za-z]{1,40}$' }), Type.Boolean()),
+    /** Column id -> shown (custom field columns are `cf:<api_slug>`); others keep the default. */
+    columns: Type.Record(
+      Type.String({ pattern: '^([A-Za-z]{1,40}|cf:[a-z][a-z0-9_]{0,62})$' }),
+      Type.Boolean(),
+    ),
   },
   { additionalProperties: false },
 );

@@ -57,6 +57,33 @@ describe('bridge dispatcher', () => {
     expect(reply.error.issues?.[0]?.path).toBe('/syncIntervalMinutes');
   });
 
+  it('admits a custom field as a board sort column only by its api_slug, never as SQL', async () => {
+    const seen: unknown[] = [];
+    const dispatch = createBridgeDispatcher(
+      handlers({
+        listContainers: (query) => {
+          seen.push(query);
+          return { total: 0, offset: 0, rows: [] };
+        },
+      }),
+    );
+    const sorted = (column: string) =>
+      dispatch('listContainers', { sort: { column, direction: 'asc' } });
+    expect((await sorted('cf:trucker')).ok).toBe(true);
+    for (const bad of ['cf:trucker); DROP TABLE containers;--', 'cf:', 'cf:Trucker', 'seq']) {
+      const reply = await sorted(bad);
+      expect(reply.ok, bad).toBe(false);
+    }
+    const filtered = await dispatch('listContainers', {
+      customFields: [{ slug: 'trucker', anyOf: ['acme'], contains: 'x', min: '1', max: '2' }],
+    });
+    expect(filtered.ok).toBe(true);
+    expect(
+      (await dispatch('listContainers', { customFields: [{ slug: "x' OR 1=1 --" }] })).ok,
+    ).toBe(false);
+    expect(seen).toHaveLength(2);
+  });
+
   it('rejects members the contract does not know', async () => {
     const dispatch = createBridgeDispatcher(handlers());
     const reply = await dispatch('updateSettings', { theme: 'dark', sql: 'DROP TABLE containers' });

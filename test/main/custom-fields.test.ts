@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OFFLINE_EDIT_MESSAGE,
   listCustomFields,
+  listTrackingRequestFields,
   refreshContainer,
   setCustomField,
 } from '../../src/main/core/custom-field-requests';
@@ -84,6 +85,45 @@ describe('custom fields from the detail view', () => {
         value: null,
       }),
     ).toEqual({ ok: true, field: null });
+  });
+
+  it("lists the Track form's fields and sets one on a new tracking request", async () => {
+    const def = await t.send('POST', '/custom_field_definitions', {
+      data: {
+        type: 'custom_field_definition',
+        attributes: {
+          entity_type: 'TrackingRequest',
+          api_slug: 'po_number',
+          display_name: 'PO number',
+          data_type: 'short_text',
+        },
+      },
+    });
+    expect(def.status).toBe(201);
+    expect(await listTrackingRequestFields(connection())).toEqual({
+      ok: true,
+      fields: [
+        {
+          apiSlug: 'po_number',
+          displayName: 'PO number',
+          dataType: 'short_text',
+          options: [],
+          value: null,
+          displayValue: null,
+        },
+      ],
+    });
+    const set = await setCustomField(connection(), {
+      entityType: 'tracking_request',
+      id: seeded.request.id,
+      apiSlug: 'po_number',
+      value: 'PO-4471',
+    });
+    expect(set).toMatchObject({ ok: true, field: { value: 'PO-4471' } });
+    const values = await t.get(`/tracking_requests/${seeded.request.id}/custom_fields`);
+    expect(
+      values.body.data.map((v: { attributes: { value: unknown } }) => v.attributes.value),
+    ).toEqual(['PO-4471']);
   });
 
   it('refuses edits in plain words when the service cannot be reached', async () => {

@@ -16,7 +16,12 @@ import { STILL_AT_TERMINAL_SQL, type StoredDeadline } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import {
   BOARD_VIEWS,
+  CUSTOM_FIELD_COLUMN_PREFIX,
   type BoardColumn,
+  type BoardCustomValue,
+  type BoardSortColumn,
+  type CustomFieldColumn,
+  type CustomFieldFilter,
   type BoardFacets,
   type BoardPage,
   type BoardRow,
@@ -130,7 +135,26 @@ const toBoardRow = ({
     railDepartedAt,
     railUnloadedAt,
   }),
+  // Filled by BoardQueries.withCustomFields, one query per batch of rows.
+  customFields: {},
 });
+
+/**
+ * SQL expression: one stored column of a custom field's value for the container `c`, its own
+ * value or else its shipment's. The api_slug is bound twice (the two `?`), never written into
+ * the SQL; `column` is one of the fixed names below.
+ */
+const customValueSql = (column: 'sort_key' | 'search_text' | 'choices') =>
+  `coalesce(
+    (SELECT v.${column} FROM custom_field_values v
+      WHERE v.entity_id = c.id AND v.entity_type = 'container' AND v.api_slug = ?),
+    (SELECT v.${column} FROM custom_field_values v
+      WHERE v.entity_id = c.shipment_id AND v.entity_type = 'shipment' AND v.api_slug = ?))`;
+
+const DATE_RE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Rows given custom field values per query (well under SQLite's limits). */
+const CUSTOM_VALUE_BATCH = 500;
 
 /** Calendar days each due filter looks ahead (null: already past). */
 const DUE_DAYS: Record<LfdDueFilter, LfdDueDays | null> = {
@@ -249,7 +273,124 @@ export class BoardQueries {
       parts.push(view.clause);
       params.push(...view.params);
     }
+    for (const filter of q.customFields ?? []) {
+      const custom = this.customFieldClause(filter);
+      if (!custom) continue;
+      parts.push(custom.clause);
+      params.push(...custom.params);
+    }
     return { clause: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  /** The data type of the field behind an api_slug (a container's definition first). */
+  private customFieldType(slug: string): string | null {
+    const row = this.stmt(
+      `SELECT data_type FROM custom_field_definitions WHERE api_slug = ?
+       ORDER BY entity_type = 'Container' DESC LIMIT 1`,
+    ).get(slug) as { data_type: string } | undefined;
+    return row?.data_type ?? null;
+  }
+
+  /** A bound of a min/max filter, in the form the field's sort keys are stored in. */
+  private customFieldBound(slug: string, bound: string, name: string): number | string {
+    const type = this.customFieldType(slug);
+    if (type === 'number') {
+      const n = Number(bound.trim());
+      if (bound.trim() === '' || !Number.isFinite(n)) {
+        throw new RangeError(`${name} of ${slug} is not a number: ${bound}`);
+      }
+      return n;
+    }
+    if (type === 'date') {
+      if (!DATE_RE.test(bound)) throw new RangeError(`${name} of ${slug} is not a date: ${bound}`);
+      return bound;
+    }
+    if (type === 'datetime') {
+      // A day as the bound takes in the whole day (in UTC).
+      const day = DATE_RE.test(bound)
+        ? `${bound}T${name === 'max' ? '23:59:59.999' : '00:00:00'}Z`
+        : bound;
+      return isoParam(day, `${name} of ${slug}`);
+    }
+    return bound.toLowerCase();
+  }
+
+  /** One custom field filter: every condition it names must hold (none: no condition). */
+  private customFieldClause(f: CustomFieldFilter): { clause: string; params: unknown[] } | null {
+    const parts: string[] = [];
+    const params: unknown[] = [];
+    if (f.anyOf && f.anyOf.length > 0) {
+      parts.push(`EXISTS (SELECT 1 FROM json_each(?) AS j
+        WHERE instr(${customValueSql('choices')}, char(31) || j.value || char(31)) > 0)`);
+      params.push(JSON.stringify(f.anyOf), f.slug, f.slug);
+    }
+    if (f.contains) {
+      parts.push(`instr(${customValueSql('search_text')}, ?) > 0`);
+      params.push(f.slug, f.slug, f.contains.toLowerCase());
+    }
+    if (f.min !== undefined) {
+      parts.push(`${customValueSql('sort_key')} >= ?`);
+      params.push(f.slug, f.slug, this.customFieldBound(f.slug, f.min, 'min'));
+    }
+    if (f.max !== undefined) {
+      parts.push(`${customValueSql('sort_key')} <= ?`);
+      params.push(f.slug, f.slug, this.customFieldBound(f.slug, f.max, 'max'));
+    }
+    return parts.length ? { clause: `(${parts.join(' AND ')})`, params } : null;
+  }
+
+  /**
+   * Fills each row's custom field values: the container's own, and its shipment's where the
+   * container has none of that field. One query for the whole batch.
+   */
+  private withCustomFields(rows: BoardRow[]): BoardRow[] {
+    if (rows.length === 0) return rows;
+    const ids = new Set<string>();
+    for (const r of rows) {
+      ids.add(r.id);
+      if (r.shipmentId) ids.add(r.shipmentId);
+    }
+    const values = this.stmt(
+      `SELECT entity_type AS entityType, entity_id AS entityId, api_slug AS slug,
+         display_value AS text, value
+       FROM custom_field_values WHERE entity_id IN (SELECT value FROM json_each(?))`,
+    ).all(JSON.stringify([...ids])) as {
+      entityType: 'shipment' | 'container';
+      entityId: string;
+      slug: string;
+      text: string;
+      value: string;
+    }[];
+    if (values.length === 0) return rows;
+    const byEntity = new Map<string, Map<string, BoardCustomValue>>();
+    for (const v of values) {
+      const key = `${v.entityType}:${v.entityId}`;
+      if (!byEntity.has(key)) byEntity.set(key, new Map());
+      byEntity.get(key)!.set(v.slug, {
+        text: v.text,
+        value: JSON.parse(v.value) as unknown,
+        fromShipment: v.entityType === 'shipment',
+      });
+    }
+    for (const r of rows) {
+      const own = byEntity.get(`container:${r.id}`);
+      const shipment = r.shipmentId ? byEntity.get(`shipment:${r.shipmentId}`) : undefined;
+      r.customFields = Object.fromEntries([...(shipment ?? []), ...(own ?? [])]);
+    }
+    return rows;
+  }
+
+  /** Board rows of a row iterator, with their custom field values, a batch at a time. */
+  private *rowsWithCustomFields(raws: Iterable<RawRow>): Generator<BoardRow> {
+    let batch: BoardRow[] = [];
+    for (const raw of raws) {
+      batch.push(toBoardRow(raw));
+      if (batch.length >= CUSTOM_VALUE_BATCH) {
+        yield* this.withCustomFields(batch);
+        batch = [];
+      }
+    }
+    yield* this.withCustomFields(batch);
   }
 
   /** The built-in views, relative to `now`. */
@@ -283,13 +424,26 @@ export class BoardQueries {
     }
   }
 
-  private orderBy(q: ContainerQuery): string {
-    const column = q.sort?.column ?? 'lfd';
-    const expr = SORT_COLUMNS[column];
-    if (!expr) throw new RangeError(`Unknown board column: ${String(column)}`);
+  private orderBy(q: ContainerQuery): { sql: string; params: unknown[] } {
+    const column: BoardSortColumn = q.sort?.column ?? 'lfd';
+    let expr: string;
+    let params: unknown[] = [];
+    if (column.startsWith(CUSTOM_FIELD_COLUMN_PREFIX)) {
+      const slug = column.slice(CUSTOM_FIELD_COLUMN_PREFIX.length);
+      if (!/^[a-z][a-z0-9_]{0,62}$/.test(slug)) {
+        throw new RangeError(`Unknown board column: ${column}`);
+      }
+      expr = customValueSql('sort_key');
+      // The expression appears twice below, each with the slug bound twice.
+      params = [slug, slug, slug, slug];
+    } else {
+      const builtIn = SORT_COLUMNS[column as BoardColumn] as string | undefined;
+      if (!builtIn) throw new RangeError(`Unknown board column: ${column}`);
+      expr = builtIn;
+    }
     const dir = q.sort?.direction === 'desc' ? 'DESC' : 'ASC';
     // Empty cells last in either direction; container number then id keep the order total.
-    return `ORDER BY ${expr} IS NULL, ${expr} ${dir}, c.number ASC, c.id ASC`;
+    return { sql: `ORDER BY ${expr} IS NULL, ${expr} ${dir}, c.number ASC, c.id ASC`, params };
   }
 
   /** One window of the board and the total row count for the virtual table's scrollbar. */
@@ -298,10 +452,14 @@ export class BoardQueries {
     const limit = Math.min(Math.max(Math.trunc(q.limit ?? 100), 1), 1000);
     const offset = Math.max(Math.trunc(q.offset ?? 0), 0);
     const total = this.total(clause, params);
-    const rows = this.stmt(
-      `${SELECT_ROW} ${FROM} ${clause} ${this.orderBy(q)} LIMIT ? OFFSET ?`,
-    ).all(...params, limit, offset) as RawRow[];
-    return { total, offset, rows: rows.map(toBoardRow) };
+    const order = this.orderBy(q);
+    const rows = this.stmt(`${SELECT_ROW} ${FROM} ${clause} ${order.sql} LIMIT ? OFFSET ?`).all(
+      ...params,
+      ...order.params,
+      limit,
+      offset,
+    ) as RawRow[];
+    return { total, offset, rows: this.withCustomFields(rows.map(toBoardRow)) };
   }
 
   /**
@@ -340,11 +498,13 @@ export class BoardQueries {
   /** Every row of a query, in board order (for export). */
   *allContainers(q: ContainerQuery, now: number): Generator<BoardRow> {
     const { clause, params } = this.where(q, now);
-    for (const r of this.stmt(`${SELECT_ROW} ${FROM} ${clause} ${this.orderBy(q)}`).iterate(
-      ...params,
-    ) as IterableIterator<RawRow>) {
-      yield toBoardRow(r);
-    }
+    const order = this.orderBy(q);
+    yield* this.rowsWithCustomFields(
+      this.stmt(`${SELECT_ROW} ${FROM} ${clause} ${order.sql}`).iterate(
+        ...params,
+        ...order.params,
+      ) as IterableIterator<RawRow>,
+    );
   }
 
   /**
@@ -355,23 +515,35 @@ export class BoardQueries {
     const { clause, params } = this.where(q, now);
     const costs = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
     const where = clause ? `${clause} AND ${costs}` : `WHERE ${costs}`;
-    for (const r of this.stmt(`${SELECT_ROW} ${FROM} ${where}`).iterate(
-      ...params,
-      now + DAY,
-    ) as IterableIterator<RawRow>) {
-      yield toBoardRow(r);
-    }
+    yield* this.rowsWithCustomFields(
+      this.stmt(`${SELECT_ROW} ${FROM} ${where}`).iterate(
+        ...params,
+        now + DAY,
+      ) as IterableIterator<RawRow>,
+    );
   }
 
   /** Every row of a query with its itemised fees, in board order (for the exports). */
   *exportRows(q: ContainerQuery, now: number): Generator<{ row: BoardRow; fees: FeeLike[] }> {
     const { clause, params } = this.where(q, now);
-    for (const { feesJson, ...r } of this.stmt(
+    const order = this.orderBy(q);
+    let batch: { raw: RawRow; fees: FeeLike[] }[] = [];
+    const flush = () => {
+      const rows = this.withCustomFields(batch.map((b) => toBoardRow(b.raw)));
+      const out = rows.map((row, i) => ({ row, fees: batch[i]!.fees }));
+      batch = [];
+      return out;
+    };
+    for (const { feesJson, ...raw } of this.stmt(
       `${SELECT_ROW}, json_extract(c.json, '$.attributes.fees_at_pod_terminal') AS feesJson
-       ${FROM} ${clause} ${this.orderBy(q)}`,
-    ).iterate(...params) as IterableIterator<RawRow & { feesJson: string | null }>) {
-      yield { row: toBoardRow(r), fees: feesJson ? (JSON.parse(feesJson) as FeeLike[]) : [] };
+       ${FROM} ${clause} ${order.sql}`,
+    ).iterate(...params, ...order.params) as IterableIterator<
+      RawRow & { feesJson: string | null }
+    >) {
+      batch.push({ raw, fees: feesJson ? (JSON.parse(feesJson) as FeeLike[]) : [] });
+      if (batch.length >= CUSTOM_VALUE_BATCH) yield* flush();
     }
+    yield* flush();
   }
 
   /**
@@ -379,12 +551,14 @@ export class BoardQueries {
    * most `limit`, earliest deadline first.
    */
   worklistRows(limit = 5000): BoardRow[] {
-    return (
-      this.stmt(
-        `${SELECT_ROW} ${FROM} WHERE ${STILL_AT_TERMINAL_SQL}
+    return this.withCustomFields(
+      (
+        this.stmt(
+          `${SELECT_ROW} ${FROM} WHERE ${STILL_AT_TERMINAL_SQL}
          ORDER BY c.lfd_first_end_at IS NULL, c.lfd_first_end_at, c.number, c.id LIMIT ?`,
-      ).all(limit) as RawRow[]
-    ).map(toBoardRow);
+        ).all(limit) as RawRow[]
+      ).map(toBoardRow),
+    );
   }
 
   /** How many containers each built-in view holds now (for the sidebar badges). */
@@ -405,7 +579,44 @@ export class BoardQueries {
       line: facet('s.line_scac'),
       pod: facet('s.pod_locode'),
       terminal: facet('t.name'),
+      customFields: this.customFieldColumns(),
     };
+  }
+
+  /**
+   * The custom fields that can be board columns: one per api_slug over the container and
+   * shipment definitions (a container's own value wins over its shipment's, so the container
+   * definition names the column when both exist), in name order.
+   */
+  customFieldColumns(): CustomFieldColumn[] {
+    const defs = this.stmt(
+      `SELECT entity_type AS entityType, api_slug AS slug, display_name AS label,
+         data_type AS dataType, options
+       FROM custom_field_definitions WHERE entity_type IN ('Container', 'Shipment')
+       ORDER BY entity_type = 'Container' DESC, id`,
+    ).all() as {
+      entityType: 'Container' | 'Shipment';
+      slug: string;
+      label: string;
+      dataType: string;
+      options: string;
+    }[];
+    const columns = new Map<string, CustomFieldColumn>();
+    for (const d of defs) {
+      const known = columns.get(d.slug);
+      if (known) {
+        known.on.push(d.entityType);
+        continue;
+      }
+      columns.set(d.slug, {
+        slug: d.slug,
+        label: d.label,
+        dataType: d.dataType,
+        on: [d.entityType],
+        options: JSON.parse(d.options) as CustomFieldColumn['options'],
+      });
+    }
+    return [...columns.values()].sort((a, b) => a.label.localeCompare(b.label));
   }
 
   /** A container's events as stored: its whole history, newest first (undated last). */
@@ -430,7 +641,7 @@ export class BoardQueries {
       'SELECT fetched_at AS fetchedAt, completed FROM route_maps WHERE container_id = ?',
     ).get(id) as { fetchedAt: string; completed: number } | undefined;
     return {
-      row: toBoardRow(raw),
+      row: this.withCustomFields([toBoardRow(raw)])[0]!,
       container,
       shipment: shipmentJson ? (JSON.parse(shipmentJson) as CachedShipment) : null,
       holds: a.holds_at_pod_terminal ?? [],
@@ -485,11 +696,13 @@ export class BoardQueries {
     const row = this.stmt('SELECT json FROM shipments WHERE id = ?').get(id) as
       { json: string } | undefined;
     if (!row) return null;
-    const containers = (
-      this.stmt(`${SELECT_ROW} ${FROM} WHERE c.shipment_id = ? ORDER BY c.number, c.id`).all(
-        id,
-      ) as RawRow[]
-    ).map(toBoardRow);
+    const containers = this.withCustomFields(
+      (
+        this.stmt(`${SELECT_ROW} ${FROM} WHERE c.shipment_id = ? ORDER BY c.number, c.id`).all(
+          id,
+        ) as RawRow[]
+      ).map(toBoardRow),
+    );
     return { shipment: JSON.parse(row.json) as CachedShipment, containers };
   }
 }

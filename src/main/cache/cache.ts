@@ -20,6 +20,11 @@ import {
 } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import { BoardQueries } from './board-query';
+import {
+  customFieldValueRow,
+  type CustomFieldDefinitionRecord,
+  type CustomFieldValueSet,
+} from './custom-fields';
 
 export const CACHE_FILE = 'quayside-cache.sqlite';
 
@@ -141,6 +146,8 @@ export class Cache implements CacheStore {
       .transaction(() => {
         for (const table of [
           'container_search',
+          'custom_field_values',
+          'custom_field_definitions',
           'container_events',
           'route_maps',
           'alerts',
@@ -199,6 +206,10 @@ export class Cache implements CacheStore {
         alerts: [],
       };
       const changes: PageChanges = { shipments: [], containers: [] };
+      // Values first, so that a record written below is indexed for search with them.
+      const valuesChanged = (page.customFieldValues ?? []).filter((set) =>
+        this.replaceCustomFieldValues(set),
+      );
       for (const t of page.terminals ?? []) {
         this.stmt(
           `INSERT INTO terminals (id, name, json) VALUES (?, ?, ?)
@@ -247,6 +258,10 @@ export class Cache implements CacheStore {
         if (events && seq !== undefined && (changed || existing?.events_stale === 1)) {
           this.writeEvents(seq, events);
         }
+      }
+      for (const set of valuesChanged) {
+        if (set.entityType === 'shipment') this.refreshSearchForShipment(set.entityId);
+        else this.refreshSearchForContainer(set.entityId);
       }
       if (detectAlerts) outcome.alerts = this.insertAlerts(detectAlerts(changes), now);
       return outcome;
@@ -313,6 +328,130 @@ export class Cache implements CacheStore {
     return inserted.seq;
   }
 
+  /**
+   * Makes the cached values of one record exactly `set` (values the service no longer has are
+   * removed). Returns whether anything changed.
+   */
+  private replaceCustomFieldValues(set: CustomFieldValueSet): boolean {
+    const stored = this.stmt(
+      `SELECT id, api_slug, value, display_value FROM custom_field_values
+       WHERE entity_id = ? AND entity_type = ? ORDER BY api_slug`,
+    ).all(set.entityId, set.entityType) as {
+      id: string;
+      api_slug: string;
+      value: string;
+      display_value: string;
+    }[];
+    const typeOf = this.stmt('SELECT data_type FROM custom_field_definitions WHERE id = ?');
+    const rows = set.values
+      .map((v) => {
+        const def = v.definitionId
+          ? (typeOf.get(v.definitionId) as { data_type: string } | undefined)
+          : undefined;
+        return customFieldValueRow(set, v, def?.data_type ?? null);
+      })
+      .sort((a, b) => (a.api_slug < b.api_slug ? -1 : a.api_slug > b.api_slug ? 1 : 0));
+    const same =
+      stored.length === rows.length &&
+      stored.every(
+        (r, i) =>
+          r.id === rows[i]!.id &&
+          r.api_slug === rows[i]!.api_slug &&
+          r.value === rows[i]!.value &&
+          r.display_value === rows[i]!.display_value,
+      );
+    if (same) return false;
+    this.stmt('DELETE FROM custom_field_values WHERE entity_id = ? AND entity_type = ?').run(
+      set.entityId,
+      set.entityType,
+    );
+    const insert = this.stmt(
+      `INSERT INTO custom_field_values (id, entity_type, entity_id, definition_id, api_slug,
+         data_type, value, display_value, sort_key, search_text, choices)
+       VALUES (@id, @entity_type, @entity_id, @definition_id, @api_slug, @data_type, @value,
+         @display_value, @sort_key, @search_text, @choices)
+       ON CONFLICT DO NOTHING`,
+    );
+    for (const row of rows) insert.run(row);
+    return true;
+  }
+
+  /**
+   * Replaces the account's custom field definitions with the service's complete list, in one
+   * transaction. Values of definitions that are gone go with them.
+   */
+  replaceCustomFieldDefinitions(definitions: readonly CustomFieldDefinitionRecord[]): void {
+    this.db
+      .transaction(() => {
+        this.db.exec('DELETE FROM custom_field_definitions');
+        const insert = this.stmt(
+          `INSERT INTO custom_field_definitions (id, entity_type, api_slug, display_name,
+             data_type, options, json) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO NOTHING`,
+        );
+        for (const d of definitions) {
+          insert.run(
+            d.id,
+            d.entityType,
+            d.apiSlug,
+            d.displayName,
+            d.dataType,
+            JSON.stringify(d.options),
+            JSON.stringify(d.json),
+          );
+        }
+        const orphans = this.stmt(
+          `SELECT DISTINCT entity_type AS entityType, entity_id AS entityId
+           FROM custom_field_values
+           WHERE definition_id IS NOT NULL
+             AND definition_id NOT IN (SELECT id FROM custom_field_definitions)`,
+        ).all() as { entityType: 'shipment' | 'container'; entityId: string }[];
+        if (orphans.length === 0) return;
+        this.db.exec(
+          `DELETE FROM custom_field_values WHERE definition_id IS NOT NULL
+             AND definition_id NOT IN (SELECT id FROM custom_field_definitions)`,
+        );
+        for (const o of orphans) {
+          if (o.entityType === 'shipment') this.refreshSearchForShipment(o.entityId);
+          else this.refreshSearchForContainer(o.entityId);
+        }
+      })
+      .immediate();
+  }
+
+  /** The cached definitions, as the sync stored them. */
+  customFieldDefinitions(): CustomFieldDefinitionRecord[] {
+    return (
+      this.stmt(
+        `SELECT id, entity_type AS entityType, api_slug AS apiSlug, display_name AS displayName,
+           data_type AS dataType, options, json FROM custom_field_definitions ORDER BY id`,
+      ).all() as (Omit<CustomFieldDefinitionRecord, 'options' | 'json'> & {
+        options: string;
+        json: string;
+      })[]
+    ).map((r) => ({
+      ...r,
+      options: JSON.parse(r.options) as CustomFieldDefinitionRecord['options'],
+      json: JSON.parse(r.json) as unknown,
+    }));
+  }
+
+  /** A record's cached values by api_slug (value as stored). */
+  customFieldValuesOf(entityType: 'shipment' | 'container', id: string): Record<string, unknown> {
+    const rows = this.stmt(
+      'SELECT api_slug, value FROM custom_field_values WHERE entity_id = ? AND entity_type = ?',
+    ).all(id, entityType) as { api_slug: string; value: string }[];
+    return Object.fromEntries(rows.map((r) => [r.api_slug, JSON.parse(r.value) as unknown]));
+  }
+
+  private refreshSearchForContainer(containerId: string): void {
+    const row = this.stmt('SELECT seq FROM containers WHERE id = ?').get(containerId) as
+      { seq: number } | undefined;
+    if (!row) return;
+    this.stmt('DELETE FROM container_search WHERE rowid = ?').run(row.seq);
+    this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(row.seq);
+  }
+
   private refreshSearchForShipment(shipmentId: string): void {
     this.stmt(
       'DELETE FROM container_search WHERE rowid IN (SELECT seq FROM containers WHERE shipment_id = ?)',
@@ -364,7 +503,12 @@ export class Cache implements CacheStore {
           .filter((id) => !seenIds.has(id));
         for (const id of ids) {
           if (kind === 'containers') this.removeContainer(id);
-          else this.stmt('DELETE FROM shipments WHERE id = ?').run(id);
+          else {
+            this.stmt('DELETE FROM shipments WHERE id = ?').run(id);
+            this.stmt(
+              "DELETE FROM custom_field_values WHERE entity_id = ? AND entity_type = 'shipment'",
+            ).run(id);
+          }
         }
         return ids.length;
       })
@@ -384,6 +528,9 @@ export class Cache implements CacheStore {
       'DELETE FROM container_events WHERE container_seq IN (SELECT seq FROM containers WHERE id = ?)',
     ).run(id);
     this.stmt('DELETE FROM route_maps WHERE container_id = ?').run(id);
+    this.stmt(
+      "DELETE FROM custom_field_values WHERE entity_id = ? AND entity_type = 'container'",
+    ).run(id);
     this.stmt('DELETE FROM containers WHERE id = ?').run(id);
   }
 
@@ -661,11 +808,15 @@ function newestFirst(a: CachedEvent, b: CachedEvent): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-const SEARCH_INSERT = `INSERT INTO container_search (rowid, number, bill_of_lading, ref_numbers, vessel, customer)
+/** A container's search row; its custom field text holds its own values and its shipment's. */
+const SEARCH_INSERT = `INSERT INTO container_search (rowid, number, bill_of_lading, ref_numbers, vessel, customer, custom_fields)
   SELECT c.seq, c.number, coalesce(s.bill_of_lading, ''),
     trim(c.ref_numbers || ' ' || coalesce(s.ref_numbers, '')),
     trim(coalesce(s.vessel_name, '') || ' ' || coalesce(s.voyage_number, '')),
-    coalesce(s.customer_name, '')
+    coalesce(s.customer_name, ''),
+    coalesce((SELECT group_concat(v.search_text, ' ') FROM custom_field_values v
+      WHERE (v.entity_id = c.id AND v.entity_type = 'container')
+         OR (v.entity_id = c.shipment_id AND v.entity_type = 'shipment')), '')
   FROM containers c LEFT JOIN shipments s ON s.id = c.shipment_id`;
 
 function migrate(db: Database.Database): void {
@@ -679,6 +830,8 @@ function migrate(db: Database.Database): void {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);
       if (version + 1 === LFD_COLUMNS_VERSION) fillLfdColumns(db);
+      // The search index was made again with a column for custom field values.
+      if (version + 1 === CUSTOM_FIELDS_VERSION) db.exec(SEARCH_INSERT);
       db.pragma(`user_version = ${version + 1}`);
     }).immediate();
   }
@@ -686,6 +839,8 @@ function migrate(db: Database.Database): void {
 
 /** The schema version that added the per-zone deadline columns. */
 const LFD_COLUMNS_VERSION = 3;
+/** The schema version that added custom fields (and remade the search index). */
+const CUSTOM_FIELDS_VERSION = 4;
 
 /** Projects the deadline columns of rows cached before they existed (from each row's JSON). */
 function fillLfdColumns(db: Database.Database): void {

@@ -4,7 +4,7 @@
  * dates. Text cells that a spreadsheet would run as a formula are prefixed with an apostrophe.
  */
 import type { BoardQueries, ContainerQuery } from './board-query';
-import { EXPORT_COLUMNS, exportTable, type ExportCell } from './export-table';
+import { exportColumns, exportTable, type ExportCell } from './export-table';
 
 export function csvCell(value: string | number | boolean | null): string {
   if (value === null) return '';
@@ -22,8 +22,9 @@ export function* containersCsv(
   query: ContainerQuery,
   now: number,
 ): Generator<string> {
-  yield `${EXPORT_COLUMNS.map((c) => csvCell(c.header)).join(',')}\r\n`;
-  for (const cells of exportTable(board, query, now)) {
+  const columns = exportColumns(board, query);
+  yield `${columns.map((c) => csvCell(c.header)).join(',')}\r\n`;
+  for (const cells of exportTable(board, query, now, columns)) {
     yield `${cells.map(csvOf).join(',')}\r\n`;
   }
 }

@@ -3,7 +3,9 @@
  * what the board shows, in words a spreadsheet reader needs no legend for. Dates and times are
  * local to the place they happen (the terminal's zone, the ramp's for rail deadlines), written as
  * wall-clock values a spreadsheet reads as dates, with the zone in its own column. Deadlines,
- * readiness and hold names come from the shared container rules.
+ * readiness and hold names come from the shared container rules. The custom field columns the
+ * board shows follow the built-in ones, typed by their field (numbers, dates, date-times local
+ * to the port, the shown text for the rest).
  */
 import { DateTime } from 'luxon';
 import {
@@ -18,6 +20,7 @@ import {
   type FeeLike,
 } from '../../shared/container';
 import type { BoardQueries, BoardRow, ContainerQuery } from './board-query';
+import type { CustomFieldColumn } from '../../shared/desktop';
 
 export type ExportCell =
   | { kind: 'text'; value: string | null }
@@ -179,13 +182,47 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
   { header: 'Customer', width: 18, cell: ({ row }) => text(row.customer) },
 ];
 
+/** The export column of one custom field: its value typed as the field is. */
+function customFieldColumn(field: CustomFieldColumn): ExportColumn {
+  return {
+    header: field.label,
+    width: Math.min(Math.max(field.label.length, 10), 30),
+    cell: ({ row }) => {
+      const found = row.customFields[field.slug];
+      if (!found) return text(null);
+      const { value } = found;
+      if (field.dataType === 'number' && typeof value === 'number') {
+        return { kind: 'number', value };
+      }
+      if (field.dataType === 'date' && typeof value === 'string') return date(value);
+      if (field.dataType === 'datetime' && typeof value === 'string') {
+        return localTime(value, row.podTimezone);
+      }
+      return text(found.text);
+    },
+  };
+}
+
+/** The columns of an export: the built-in ones, then the custom fields the query names. */
+export function exportColumns(board: BoardQueries, query: ContainerQuery): ExportColumn[] {
+  const wanted = query.customFieldColumns ?? [];
+  if (wanted.length === 0) return [...EXPORT_COLUMNS];
+  const fields = new Map(board.customFieldColumns().map((f) => [f.slug, f]));
+  const custom = [...new Set(wanted)].flatMap((slug) => {
+    const field = fields.get(slug);
+    return field ? [customFieldColumn(field)] : [];
+  });
+  return [...EXPORT_COLUMNS, ...custom];
+}
+
 /** The export's rows, in board order, as typed cells. */
 export function* exportTable(
   board: BoardQueries,
   query: ContainerQuery,
   now: number,
+  columns: readonly ExportColumn[] = exportColumns(board, query),
 ): Generator<ExportCell[]> {
   for (const r of board.exportRows(query, now)) {
-    yield EXPORT_COLUMNS.map((column) => column.cell(r, now));
+    yield columns.map((column) => column.cell(r, now));
   }
 }

@@ -12,6 +12,7 @@ import type {
 import type { AlertKind, LfdDeadline } from '../../shared/container';
 import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
+import type { CustomFieldDefinitionRecord, CustomFieldValueSet } from './custom-fields';
 
 /** What one page write changed: each changed record as it was stored before and as it is now. */
 export interface PageChanges {
@@ -32,6 +33,8 @@ export interface CachePage {
   terminals?: readonly CachedTerminal[];
   /** Complete event histories by container id (when the server included them). */
   events?: ReadonlyMap<string, readonly CachedEvent[]>;
+  /** Complete custom field value sets of records on the page (those the server sent). */
+  customFieldValues?: readonly CustomFieldValueSet[];
 }
 
 export interface PageOutcome {
@@ -96,6 +99,7 @@ export interface CacheStore {
   staleEventContainers(): string[];
   deleteMissing(kind: 'shipments' | 'containers', seenIds: ReadonlySet<string>): number;
   deleteContainer(id: string): void;
+  replaceCustomFieldDefinitions(definitions: readonly CustomFieldDefinitionRecord[]): void;
 
   // Route maps
   mapCandidates(): MapCandidate[];

@@ -148,4 +148,47 @@ export const MIGRATIONS: readonly string[] = [
   CREATE INDEX containers_lfd_first_due ON containers (lfd_first_due_at);
   CREATE INDEX containers_lfd_last_end ON containers (lfd_last_end_at);
   `,
+  // 4: custom fields. The account's definitions (with their options), and the values of
+  // shipments and containers, one row per record and api_slug, with the projections the board
+  // sorts (`sort_key`), searches (`search_text`, lower case) and filters options on (`choices`,
+  // option values framed by U+001F). The search index gains a column for the values, so it is
+  // made again and filled right after this step (see migrate in cache.ts). The next run is a
+  // full walk (cursors forgotten), which brings the values of records that did not change.
+  `
+  CREATE TABLE custom_field_definitions (
+    id TEXT PRIMARY KEY,
+    entity_type TEXT NOT NULL,
+    api_slug TEXT NOT NULL,
+    display_name TEXT NOT NULL,
+    data_type TEXT NOT NULL,
+    options TEXT NOT NULL,
+    json TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX custom_field_definitions_slug ON custom_field_definitions (api_slug);
+
+  CREATE TABLE custom_field_values (
+    id TEXT PRIMARY KEY,
+    entity_type TEXT NOT NULL CHECK (entity_type IN ('shipment', 'container')),
+    entity_id TEXT NOT NULL,
+    definition_id TEXT,
+    api_slug TEXT NOT NULL,
+    data_type TEXT NOT NULL,
+    value TEXT NOT NULL,
+    display_value TEXT NOT NULL,
+    sort_key ANY NOT NULL,
+    search_text TEXT NOT NULL,
+    choices TEXT
+  ) STRICT;
+  CREATE UNIQUE INDEX custom_field_values_slot
+    ON custom_field_values (entity_id, entity_type, api_slug);
+
+  DROP TABLE container_search;
+  CREATE VIRTUAL TABLE container_search USING fts5(
+    number, bill_of_lading, ref_numbers, vessel, customer, custom_fields,
+    tokenize = 'unicode61'
+  );
+
+  DELETE FROM sync_state
+    WHERE key IN ('shipments_cursor', 'containers_cursor', 'last_full_walk_at');
+  `,
 ];

@@ -5,7 +5,7 @@
  */
 import writeXlsxFile, { type Cell } from 'write-excel-file/node';
 import type { BoardQueries, ContainerQuery } from './board-query';
-import { EXPORT_COLUMNS, exportTable, type ExportCell } from './export-table';
+import { exportColumns, exportTable, type ExportCell } from './export-table';
 
 /** A wall-clock value as the Date a spreadsheet shows unchanged (its fields read in UTC). */
 const wallClock = (value: string): Date => new Date(`${value.replace(' ', 'T')}:00Z`);
@@ -32,16 +32,17 @@ export async function containersXlsx(
   query: ContainerQuery,
   now: number,
 ): Promise<{ bytes: Buffer; rows: number }> {
-  const header: Cell[] = EXPORT_COLUMNS.map((c) => ({
+  const columns = exportColumns(board, query);
+  const header: Cell[] = columns.map((c) => ({
     type: String,
     value: c.header,
     fontWeight: 'bold',
   }));
   const data: Cell[][] = [header];
-  for (const cells of exportTable(board, query, now)) data.push(cells.map(xlsxCell));
+  for (const cells of exportTable(board, query, now, columns)) data.push(cells.map(xlsxCell));
   const bytes = await writeXlsxFile(data, {
     sheet: 'Containers',
-    columns: EXPORT_COLUMNS.map((c) => ({ width: c.width })),
+    columns: columns.map((c) => ({ width: c.width })),
     stickyRowsCount: 1,
   }).toBuffer();
   return { bytes, rows: data.length - 1 };

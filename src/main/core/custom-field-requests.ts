@@ -19,7 +19,12 @@ interface ErrorBody {
   errors?: { detail?: string }[];
 }
 
-const DEFINITION_TYPE = { container: 'Container', shipment: 'Shipment' } as const;
+const DEFINITION_TYPE = {
+  container: 'Container',
+  shipment: 'Shipment',
+  tracking_request: 'TrackingRequest',
+} as const;
+type EntityType = keyof typeof DEFINITION_TYPE;
 
 function failure(status: number, json: unknown, what: string): { ok: false; message: string } {
   const detail = (json as ErrorBody | null)?.errors?.[0]?.detail;
@@ -45,27 +50,22 @@ function entryOf(
   };
 }
 
-/** Every definition for the record's type (with options) and the record's values. */
-export async function listCustomFields(
-  connection: ServiceConnection | null,
-  target: { entityType: 'container' | 'shipment'; id: string },
-  budgets?: ServiceBudgets,
-): Promise<CustomFieldsResult> {
-  if (!connection) return { ok: false, message: 'No tracking service is connected.' };
+/** Every definition for a type of record, with the options of enum ones. */
+async function definitionsOf(
+  connection: ServiceConnection,
+  entityType: EntityType,
+  budgets: ServiceBudgets | undefined,
+): Promise<
+  | { ok: true; definitions: Resource[]; options: Map<string, { value: string; label: string }[]> }
+  | { ok: false; message: string }
+> {
   const defs = await call(
     connection,
     budgets,
     'GET',
-    `custom_field_definitions?filter[entity_type]=${DEFINITION_TYPE[target.entityType]}&page[size]=100`,
+    `custom_field_definitions?filter[entity_type]=${DEFINITION_TYPE[entityType]}&page[size]=100`,
   );
   if (defs.status !== 200) return failure(defs.status, defs.json, 'record');
-  const values = await call(
-    connection,
-    budgets,
-    'GET',
-    `${target.entityType}s/${encodeURIComponent(target.id)}/custom_fields?page[size]=100`,
-  );
-  if (values.status !== 200) return failure(values.status, values.json, target.entityType);
   const definitions = (defs.json as { data: Resource[] }).data;
   // Options come with each definition's own document.
   const options = new Map<string, { value: string; label: string }[]>();
@@ -86,6 +86,26 @@ export async function listCustomFields(
       })),
     );
   }
+  return { ok: true, definitions, options };
+}
+
+/** Every definition for the record's type (with options) and the record's values. */
+export async function listCustomFields(
+  connection: ServiceConnection | null,
+  target: { entityType: EntityType; id: string },
+  budgets?: ServiceBudgets,
+): Promise<CustomFieldsResult> {
+  if (!connection) return { ok: false, message: 'No tracking service is connected.' };
+  const defs = await definitionsOf(connection, target.entityType, budgets);
+  if (!defs.ok) return defs;
+  const values = await call(
+    connection,
+    budgets,
+    'GET',
+    `${target.entityType}s/${encodeURIComponent(target.id)}/custom_fields?page[size]=100`,
+  );
+  if (values.status !== 200) return failure(values.status, values.json, target.entityType);
+  const { definitions, options } = defs;
   const bySlug = new Map(
     (values.json as { data: Resource[] }).data.map((v) => [String(v.attributes.api_slug), v]),
   );
@@ -97,10 +117,24 @@ export async function listCustomFields(
   };
 }
 
+/** The fields a tracking request can carry (the Track form's), without values. */
+export async function listTrackingRequestFields(
+  connection: ServiceConnection | null,
+  budgets?: ServiceBudgets,
+): Promise<CustomFieldsResult> {
+  if (!connection) return { ok: false, message: 'No tracking service is connected.' };
+  const defs = await definitionsOf(connection, 'tracking_request', budgets);
+  if (!defs.ok) return defs;
+  return {
+    ok: true,
+    fields: defs.definitions.map((def) => entryOf(def, defs.options, undefined)),
+  };
+}
+
 /** Sets or (with null) clears one value; the service checks it against the field's type. */
 export async function setCustomField(
   connection: ServiceConnection | null,
-  target: { entityType: 'container' | 'shipment'; id: string; apiSlug: string; value: unknown },
+  target: { entityType: EntityType; id: string; apiSlug: string; value: unknown },
   budgets?: ServiceBudgets,
 ): Promise<{ ok: true; field: CustomFieldEntry | null } | { ok: false; message: string }> {
   if (!connection) return { ok: false, message: OFFLINE_EDIT_MESSAGE };

@@ -13,6 +13,10 @@
  *   cadences in src/shared/sync-cadence.ts).
  * - Transport events only for containers that changed (a flag set in the same transaction as
  *   the container, so a crash never loses the need to fetch them).
+ * - Custom fields: the definitions (with enum options) once per run, and each shipment's and
+ *   container's values with the record itself (`include=custom_fields` on the pages already
+ *   fetched); a record's values are replaced as a set, so a value removed on the service goes.
+ *   A service without custom fields (404/403/400 on the definitions) is asked again after a day.
  * - Map data for containers at sea at most hourly, once more when the journey completes, then
  *   never again; a 403 (no routing entitlement) is remembered and the map is not asked again.
  *
@@ -30,9 +34,20 @@ import type {
   CachedTerminal,
 } from '../../shared/cached-resources';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
-import { checkRecords, collectionEnvelope, typeOf, type SkippedRecord } from './validate';
+import {
+  checkRecords,
+  collectionEnvelope,
+  typeOf,
+  type SkippedRecord,
+  type TypeMap,
+} from './validate';
 import { historyPagesThisRun } from './strategy/history';
 import type { RequestBudget } from './request-budget';
+import type {
+  CustomFieldDefinitionRecord,
+  CustomFieldValueRecord,
+  CustomFieldValueSet,
+} from '../cache/custom-fields';
 import { ServiceBudgets, type ServiceConnection } from '../core/service-connection';
 
 /** What one run carries from step to step. */
@@ -59,6 +74,8 @@ interface RunState {
   newAlerts: number;
   /** Whether every record so far carried `updated_at` (null: none seen yet). */
   sawUpdatedAt: boolean | null;
+  /** Whether the service serves custom fields (decided by the definitions step). */
+  customFields: boolean;
 }
 
 /** Where one collection's walk got to: its cursor and the newest `updated_at` seen. */
@@ -127,12 +144,16 @@ const STATE = {
   historyNextPage: 'history_next_page',
   historyTotalPages: 'history_total_pages',
   lastRunAt: 'last_run_at',
+  customFieldsAbsentAt: 'custom_fields_absent_at',
 } as const;
 
 /** Shown in the sync area while a request waits for the service's request budget. */
 export const BUDGET_WAIT_MESSAGE = 'Waiting for the request budget (under 100 requests a minute).';
 
 const HOUR = 3_600_000;
+
+/** A custom field's api_slug as the board keys its column (the service's own rule). */
+const API_SLUG_RE = /^[a-z][a-z0-9_]{0,62}$/;
 
 /** Records validated between two yields to the event loop. */
 const CHECK_SLICE = 100;
@@ -348,6 +369,7 @@ export class SyncEngine {
     cache.beginBulkWrites();
     let walks: WalkResult[] = [];
     try {
+      await this.syncCustomFieldDefinitions(run);
       if (run.activeFirst) {
         await this.walkActive(run);
         await this.readNewTrackingRequests(run);
@@ -499,6 +521,7 @@ export class SyncEngine {
       changedContainers: 0,
       newAlerts: 0,
       sawUpdatedAt: null,
+      customFields: false,
     };
   }
 
@@ -529,7 +552,9 @@ export class SyncEngine {
     const { cache } = this.options;
     const cursorKey = kind === 'shipments' ? STATE.shipmentsCursor : STATE.containersCursor;
     const cursor = run.incremental ? cache.getState<string>(cursorKey) : null;
-    const include = kind === 'containers' ? '&include=shipment,pod_terminal,transport_events' : '';
+    const includes = kind === 'containers' ? ['shipment', 'pod_terminal', 'transport_events'] : [];
+    if (run.customFields) includes.push('custom_fields');
+    const include = includes.length ? `&include=${includes.join(',')}` : '';
     const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
     const path = `${kind}?page[size]=${this.pageSize}${include}${filter}`;
     const seen = new Set<string>();
@@ -573,6 +598,7 @@ export class SyncEngine {
     const includedContainers: CachedContainer[] = [];
     const eventsByContainer = new Map<string, CachedEvent[]>();
     const includedEvents = new Map<string, CachedEvent>();
+    const includedValues = new Map<string, CustomFieldValueRecord>();
     // Included records are checked like primary ones, and a bad one is reported by its id.
     for (const [i, inc] of page.included.entries()) {
       if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
@@ -587,6 +613,12 @@ export class SyncEngine {
           includedEvents.set(e.id, e);
         }
       } else if (type === 'port') checkRecords('port', [inc], run.pending);
+      else if (type === 'custom_field') {
+        for (const v of checkRecords('custom_field', [inc], run.pending)) {
+          const value = this.customFieldValue(run, v);
+          if (value) includedValues.set(v.id, value);
+        }
+      }
     }
     const checked: (CachedShipment | CachedContainer)[] = [];
     for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
@@ -598,6 +630,22 @@ export class SyncEngine {
           : checkRecords('container', slice, run.pending)),
       );
     }
+    // Each primary record's values, when the page holds them all; the relationship itself is
+    // not stored with the record (the values live in their own table).
+    const valueSets: CustomFieldValueSet[] = [];
+    for (const record of checked) {
+      const ids = takeCustomFieldIds(record);
+      if (!ids) continue;
+      const values = ids.map((id) => includedValues.get(id));
+      if (values.every((v): v is CustomFieldValueRecord => v !== undefined)) {
+        valueSets.push({
+          entityType: kind === 'shipments' ? 'shipment' : 'container',
+          entityId: record.id,
+          values,
+        });
+      }
+    }
+    const setsOf = (ids: ReadonlySet<string>) => valueSets.filter((v) => ids.has(v.entityId));
     const primary =
       kind === 'shipments'
         ? {
@@ -620,9 +668,14 @@ export class SyncEngine {
     // sync. Each slice is atomic; cursors move only after the whole walk, so a run stopped
     // between slices converges on the next one.
     const slices: CachePage[] = [
-      { shipments: primary.shipments, terminals },
+      {
+        shipments: primary.shipments,
+        terminals,
+        customFieldValues: setsOf(new Set(primary.shipments.map((s) => s.id))),
+      },
       ...sliced(primary.containers ?? [], WRITE_SLICE).map((containers) => ({
         containers,
+        customFieldValues: setsOf(new Set(containers.map((c) => c.id))),
         events: new Map(
           containers.flatMap((c) => {
             const events = eventsByContainer.get(c.id);
@@ -632,6 +685,94 @@ export class SyncEngine {
       })),
     ];
     return { primary, slices };
+  }
+
+  /** A checked value as the cache stores it, or null (reported) when its slug is unusable. */
+  private customFieldValue(
+    run: RunState,
+    v: TypeMap['custom_field'],
+  ): CustomFieldValueRecord | null {
+    if (!API_SLUG_RE.test(v.attributes.api_slug)) {
+      run.pending.push({ type: 'custom_field', id: v.id, reason: '/attributes/api_slug unusable' });
+      return null;
+    }
+    const definition = v.relationships?.definition?.data;
+    return {
+      id: v.id,
+      apiSlug: v.attributes.api_slug,
+      definitionId: definition && typeof definition.id === 'string' ? definition.id : null,
+      dataType: v.attributes.data_type ?? null,
+      value: v.attributes.value,
+      displayValue: v.attributes.display_value ?? null,
+    };
+  }
+
+  /**
+   * The account's custom field definitions (and the options of enum ones), once per run. The
+   * cached list is replaced only by a complete one; a service without custom fields is
+   * remembered for a day so its walks are not asked to include them.
+   */
+  private async syncCustomFieldDefinitions(run: RunState): Promise<void> {
+    const { cache } = this.options;
+    const absentAt = cache.getState<string>(STATE.customFieldsAbsentAt);
+    if (absentAt && run.startedAt - Date.parse(absentAt) < 24 * HOUR) return;
+    const skippedBefore = run.pending.length;
+    const definitions: CustomFieldDefinitionRecord[] = [];
+    try {
+      for await (const page of run.client.pages(
+        `custom_field_definitions?page[size]=${this.pageSize}`,
+      )) {
+        for (const d of checkRecords('custom_field_definition', page.data, run.pending)) {
+          const a = d.attributes;
+          if (!API_SLUG_RE.test(a.api_slug)) {
+            run.pending.push({
+              type: 'custom_field_definition',
+              id: d.id,
+              reason: '/attributes/api_slug unusable',
+            });
+            continue;
+          }
+          definitions.push({
+            id: d.id,
+            entityType: a.entity_type,
+            apiSlug: a.api_slug,
+            displayName: a.display_name,
+            dataType: a.data_type,
+            options: [],
+            json: d,
+          });
+        }
+      }
+    } catch (error) {
+      const absent =
+        error instanceof V2Error &&
+        (error.kind === 'not_found' ||
+          error.kind === 'forbidden' ||
+          (error.kind === 'http' && error.status === 400));
+      if (!absent) throw error;
+      cache.setState(STATE.customFieldsAbsentAt, isoString(run.startedAt));
+      return;
+    }
+    cache.deleteState(STATE.customFieldsAbsentAt);
+    run.customFields = true;
+    for (const d of definitions) {
+      if (!d.dataType.startsWith('enum')) continue;
+      try {
+        for await (const page of run.client.pages(
+          `custom_field_definitions/${encodeURIComponent(d.id)}/options?page[size]=${this.pageSize}`,
+        )) {
+          for (const o of checkRecords('custom_field_option', page.data, run.pending)) {
+            d.options.push({ value: o.attributes.value, label: o.attributes.label });
+          }
+        }
+      } catch (error) {
+        // Removed since the list was read: the next run's list will not have it either.
+        if (!(error instanceof V2Error && error.kind === 'not_found')) throw error;
+      }
+    }
+    const complete = run.pending.length === skippedBefore;
+    this.reportSkipped(run);
+    if (complete) cache.replaceCustomFieldDefinitions(definitions);
   }
 
   /** Writes the slices; each write stores its alerts, which are then notified once. */
@@ -797,4 +938,19 @@ export class SyncEngine {
   resetRoutingEntitlement(): void {
     this.options.cache.deleteState(STATE.routingRefused);
   }
+}
+
+/**
+ * Takes the `custom_fields` relationship off a checked record (its values are stored apart) and
+ * returns the value ids it lists; null when the record did not carry it.
+ */
+function takeCustomFieldIds(record: { relationships?: unknown }): string[] | null {
+  const relationships = record.relationships as Record<string, unknown> | null | undefined;
+  if (!relationships || !('custom_fields' in relationships)) return null;
+  const { custom_fields: customFields, ...rest } = relationships;
+  record.relationships = rest;
+  const data = (customFields as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data)) return null;
+  const ids = data.map((d) => (d as { id?: unknown } | null)?.id);
+  return ids.every((id): id is string => typeof id === 'string') ? ids : null;
 }

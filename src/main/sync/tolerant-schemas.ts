@@ -12,6 +12,9 @@
  * - terminal: id, type, attributes (`name`), relationships (`port`); rail_terminal: `name`
  * - tracking_request: id, type, attributes (`request_number`, `status`, `request_type`, `scac`,
  *   `created_at`)
+ * - custom_field: id, type, attributes (`api_slug`, `value`); custom_field_definition: attributes
+ *   (`entity_type`, `api_slug`, `display_name`, `data_type`); custom_field_option: attributes
+ *   (`label`, `value`)
  * An id is required of every kind: the cache keys records by it.
  */
 import { Type, type TSchema } from 'typebox';
@@ -24,6 +27,11 @@ import {
   TrackingRequestResource,
   TransportEventResource,
 } from '../../shared/api/resources';
+import {
+  CustomFieldDefinitionResource,
+  CustomFieldOptionResource,
+  CustomFieldResource,
+} from '../../shared/api/custom-fields';
 
 type Schema = TSchema & {
   type?: string;
@@ -103,6 +111,18 @@ export const TOLERANT_SCHEMAS = {
   tracking_request: tolerant(TrackingRequestResource, {
     members: ['attributes'],
     attributes: ['request_number', 'status', 'request_type', 'scac', 'created_at'],
+  }),
+  custom_field: tolerant(CustomFieldResource, {
+    members: ['attributes'],
+    attributes: ['api_slug', 'value'],
+  }),
+  custom_field_definition: tolerant(CustomFieldDefinitionResource, {
+    members: ['attributes'],
+    attributes: ['entity_type', 'api_slug', 'display_name', 'data_type'],
+  }),
+  custom_field_option: tolerant(CustomFieldOptionResource, {
+    members: ['attributes'],
+    attributes: ['label', 'value'],
   }),
 } as const;
 

@@ -11,6 +11,11 @@ import type {
   CachedTerminal,
 } from '../../shared/cached-resources';
 import type { TrackingRequestResource } from '../../shared/api/resources';
+import type {
+  CustomFieldDefinitionResource,
+  CustomFieldOptionResource,
+  CustomFieldResource,
+} from '../../shared/api/custom-fields';
 import {
   numbersFromStrings,
   TOLERANT_SCHEMAS,
@@ -53,7 +58,26 @@ export interface TypeMap {
     attributes: Partial<TrackingRequestResource['attributes']>;
     relationships?: Partial<TrackingRequestResource['relationships']>;
   };
+  custom_field: Loose<CustomFieldResource, 'api_slug' | 'value'>;
+  custom_field_definition: Loose<
+    CustomFieldDefinitionResource,
+    'entity_type' | 'api_slug' | 'display_name' | 'data_type'
+  >;
+  custom_field_option: Loose<CustomFieldOptionResource, 'label' | 'value'>;
 }
+
+/** A resource as the tolerant check lets it through: `K` attributes present, the rest optional. */
+type Loose<
+  R extends { id: string; type: string; attributes: object },
+  K extends keyof R['attributes'],
+> = {
+  id: string;
+  type: R['type'];
+  attributes: Pick<R['attributes'], K> & {
+    [P in Exclude<keyof R['attributes'], K>]?: R['attributes'][P] | null;
+  };
+  relationships?: R extends { relationships?: infer Rel } ? Partial<NonNullable<Rel>> : never;
+};
 
 /** Checks one record; returns it (numbers converted, absent known attributes null) or why not. */
 export function checkRecord<K extends Known>(

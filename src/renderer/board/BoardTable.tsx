@@ -3,12 +3,13 @@ import {
   flexRender,
   getCoreRowModel,
   useReactTable,
+  type ColumnDef,
   type ColumnSizingState,
   type SortingState,
   type VisibilityState,
 } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import type { BoardColumn, BoardRow } from '../../shared/desktop';
+import type { BoardRow, BoardSortColumn } from '../../shared/desktop';
 import { BOARD_COLUMN_DEFS, type BoardLine } from './columns';
 import { hasLeftTerminal } from '../../shared/container';
 import type { CostTables } from '../../shared/cost-clock';
@@ -24,7 +25,7 @@ const CELL_CHROME = 20;
 const HEADER_CHROME = 34;
 
 export interface BoardSort {
-  column: BoardColumn;
+  column: BoardSortColumn;
   direction: 'asc' | 'desc';
 }
 
@@ -44,6 +45,8 @@ interface Props {
   costs?: CostTables;
   now: number;
   onOpen(row: BoardRow): void;
+  /** The columns (default: the built-in ones; the board adds its custom field columns). */
+  columns?: ColumnDef<BoardLine, unknown>[];
 }
 
 /**
@@ -115,10 +118,11 @@ export function BoardTable(props: Props) {
     return () => window.cancelAnimationFrame(frame);
   }, [loadedKey, visibleKey, density, measure]);
 
+  const columns = props.columns ?? BOARD_COLUMN_DEFS;
   const sorting: SortingState = useMemo(() => {
-    const column = BOARD_COLUMN_DEFS.find((def) => def.meta?.sortKey === sort.column);
+    const column = columns.find((def) => def.meta?.sortKey === sort.column);
     return column?.id ? [{ id: column.id, desc: sort.direction === 'desc' }] : [];
-  }, [sort]);
+  }, [sort, columns]);
 
   const sizing = useMemo(
     () => ({ ...fitted, ...props.columnSizing }),
@@ -127,7 +131,7 @@ export function BoardTable(props: Props) {
 
   const table = useReactTable({
     data: lines,
-    columns: BOARD_COLUMN_DEFS,
+    columns,
     getCoreRowModel: getCoreRowModel(),
     getRowId: (line) => String(line.index),
     manualSorting: true,

@@ -5,7 +5,13 @@
 import { countOf } from '../../shared/words';
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
-import type { BoardColumn, BoardRow } from '../../shared/desktop';
+import {
+  customFieldColumnKey,
+  type BoardCustomValue,
+  type BoardRow,
+  type BoardSortColumn,
+  type CustomFieldColumn,
+} from '../../shared/desktop';
 import {
   LFD_FIRST_NOTES,
   deadlineMissedByAppointment,
@@ -40,7 +46,7 @@ declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
     /** The server-side sort key behind this column. */
-    sortKey: BoardColumn;
+    sortKey: BoardSortColumn;
     /** Readable name for the column chooser. */
     label: string;
   }
@@ -358,3 +364,74 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     cell: cell((r) => text(r.customer)),
   }),
 ];
+
+/** Says where a value comes from when it is the shipment's (the container has none of its own). */
+export const INHERITED_VALUE_NOTE = "The shipment's value: this container has none of its own";
+
+/** A custom field value as its field's type reads best; the text the service gave otherwise. */
+export function CustomFieldCell({
+  field,
+  found,
+  zone,
+}: {
+  field: CustomFieldColumn;
+  found: BoardCustomValue | undefined;
+  zone: string | null;
+}) {
+  if (!found) return <span className="muted">—</span>;
+  const { value } = found;
+  let shown: ReactNode = found.text;
+  if (field.dataType === 'number' && typeof value === 'number') {
+    shown = <span className="num">{value.toLocaleString()}</span>;
+  } else if (field.dataType === 'date' && typeof value === 'string') {
+    const day = DateTime.fromISO(value, { zone: 'utc' });
+    shown = day.isValid ? day.toFormat('d LLL yyyy') : found.text;
+  } else if (field.dataType === 'datetime' && typeof value === 'string') {
+    shown = formatShortDateTime(value, zone);
+  } else if (field.dataType === 'boolean' && typeof value === 'boolean') {
+    shown = <span className={`chip ${value ? 'chip--ok' : 'chip--muted'}`}>{found.text}</span>;
+  } else if (field.dataType === 'enum' || field.dataType === 'enum_multi') {
+    shown = (
+      <span className="chips chips--cell">
+        {found.text
+          .split(', ')
+          .filter(Boolean)
+          .map((label) => (
+            <span key={label} className="chip">
+              {label}
+            </span>
+          ))}
+      </span>
+    );
+  }
+  return found.fromShipment ? (
+    <span className="custom-value custom-value--inherited" title={INHERITED_VALUE_NOTE}>
+      {shown}
+      <span className="muted" aria-label="(from the shipment)">
+        {' '}
+        ↑
+      </span>
+    </span>
+  ) : (
+    <span className="custom-value" title={found.text}>
+      {shown}
+    </span>
+  );
+}
+
+/** One optional board column per custom field, sorted server-side by its api_slug. */
+export function customFieldColumnDefs(
+  fields: readonly CustomFieldColumn[],
+): ColumnDef<BoardLine, unknown>[] {
+  return fields.map((field) =>
+    helper.display({
+      id: customFieldColumnKey(field.slug),
+      header: field.label,
+      size: field.dataType === 'number' || field.dataType === 'boolean' ? 90 : 140,
+      meta: { sortKey: customFieldColumnKey(field.slug), label: field.label },
+      cell: cell((r) => (
+        <CustomFieldCell field={field} found={r.customFields[field.slug]} zone={r.podTimezone} />
+      )),
+    }),
+  );
+}

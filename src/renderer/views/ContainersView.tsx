@@ -1,14 +1,22 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { ColumnSizingState, VisibilityState } from '@tanstack/react-table';
 import {
   BOARD_VIEWS,
+  CUSTOM_FIELD_COLUMN_PREFIX,
+  customFieldColumnKey,
   type BoardView,
+  type CustomFieldColumn,
   type ContainerQuery,
   type LfdDueFilter,
 } from '../../shared/desktop';
 import { quayside } from '../bridge';
 import { BoardTable, type BoardDensity, type BoardSort } from '../board/BoardTable';
-import { BOARD_COLUMN_DEFS } from '../board/columns';
+import { BOARD_COLUMN_DEFS, customFieldColumnDefs } from '../board/columns';
+import {
+  CustomFieldFilters,
+  customFieldFilters,
+  type CustomFieldFilterState,
+} from '../board/CustomFieldFilters';
 import { useBoardPages } from '../board/use-board-pages';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
@@ -71,8 +79,14 @@ const NO_FILTERS: Filters = {
 };
 
 /** The filters as a bridge query (main applies the LFD windows on its own clock). */
-function toQuery(filters: Filters, sort: BoardSort): ContainerQuery {
+function toQuery(
+  filters: Filters,
+  sort: BoardSort,
+  custom: { state: CustomFieldFilterState; shown: readonly CustomFieldColumn[] },
+): ContainerQuery {
   const query: ContainerQuery = { sort };
+  const customFields = customFieldFilters(custom.state, custom.shown);
+  if (customFields.length > 0) query.customFields = customFields;
   if (filters.view) query.view = filters.view;
   if (filters.search.trim()) query.search = filters.search.trim();
   if (filters.status) query.status = [filters.status];
@@ -120,10 +134,44 @@ export function ContainersView() {
     'comfortable',
   );
   const [exportState, setExportState] = useState<string | null>(null);
+  const [customFilterState, setCustomFilterState] = useStoredState<CustomFieldFilterState>(
+    'quayside.board.customFieldFilters',
+    {},
+  );
 
-  const query = toQuery(filters, sort);
-  const pages = useBoardPages(query, dataVersion);
   const facets = useAsync(() => quayside.getBoardFacets(), `facets-${dataVersion}`);
+  // Custom field columns are hidden until chosen in the Columns menu.
+  const customFields = facets.value?.customFields;
+  const fieldsKey = JSON.stringify(customFields ?? []);
+  // Made again only when the fields change, not with each facets answer.
+  const columns = useMemo(
+    () => [
+      ...BOARD_COLUMN_DEFS,
+      ...customFieldColumnDefs(JSON.parse(fieldsKey) as CustomFieldColumn[]),
+    ],
+    [fieldsKey],
+  );
+  const shownFields = (customFields ?? []).filter(
+    (field) => visibility[customFieldColumnKey(field.slug)] === true,
+  );
+  const tableVisibility = {
+    ...Object.fromEntries(
+      (customFields ?? []).map((field) => [customFieldColumnKey(field.slug), false]),
+    ),
+    ...visibility,
+  };
+
+  // A sort on a custom field that is gone falls back to the LFD.
+  const knownSort =
+    !sort.column.startsWith(CUSTOM_FIELD_COLUMN_PREFIX) ||
+    (customFields ?? []).some((field) => customFieldColumnKey(field.slug) === sort.column);
+  const effectiveSort: BoardSort =
+    knownSort || !customFields ? sort : { column: 'lfd', direction: 'asc' };
+  const query = toQuery(filters, effectiveSort, {
+    state: customFilterState,
+    shown: shownFields,
+  });
+  const pages = useBoardPages(query, dataVersion);
   const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
   const settings = useSettings();
   const queryKey = JSON.stringify({ ...query, sort: undefined });
@@ -139,7 +187,12 @@ export function ContainersView() {
   const onExport = async (format: 'csv' | 'xlsx') => {
     setExportState('Exporting…');
     try {
-      const all = { ...query, offset: undefined, limit: undefined };
+      const all: ContainerQuery = {
+        ...query,
+        offset: undefined,
+        limit: undefined,
+        customFieldColumns: shownFields.map((field) => field.slug),
+      };
       let blob: Blob;
       let rows: number;
       if (format === 'csv') {
@@ -177,7 +230,8 @@ export function ContainersView() {
     ));
   // The view and the "Show completed" switch are choices of what to see, not filters to clear.
   const filterPart = (f: Filters) => JSON.stringify({ ...f, view: null, showCompleted: null });
-  const filtered = filterPart(filters) !== filterPart(NO_FILTERS);
+  const filtered =
+    filterPart(filters) !== filterPart(NO_FILTERS) || (query.customFields?.length ?? 0) > 0;
 
   return (
     <section className="board-view" aria-label="Container board">
@@ -212,7 +266,9 @@ export function ContainersView() {
           filters: { ...filters, lfd: filters.lfd in LFD_WINDOWS ? filters.lfd : 'any' },
           sort,
           columns: Object.fromEntries(
-            Object.entries(visibility).filter(([id]) => /^[A-Za-z]{1,40}$/.test(id)),
+            Object.entries(visibility).filter(([id]) =>
+              /^([A-Za-z]{1,40}|cf:[a-z][a-z0-9_]{0,62})$/.test(id),
+            ),
           ),
         }}
         onApply={(view) => {
@@ -291,6 +347,11 @@ export function ContainersView() {
           <option value="yes">Ready</option>
           <option value="no">Not ready</option>
         </select>
+        <CustomFieldFilters
+          fields={shownFields}
+          state={customFilterState}
+          onChange={setCustomFilterState}
+        />
         <label className="inline show-completed">
           <input
             type="checkbox"
@@ -303,13 +364,14 @@ export function ContainersView() {
           <button
             type="button"
             className="secondary"
-            onClick={() =>
+            onClick={() => {
               setFilters({
                 ...NO_FILTERS,
                 view: filters.view,
                 showCompleted: filters.showCompleted,
-              })
-            }
+              });
+              setCustomFilterState({});
+            }}
           >
             Clear filters
           </button>
@@ -326,11 +388,11 @@ export function ContainersView() {
         <details className="columns-menu">
           <summary>Columns</summary>
           <fieldset aria-label="Visible columns">
-            {BOARD_COLUMN_DEFS.map((def) => (
+            {columns.map((def) => (
               <label key={def.id} className="inline">
                 <input
                   type="checkbox"
-                  checked={visibility[def.id ?? ''] !== false}
+                  checked={tableVisibility[def.id ?? ''] !== false}
                   disabled={def.id === 'number'}
                   onChange={(e) =>
                     setVisibility({ ...visibility, [def.id ?? '']: e.target.checked })
@@ -380,11 +442,12 @@ export function ContainersView() {
           rowAt={pages.rowAt}
           ensureRange={pages.ensureRange}
           onRowsShown={pages.onRowsShown}
-          sort={sort}
+          sort={effectiveSort}
           onSortChange={setSort}
           columnSizing={sizing}
           onColumnSizingChange={setSizing}
-          columnVisibility={visibility}
+          columnVisibility={tableVisibility}
+          columns={columns}
           density={density}
           costs={settings?.costs}
           now={now}

@@ -11,7 +11,7 @@ function useOffline(): boolean {
 }
 
 /** A form value for an entry: text for inputs, lists for enum_multi. */
-function draftOf(field: CustomFieldEntry): string | string[] {
+export function draftOf(field: CustomFieldEntry): string | string[] {
   if (field.dataType === 'enum_multi') return Array.isArray(field.value) ? field.value : [];
   if (field.value === null || field.value === undefined) return '';
   if (field.dataType === 'datetime') return String(field.value).slice(0, 16);
@@ -19,7 +19,7 @@ function draftOf(field: CustomFieldEntry): string | string[] {
 }
 
 /** The value to send for a form value; null clears the field. Throws a message when invalid. */
-function valueOf(field: CustomFieldEntry, draft: string | string[]): unknown {
+export function valueOf(field: CustomFieldEntry, draft: string | string[]): unknown {
   if (Array.isArray(draft)) return draft.length ? draft : null;
   const text = draft.trim();
   if (!text) return null;
@@ -41,7 +41,8 @@ function valueOf(field: CustomFieldEntry, draft: string | string[]): unknown {
   }
 }
 
-function FieldInput({
+/** The input of one field, by its type. */
+export function FieldInput({
   field,
   draft,
   onChange,

@@ -1,4 +1,10 @@
 import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  TrackCustomFields,
+  setTrackCustomFields,
+  trackCustomFieldValues,
+  useTrackCustomFields,
+} from './TrackCustomFields';
 import { REQUEST_TYPES, type InferredNumber, type TrackingRequestRow } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { RequestStatus } from '../components/RequestStatus';
@@ -75,6 +81,7 @@ export function TrackView() {
   const [formError, setFormError] = useState<string | null>(null);
   const [submitted, setSubmitted] = useState<Submitted[]>([]);
   const [tick, setTick] = useState(0);
+  const customFields = useTrackCustomFields();
   const lines = useAsync(() => quayside.listShippingLines(), 'lines');
 
   const parsed = useMemo(() => parseNumbers(numbers, type), [numbers, type]);
@@ -118,6 +125,9 @@ export function TrackView() {
     const detect = scac.trim() === '';
     if (!detect && !/^[A-Z]{4}$/.test(scacUpper))
       return setFormError('Choose the shipping line (4-letter SCAC or its name).');
+    const custom = trackCustomFieldValues(customFields);
+    if (!custom.ok) return setFormError(custom.message);
+    let customFieldProblem: string | null = null;
     setSubmitting(true);
     const results: Submitted[] = [];
     const inferred = new Map<string, InferredNumber>();
@@ -149,6 +159,9 @@ export function TrackView() {
           refNumbers: splitList(refs),
           tags: splitList(tags),
         });
+        if (result.ok && custom.values.length > 0) {
+          customFieldProblem ??= await setTrackCustomFields(result.request.id, custom.values);
+        }
         results.push(
           result.ok
             ? { number, request: result.request, error: null }
@@ -160,6 +173,7 @@ export function TrackView() {
     }
     setSubmitted((previous) => [...results, ...previous]);
     setSubmitting(false);
+    if (customFieldProblem) setFormError(customFieldProblem);
     if (results.every((entry) => entry.request)) setNumbers('');
   };
 
@@ -247,6 +261,7 @@ export function TrackView() {
             <input value={tags} maxLength={2_200} onChange={(e) => setTags(e.target.value)} />
           </label>
         </fieldset>
+        <TrackCustomFields state={customFields} disabled={submitting} />
         <div className="settings__actions">
           <button type="submit" disabled={submitting}>
             {submitting

@@ -387,6 +387,24 @@ export class CustomFieldStore {
         await store.db.insertInto('custom_field_values').values(row).execute();
       }
       await store.touchEntity(accountId, target.entityType, target.entityId);
+      if (target.entityType === 'tracking_request') {
+        // Set after the request created its shipment (the lookup can be quicker than the
+        // client's next call): the shipment gets it too.
+        const request = await store.db
+          .selectFrom('tracking_requests')
+          .select('shipment_id')
+          .where('id', '=', target.entityId)
+          .where('account_id', '=', accountId)
+          .executeTakeFirst();
+        if (request?.shipment_id) {
+          await store.carryOverToShipment(
+            accountId,
+            target.entityId,
+            request.shipment_id,
+            target.definitionId,
+          );
+        }
+      }
       return row;
     });
   }
@@ -404,6 +422,50 @@ export class CustomFieldStore {
         value.entity_type as CustomFieldEntityType,
         value.entity_id,
       );
+    });
+  }
+
+  /**
+   * Copies a tracking request's values onto the shipment it created: each one whose field the
+   * account also defines on shipments under the same api_slug and data type (a choice only
+   * when the shipment field offers that option). Returns how many were copied. Joins the
+   * caller's transaction, so the shipment and its values appear together. `definitionId`:
+   * only the request's value of that field.
+   */
+  async carryOverToShipment(
+    accountId: string,
+    trackingRequestId: string,
+    shipmentId: string,
+    definitionId?: string,
+  ): Promise<number> {
+    return this.atomically(async (store) => {
+      let query = store.db
+        .selectFrom('custom_field_values as v')
+        .innerJoin('custom_field_definitions as d', 'd.id', 'v.definition_id')
+        .select(['v.value', 'v.match_text', 'd.api_slug', 'd.data_type'])
+        .where('v.account_id', '=', accountId)
+        .where('v.entity_type', '=', 'tracking_request')
+        .where('v.entity_id', '=', trackingRequestId);
+      if (definitionId) query = query.where('v.definition_id', '=', definitionId);
+      const values = await query.execute();
+      let copied = 0;
+      for (const v of values) {
+        const target = await store.definitionBySlug(accountId, 'Shipment', v.api_slug);
+        if (!target || target.data_type !== v.data_type) continue;
+        if (target.data_type === 'enum' || target.data_type === 'enum_multi') {
+          const offered = new Set((await store.optionsOf([target.id])).map((o) => o.value));
+          const chosen = JSON.parse(v.value) as unknown;
+          const picked = Array.isArray(chosen) ? chosen : [chosen];
+          if (!picked.every((p) => typeof p === 'string' && offered.has(p))) continue;
+        }
+        await store.setValue(
+          accountId,
+          { definitionId: target.id, entityType: 'shipment', entityId: shipmentId },
+          { json: v.value, matchText: v.match_text },
+        );
+        copied++;
+      }
+      return copied;
     });
   }
 

@@ -5,6 +5,7 @@
  * the request's outcome and its events.
  */
 import type { TrackingRequestFailedReason } from '../../shared/api/resources';
+import { CustomFieldStore } from '../store/custom-fields';
 import type { TrackingRequestsTable } from '../store/schema';
 import { applyShipmentFacts, interpretLine, type ApplyScope, type LineView } from './apply';
 import type { EngineContext } from './engine-context';
@@ -112,6 +113,12 @@ export class RequestLifecycle {
       await applyShipmentFacts(env, scope, shipment, view, { announce: false });
       await this.refreshers.applyContainers(scope, shipment.id, view, numbers, deadlines, terminal);
       await this.refreshers.saveEventSnapshot(scope, shipment.id, result.events);
+      // What was set on the request (a PO number on the Track form) belongs to the shipment.
+      await new CustomFieldStore(scope.trx, clock).carryOverToShipment(
+        request.account_id,
+        request.id,
+        shipment.id,
+      );
       await this.finishRequest(scope, request, 'created', null, shipment.id);
       return shipment;
     });

@@ -199,10 +199,17 @@ describe('cache file and migrations', () => {
       const a = e.attributes;
       insert.run(e.id, c.id, a.event, a.timestamp, a.data_source, a.created_at, JSON.stringify(e));
     }
+    old
+      .prepare("INSERT INTO sync_state (key, value) VALUES ('containers_cursor', ?)")
+      .run(JSON.stringify(at(0)));
     old.close();
 
     cache = Cache.openFile(file);
     expect(cache.schemaVersion()).toBe(MIGRATIONS.length);
+    // Schema 4 made the search index again (with custom fields): the old rows are in it, and
+    // the next sync walks everything to bring the values of records that did not change.
+    expect(cache.board.containers({ search: 'MSKU7777770' }, Date.parse(at(0))).total).toBe(1);
+    expect(cache.getState('containers_cursor')).toBeNull();
     expect(cache.counts()).toEqual({ shipments: 0, containers: 1, events: 3 });
     expect(cache.eventsOf(c.id)).toEqual([events[2], events[0], undated]);
     // Rows cached before the per-zone deadlines existed get them from their stored JSON.

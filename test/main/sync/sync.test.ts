@@ -73,9 +73,9 @@ describe('sync against a real service', () => {
   it('a full sync makes the cache equal the server, without alerts for old data', async () => {
     const result = await engine.sync();
     expect(result).toMatchObject({ mode: 'full', shipments: 12, containers: 36, skipped: [] });
-    // 2 shipment pages + 4 container pages (events and shipments came included) + 1 map call
-    // refused with 403 (this account has no routing entitlement).
-    expect(result.requests).toBe(7);
+    // The custom field definitions + 2 shipment pages + 4 container pages (events and shipments
+    // came included) + 1 map call refused with 403 (this account has no routing entitlement).
+    expect(result.requests).toBe(8);
     await expectCacheEqualsServer(cache, h);
     expect(notifier.notifications).toEqual([]);
     expect(statuses[0]).toMatchObject({ state: 'syncing', progress: 0 });
@@ -177,20 +177,21 @@ describe('route maps', () => {
     const engine = new SyncEngine({ cache, clock, connection: () => connection, pageSize: 100 });
     try {
       const first = await engine.sync();
-      // 1 shipment page + 1 container page + 4 maps (all seeded containers are on ship).
-      expect(first.requests).toBe(6);
+      // Each run: the custom field definitions + 1 shipment page + 1 container page; the first
+      // also 4 maps (all seeded containers are on ship).
+      expect(first.requests).toBe(7);
       expect(cache.getRouteMap(cache.allContainers()[0]!.id)).toMatchObject({ completed: false });
       clock.advance(30 * 60_000);
-      expect((await engine.sync()).requests).toBe(2);
+      expect((await engine.sync()).requests).toBe(3);
       clock.advance(31 * 60_000);
-      expect((await engine.sync()).requests).toBe(6);
+      expect((await engine.sync()).requests).toBe(7);
 
       // Without the entitlement: one refused call, then the map is not asked for again.
       await entitled.service.store.accounts.setRouting(entitled.accountId, false);
       clock.advance(2 * H);
-      expect((await engine.sync()).requests).toBe(3);
+      expect((await engine.sync()).requests).toBe(4);
       clock.advance(2 * H);
-      expect((await engine.sync()).requests).toBe(2);
+      expect((await engine.sync()).requests).toBe(3);
     } finally {
       cache.close();
       tmp.remove();

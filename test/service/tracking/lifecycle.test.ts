@@ -22,6 +22,7 @@ import type { Database } from '../../../src/service/store/schema';
 import { ServiceStorage } from '../../../src/service/store';
 import type { TrackingStore } from '../../../src/service/store/tracking-store';
 import { MAX_RETRIES, TrackingEngine } from '../../../src/service/tracking/engine';
+import { CustomFields } from '../../../src/service/custom-fields';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
 import { testDatabase } from '../../support/store-kinds';
 import { sendJson, startServer, type TestServer } from '../feeds/support/http-server';
@@ -94,6 +95,7 @@ type Answer = { status: number; body?: unknown; raw?: string };
 
 interface Harness {
   opened: OpenedDatabase;
+  stores: ServiceStorage;
   clock: ManualClock;
   engine: TrackingEngine;
   tracking: TrackingStore;
@@ -164,6 +166,7 @@ async function harness(): Promise<Harness> {
   });
   return {
     opened,
+    stores,
     clock,
     engine,
     tracking,
@@ -406,6 +409,71 @@ describe('tracking request lifecycle', () => {
       expect(names()).toEqual(['tracking_request.failed']);
     });
   }
+
+  it('carries the custom fields set on a request over to the shipment it creates, where they fit', async () => {
+    h.line.answer = () => ({ status: 200, body: journey(h.clock.now()) });
+    const store = h.stores.customFields;
+    const define = async (entityType: string, slug: string, dataType: string) =>
+      (await store.createDefinition(h.accountId, {
+        entity_type: entityType,
+        api_slug: slug,
+        display_name: slug,
+        description: null,
+        data_type: dataType,
+        reference_type: null,
+        validation: null,
+        default_format: null,
+        default_value: null,
+      }))!;
+    const requestFields = {
+      po: await define('TrackingRequest', 'po_number', 'short_text'),
+      trucker: await define('TrackingRequest', 'trucker', 'enum'),
+      note: await define('TrackingRequest', 'note', 'short_text'),
+      weight: await define('TrackingRequest', 'weight', 'number'),
+    };
+    const shipmentPo = await define('Shipment', 'po_number', 'short_text');
+    const shipmentTrucker = await define('Shipment', 'trucker', 'enum');
+    await define('Shipment', 'weight', 'short_text');
+    await store.createOption(h.accountId, requestFields.trucker.id, {
+      label: 'Acme',
+      value: 'acme',
+      position: null,
+    });
+    await store.createOption(h.accountId, shipmentTrucker.id, {
+      label: 'Bay',
+      value: 'bay',
+      position: null,
+    });
+
+    const r = await request(BL, 'bill_of_lading');
+    const fields = new CustomFields(h.stores);
+    const on = { type: 'tracking_request' as const, id: r.id };
+    await fields.set(h.accountId, requestFields.po, on, 'PO-4471', '/data');
+    await fields.set(h.accountId, requestFields.trucker, on, 'acme', '/data');
+    await fields.set(h.accountId, requestFields.note, on, 'fragile', '/data');
+    await fields.set(h.accountId, requestFields.weight, on, 12000, '/data');
+    await h.engine.drain();
+
+    expect((await tr(r.id)).status).toBe('created');
+    const shipment = await h.opened.db
+      .selectFrom('shipments')
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    // Only the PO fits: the shipment's trucker field lacks the option, there is no shipment
+    // note field, and its weight field holds text, not numbers.
+    const copied = await store.valuesOf(h.accountId, 'shipment', [shipment.id]);
+    expect(copied.map((v) => [v.definition_id, JSON.parse(v.value)])).toEqual([
+      [shipmentPo.id, 'PO-4471'],
+    ]);
+    // The request keeps its own values.
+    expect(await store.valuesOf(h.accountId, 'tracking_request', [r.id])).toHaveLength(4);
+
+    // A value set on the request after its shipment exists (the lookup was quicker than the
+    // client) reaches the shipment as well.
+    await fields.set(h.accountId, requestFields.po, on, 'PO-4472', '/data');
+    const later = await store.valuesOf(h.accountId, 'shipment', [shipment.id]);
+    expect(later.map((v) => JSON.parse(v.value))).toEqual(['PO-4472']);
+  });
 
   it('TEST-TR-SUCCEEDED succeeds without polling a line', async () => {
     const r = await request('TEST-TR-SUCCEEDED', 'bill_of_lading', 'TEST');

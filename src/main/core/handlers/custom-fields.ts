@@ -2,6 +2,7 @@
 import {
   OFFLINE_EDIT_MESSAGE,
   listCustomFields,
+  listTrackingRequestFields,
   refreshContainer,
   setCustomField,
 } from '../custom-field-requests';
@@ -9,8 +10,11 @@ import type { DomainHandlers, HandlerContext } from './context';
 
 export const customFieldHandlers = (
   ctx: HandlerContext,
-): DomainHandlers<'listCustomFields' | 'setCustomField' | 'refreshContainer'> => ({
+): DomainHandlers<
+  'listCustomFields' | 'listTrackingRequestFields' | 'setCustomField' | 'refreshContainer'
+> => ({
   listCustomFields: (target) => listCustomFields(ctx.connection(), target, ctx.budgets),
+  listTrackingRequestFields: () => listTrackingRequestFields(ctx.connection(), ctx.budgets),
   setCustomField: async (target) => {
     // Known to be offline: refuse at once rather than wait for a timeout.
     if (ctx.syncStatus().state === 'offline') return { ok: false, message: OFFLINE_EDIT_MESSAGE };
