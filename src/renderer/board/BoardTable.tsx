@@ -18,6 +18,15 @@ import './board-fit.css';
 
 export type BoardDensity = 'comfortable' | 'compact';
 
+/** A number per row object seen, so a row fetched again reads as changed. */
+const rowVersions = new WeakMap<BoardRow, number>();
+let nextRowVersion = 0;
+function rowVersion(row: BoardRow): number {
+  let version = rowVersions.get(row);
+  if (version === undefined) rowVersions.set(row, (version = nextRowVersion++));
+  return version;
+}
+
 const ROW_HEIGHTS: Record<BoardDensity, number> = { comfortable: 36, compact: 26 };
 /** Cell padding (8 px each side) plus a little air. */
 const CELL_CHROME = 20;
@@ -84,6 +93,7 @@ export function BoardTable(props: Props) {
   const natural = useRef<Record<string, number>>({});
   const [boardWidth, setBoardWidth] = useState(0);
   const [fitted, setFitted] = useState<ColumnSizingState>({});
+  const [measured, setMeasured] = useState(0);
   const visibleKey = JSON.stringify(props.columnVisibility);
   const measure = useCallback(() => {
     const root = scrollRef.current;
@@ -96,9 +106,15 @@ export function BoardTable(props: Props) {
       widths[id] = Math.max(widths[id] ?? 0, fit.getBoundingClientRect().width + chrome);
     }
     const next = { ...natural.current };
-    for (const [id, width] of Object.entries(widths)) next[id] = Math.max(next[id] ?? 0, width);
+    let grew = false;
+    for (const [id, width] of Object.entries(widths)) {
+      if (width > (next[id] ?? 0)) grew = true;
+      next[id] = Math.max(next[id] ?? 0, width);
+    }
     natural.current = next;
     setBoardWidth(root.clientWidth);
+    // Wider content (a sync's new text) refits the columns even when the board kept its width.
+    if (grew) setMeasured((count) => count + 1);
   }, []);
   useEffect(() => {
     const root = scrollRef.current;
@@ -109,7 +125,8 @@ export function BoardTable(props: Props) {
   }, []);
 
   const { onRowsShown } = props;
-  const loadedKey = lines.map((line) => (line.row ? line.row.id : '')).join();
+  // A row a sync fetched again (same id, maybe wider text) is a new object and is measured again.
+  const loadedKey = lines.map((line) => (line.row ? rowVersion(line.row) : '')).join();
   useEffect(() => {
     if (lines.length > 0 && lines.every((line) => line.row !== null)) onRowsShown?.();
   }, [lines, onRowsShown]);
@@ -170,7 +187,7 @@ export function BoardTable(props: Props) {
     );
     const next = fitColumnWidths(free, boardWidth - userWidth);
     setFitted((previous) => (JSON.stringify(previous) === JSON.stringify(next) ? previous : next));
-  }, [visibleIds, boardWidth, props.columnSizing]);
+  }, [visibleIds, boardWidth, props.columnSizing, measured]);
 
   const width = table.getTotalSize();
   const rows = table.getRowModel().rows;

@@ -6,7 +6,7 @@
  */
 import { useRef, useState, type DragEvent } from 'react';
 import type { REQUEST_TYPES } from '../../shared/bridge';
-import { type InferredNumber, type TrackingRequestRow } from '../../shared/bridge';
+import { type InferredNumber } from '../../shared/bridge';
 import {
   MAX_SPREADSHEET_BYTES,
   type SpreadsheetImport as Sheet,
@@ -15,15 +15,8 @@ import {
 import { quayside } from '../bridge';
 import { toBase64 } from '../documents/uploads';
 import { describeFailure } from '../hooks/use-bridge';
+import { describeOutcome, plural, type SubmittedRequest } from '../lib/track-outcome';
 import './spreadsheet-import.css';
-
-/** What became of one number sent: its request, or why it was not sent. */
-export interface SubmittedRequest {
-  number: string;
-  request: TrackingRequestRow | null;
-  error: string | null;
-  duplicate?: boolean;
-}
 
 const TYPE_LABELS: Record<(typeof REQUEST_TYPES)[number], string> = {
   container: 'Container',
@@ -33,9 +26,6 @@ const TYPE_LABELS: Record<(typeof REQUEST_TYPES)[number], string> = {
 
 /** The bridge's infer call takes this many numbers at a time. */
 const INFER_BATCH = 50;
-
-const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
 
 /** Sends the rows, detecting the line (and kind) of those the sheet does not give. */
 async function trackRows(
@@ -138,12 +128,7 @@ export function SpreadsheetImport({
     try {
       const results = await trackRows(trackable, setSent);
       onSubmitted(results);
-      const failed = results.filter((result) => !result.request).length;
-      setOutcome(
-        failed
-          ? `${plural(results.length - failed, 'number')} sent, ${failed} not sent: see Submitted.`
-          : `${plural(results.length, 'number')} sent: see Submitted.`,
-      );
+      setOutcome(describeOutcome(results));
       setSheet(null);
     } catch (failure) {
       setError(`Could not detect the lines: ${describeFailure(failure)}`);
