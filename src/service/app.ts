@@ -33,6 +33,10 @@ import { CallbackVerifier, dcsaCallbackPlugin, storedReplayRecord } from './feed
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { systemClock, type Clock } from '../shared/clock';
 import { isStoreUnavailable } from './store/dialect';
+import { endConnectionsOnClose } from '../shared/server-close';
+
+/** How long a closing service lets requests still running finish before it cuts them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
 
@@ -106,6 +110,8 @@ export function buildApp(
   });
 
   answerParserEdges(app.server);
+  // A shutdown (SIGTERM, a rolling restart) is not held up by a balancer's keep-alive connection.
+  endConnectionsOnClose(app, SHUTDOWN_GRACE_MS);
   app.addHook('onRequest', requireHostHeader);
 
   // Responses are pre-serialized strings; schemas are for validation and the OpenAPI document.

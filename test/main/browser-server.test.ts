@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -225,5 +226,32 @@ describe('browser-mode server', () => {
       argument: { fileName: 'boxes.csv', dataBase64: 'A'.repeat(8 * 1024 * 1024) },
     });
     expect(huge.status).toBe(413);
+  });
+
+  it('closes at once although a tab holds an event stream and a keep-alive connection mid-call', async () => {
+    const events = await fetch(`${server.origin}/bridge/events?token=${server.token}`);
+    expect(events.headers.get('content-type')).toContain('text/event-stream');
+    // A bridge call whose body is still on its way when the app quits.
+    const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const body = JSON.stringify({ argument: null });
+    socket.write(
+      `POST /bridge/getSettings HTTP/1.1\r\nHost: ${new URL(server.origin).host}\r\n` +
+        `Connection: keep-alive\r\nContent-Type: application/json\r\n` +
+        `X-Quayside-Token: ${server.token}\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
+    const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    const closed = server.close();
+    socket.write(body);
+    // Without the fix the close waited out Fastify's 72 s keep-alive timeout (past this test's).
+    await closed;
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    await events.body?.cancel().catch(() => undefined);
   });
 });

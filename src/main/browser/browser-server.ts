@@ -13,6 +13,7 @@ import { MAX_SPREADSHEET_BYTES } from '../../shared/spreadsheet-import';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { BridgeReply } from '../../shared/bridge';
+import { endConnectionsOnClose } from '../../shared/server-close';
 import type { AppCore } from '../core/app-core';
 import { APP_ICON_ICO } from '../app-resources';
 
@@ -66,6 +67,9 @@ const statusForReply = (reply: BridgeReply): number => {
   }
 };
 
+/** How long the closing app waits for bridge calls still running before it cuts them. */
+const CLOSE_GRACE_MS = 2_000;
+
 function tokensMatch(expected: Buffer, presented: unknown): boolean {
   if (typeof presented !== 'string') return false;
   const candidate = Buffer.from(presented);
@@ -84,6 +88,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     reply
       .code(status)
       .send({ ok: false, error: { code: 'forbidden', message } } satisfies BridgeReply);
+
+  endConnectionsOnClose(app, CLOSE_GRACE_MS);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!allowedHosts.has(request.headers.host ?? '')) {
@@ -220,7 +226,8 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     url: `${origin}/?token=${token}`,
     async close() {
       unsubscribe();
-      for (const stream of eventStreams) stream.raw.end();
+      // An event stream never ends by itself: its socket goes with it.
+      for (const stream of eventStreams) stream.raw.destroy();
       eventStreams.clear();
       await app.close();
     },
