@@ -50,8 +50,10 @@ export function redactedUrl(url: string): string {
 /**
  * Rows come back with the types the code expects on both engines: counts (int8) and numerics as
  * numbers, like SQLite's; `timestamptz` columns (PostgreSQL's records' creation and change times,
- * migration 0013) as the same ISO-8601 UTC text SQLite stores, millisecond precision.
+ * migration 0013) as the same ISO-8601 UTC text SQLite stores, millisecond precision; `boolean`
+ * columns (migration 0014) as SQLite's 0/1.
  */
+const BOOL_OID = 16;
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
 const TIMESTAMPTZ_OID = 1184;
@@ -68,6 +70,7 @@ const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
     if (oid === TIMESTAMPTZ_OID) return isoFromTimestamptz;
+    if (oid === BOOL_OID) return (value: string) => (value === 't' ? 1 : 0);
     return pg.types.getTypeParser(oid, format);
   },
 } as pg.CustomTypesConfig;

@@ -815,6 +815,45 @@ const nativeTimestamps: Migration = {
   },
 };
 
+/** Yes/no columns, 0/1 integers on SQLite; `boolean` on PostgreSQL since migration 0014. */
+const BOOLEAN_COLUMNS: ReadonlyArray<readonly [table: string, column: string]> = [
+  ['accounts', 'routing_enabled'],
+  ['tracking_requests', 'is_retrying'],
+  ['containers', 'availability_known'],
+  ['containers', 'available_for_pickup'],
+  ['raw_events', 'estimated'],
+  ['webhooks', 'active'],
+  ['webhook_delivery_attempts', 'succeeded'],
+];
+
+/**
+ * On PostgreSQL, yes/no columns become `boolean`: the database refuses a 2 or a -1 and a reader
+ * of the schema (or a report in SQL) sees what they mean. dialect.ts reads them back as the 0/1
+ * SQLite keeps, and the 0/1 the store writes are valid boolean input, so rows keep one shape.
+ */
+const nativeBooleans: Migration = {
+  async up(db: AnyDb) {
+    if (storeKindOf(db) !== 'postgres') return;
+    for (const [table, column] of BOOLEAN_COLUMNS) {
+      const { rows } = await sql<{ column_default: string | null }>`
+        SELECT column_default FROM information_schema.columns
+        WHERE table_schema = current_schema() AND table_name = ${table}
+          AND column_name = ${column} AND data_type = 'integer'`.execute(db);
+      // Already boolean (a database migrated before): nothing to do.
+      if (rows.length === 0) continue;
+      const hadDefault = rows[0]?.column_default != null;
+      const ref = sql.ref(column);
+      await sql`ALTER TABLE ${sql.table(table)}
+        ALTER COLUMN ${ref} DROP DEFAULT,
+        ALTER COLUMN ${ref} TYPE boolean USING ${ref} <> 0`.execute(db);
+      if (hadDefault)
+        await sql`ALTER TABLE ${sql.table(table)} ALTER COLUMN ${ref} SET DEFAULT false`.execute(
+          db,
+        );
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -830,6 +869,7 @@ export const migrations: Record<string, Migration> = {
   '0011_rate_limit_windows': rateLimitWindows,
   '0012_account_record_counts': accountRecordCounts,
   '0013_native_timestamps': nativeTimestamps,
+  '0014_native_booleans': nativeBooleans,
 };
 
 export const migrationProvider: MigrationProvider = {

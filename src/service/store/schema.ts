@@ -1,6 +1,7 @@
 /**
- * Row types of the service tables. Timestamps are UTC ISO 8601 text, JSON values are text and
- * booleans are 0/1 integers, so the same queries run on SQLite and PostgreSQL.
+ * Row types of the service tables, as both engines return them: timestamps are UTC ISO 8601
+ * text, JSON values are text and booleans are 0/1 (PostgreSQL stores `timestamptz` and `boolean`
+ * for some of them; dialect.ts reads those back in these shapes), so the same queries run on both.
  */
 import type { RouteMapCopiesTable } from './route-map-copies';
 

@@ -182,6 +182,35 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       await service.close();
     }
   });
+
+  it('keeps yes/no columns as boolean, read back as 0/1 and refusing anything else', async () => {
+    const service = await startService({
+      dataDir: tempDataDir(),
+      database: { url: await createDatabaseIn(inject('postgresUrl')) },
+      port: 0,
+      referenceDir: FIXTURE_REFERENCE_DIR,
+    });
+    try {
+      const { db } = service.store.context;
+      const { rows } = await sql<{ table_name: string; data_type: string }>`
+        SELECT table_name, data_type FROM information_schema.columns
+        WHERE table_schema = current_schema()
+          AND column_name IN ('routing_enabled', 'active', 'estimated', 'available_for_pickup')
+        ORDER BY table_name, column_name`.execute(db);
+      expect(rows.map((r) => r.data_type)).toEqual(['boolean', 'boolean', 'boolean', 'boolean']);
+      const account = await db
+        .selectFrom('accounts')
+        .select('routing_enabled')
+        .executeTakeFirstOrThrow();
+      expect([0, 1]).toContain(account.routing_enabled);
+      // The store writes 0/1 as parameters, which PostgreSQL takes as boolean input; a 2 is not.
+      await expect(sql`UPDATE accounts SET routing_enabled = ${'2'}`.execute(db)).rejects.toThrow(
+        /boolean/,
+      );
+    } finally {
+      await service.close();
+    }
+  });
 });
 
 describe('timestamptz text as the store reads it', () => {
