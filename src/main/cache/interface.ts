@@ -100,6 +100,8 @@ export interface CacheStore {
   deleteMissing(kind: 'shipments' | 'containers', seenIds: ReadonlySet<string>): number;
   deleteContainer(id: string): void;
   replaceCustomFieldDefinitions(definitions: readonly CustomFieldDefinitionRecord[]): void;
+  /** The cached custom field definitions. */
+  customFieldDefinitions(): CustomFieldDefinitionRecord[];
 
   // Route maps
   mapCandidates(): MapCandidate[];

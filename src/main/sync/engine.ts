@@ -76,6 +76,10 @@ interface RunState {
   sawUpdatedAt: boolean | null;
   /** Whether the service serves custom fields (decided by the definitions step). */
   customFields: boolean;
+  /** Whether this run read the definitions (not taken from a recent run). */
+  definitionsRead: boolean;
+  /** Definitions the synced values name, to notice one defined since the last read. */
+  definitionIdsSeen: Set<string>;
 }
 
 /** Where one collection's walk got to: its cursor and the newest `updated_at` seen. */
@@ -116,6 +120,8 @@ export interface SyncEngineOptions {
   mapRefreshMs?: number;
   /** How often a full walk runs in incremental mode, to notice records removed on the server. */
   fullWalkEveryMs?: number;
+  /** How often (real time) custom field definitions are read again; 10 minutes by default. */
+  customFieldDefinitionsEveryMs?: number;
   /** Further steps of a run (e.g. documents), after the board's data, with the run's client. */
   extraSteps?: readonly ((client: V2Client, budget: RequestBudget | null) => Promise<void>)[];
 }
@@ -145,7 +151,14 @@ const STATE = {
   historyTotalPages: 'history_total_pages',
   lastRunAt: 'last_run_at',
   customFieldsAbsentAt: 'custom_fields_absent_at',
+  customFieldDefinitionsReadAt: 'custom_field_definitions_read_at',
 } as const;
+
+/**
+ * Definitions change when someone defines a field, rarely: read at most this often (real time),
+ * or at once when a synced value names one the cache does not have.
+ */
+const DEFINITIONS_REFRESH_MS = 10 * 60_000;
 
 /** Shown in the sync area while a request waits for the service's request budget. */
 export const BUDGET_WAIT_MESSAGE = 'Waiting for the request budget (under 100 requests a minute).';
@@ -380,6 +393,9 @@ export class SyncEngine {
           await this.walkCollection(run, 'containers', PHASES.containers),
         ];
       }
+      if (!run.definitionsRead && this.namesUnknownDefinition(run)) {
+        await this.syncCustomFieldDefinitions(run, { force: true });
+      }
     } finally {
       cache.endBulkWrites();
     }
@@ -522,6 +538,8 @@ export class SyncEngine {
       newAlerts: 0,
       sawUpdatedAt: null,
       customFields: false,
+      definitionsRead: false,
+      definitionIdsSeen: new Set(),
     };
   }
 
@@ -697,6 +715,7 @@ export class SyncEngine {
       return null;
     }
     const definition = v.relationships?.definition?.data;
+    if (definition && typeof definition.id === 'string') run.definitionIdsSeen.add(definition.id);
     return {
       id: v.id,
       apiSlug: v.attributes.api_slug,
@@ -712,10 +731,20 @@ export class SyncEngine {
    * cached list is replaced only by a complete one; a service without custom fields is
    * remembered for a day so its walks are not asked to include them.
    */
-  private async syncCustomFieldDefinitions(run: RunState): Promise<void> {
+  private async syncCustomFieldDefinitions(
+    run: RunState,
+    { force = false }: { force?: boolean } = {},
+  ): Promise<void> {
     const { cache } = this.options;
     const absentAt = cache.getState<string>(STATE.customFieldsAbsentAt);
     if (absentAt && run.startedAt - Date.parse(absentAt) < 24 * HOUR) return;
+    const readAt = cache.getState<number>(STATE.customFieldDefinitionsReadAt);
+    const every = this.options.customFieldDefinitionsEveryMs ?? DEFINITIONS_REFRESH_MS;
+    if (!force && readAt !== null && Date.now() - readAt < every) {
+      run.customFields = true;
+      return;
+    }
+    run.definitionsRead = true;
     const skippedBefore = run.pending.length;
     const definitions: CustomFieldDefinitionRecord[] = [];
     try {
@@ -772,7 +801,17 @@ export class SyncEngine {
     }
     const complete = run.pending.length === skippedBefore;
     this.reportSkipped(run);
-    if (complete) cache.replaceCustomFieldDefinitions(definitions);
+    if (complete) {
+      cache.replaceCustomFieldDefinitions(definitions);
+      cache.setState(STATE.customFieldDefinitionsReadAt, Date.now());
+    }
+  }
+
+  /** Whether a value synced this run names a definition the cache does not have. */
+  private namesUnknownDefinition(run: RunState): boolean {
+    if (run.definitionIdsSeen.size === 0) return false;
+    const known = new Set(this.options.cache.customFieldDefinitions().map((d) => d.id));
+    return [...run.definitionIdsSeen].some((id) => !known.has(id));
   }
 
   /** Writes the slices; each write stores its alerts, which are then notified once. */

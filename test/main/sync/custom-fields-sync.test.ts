@@ -220,6 +220,29 @@ describe('custom fields in the cache', () => {
     ]);
   });
 
+  it('reads the definitions again only after a while, or at once when a value names a new one', async () => {
+    t.clock.advance(60_000);
+    clock.advance(60_000);
+    const quiet = await engine.sync();
+    // The shipment and container pages only: the definitions read minutes ago still hold.
+    expect(quiet.requests).toBe(2);
+    expect(cache.board.customFieldColumns().map((c) => c.slug)).not.toContain('dock');
+
+    await define('Container', 'dock', 'Dock door', 'short_text');
+    await setValue('containers', second.containers[0]!.id, 'dock', 'D-14');
+    t.clock.advance(60_000);
+    clock.advance(60_000);
+    const named = await engine.sync();
+    expect(named.skipped).toEqual([]);
+    // The value named a definition the cache did not have: the definitions were read at once
+    // (the list, and the options of the two enum ones) after the two pages.
+    expect(named.requests).toBe(2 + 1 + 2);
+    expect(cache.board.customFieldColumns().map((c) => c.slug)).toContain('dock');
+    expect(cache.customFieldValuesOf('container', second.containers[0]!.id)).toMatchObject({
+      dock: 'D-14',
+    });
+  });
+
   it('keeps working from the cache when the service is gone', async () => {
     const offline = new SyncEngine({
       cache,

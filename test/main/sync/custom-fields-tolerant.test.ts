@@ -84,6 +84,8 @@ beforeAll(async () => {
   tmp = tempDir('quayside-cf-tolerant-');
   cache = Cache.open(tmp.dir);
   engine = new SyncEngine({
+    // Each test changes the served definitions: read them on every run.
+    customFieldDefinitionsEveryMs: 0,
     cache,
     clock: new ManualClock(Date.parse(UPDATED)),
     connection: () => ({ baseUrl, apiKey: KEY }),
