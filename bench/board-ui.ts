@@ -20,6 +20,7 @@ import { chromium, type Browser, type Page } from '@playwright/test';
 import { Cache, CACHE_FILE } from '../src/main/cache/cache';
 import { DEFAULT_SETTINGS, type Settings } from '../src/shared/settings';
 import type { ContainerQuery } from '../src/shared/desktop';
+import { COMPLETED_STATUSES } from '../src/shared/container';
 import {
   BOARD_CONTAINERS,
   BOARD_LINES,
@@ -176,7 +177,8 @@ try {
   const statements = new Map<string, Database.Statement>();
   const rawWindow = (line: string, column: SortColumn, direction: 'asc' | 'desc') => {
     const sql = rawBoardWindowSql(
-      's.line_scac IN (?)',
+      // As the board asks by default: completed boxes left out.
+      `s.line_scac IN (?) AND c.current_status NOT IN (${COMPLETED_STATUSES.map((st) => `'${st}'`).join(', ')})`,
       SORT_SQL[column],
       direction === 'asc' ? 'ASC' : 'DESC',
     );
