@@ -1,4 +1,5 @@
 import type { TrackingRequestRow } from '../../shared/bridge';
+import { countOf } from '../../shared/words';
 
 /** What became of one number sent: its request, or why it was not sent. */
 export interface SubmittedRequest {
@@ -8,9 +9,6 @@ export interface SubmittedRequest {
   duplicate?: boolean;
 }
 
-export const plural = (count: number, one: string, many = `${one}s`) =>
-  `${count.toLocaleString('en-US')} ${count === 1 ? one : many}`;
-
 /**
  * "2 numbers sent", or what happened to each kind: a number already tracked is not a failure
  * (its row links to the container), so it is counted apart from those not sent.
@@ -19,11 +17,11 @@ export function describeOutcome(results: readonly SubmittedRequest[]): string {
   const sent = results.filter((result) => result.request).length;
   const tracked = results.filter((result) => !result.request && result.duplicate).length;
   const failed = results.length - sent - tracked;
-  if (sent === results.length) return `${plural(sent, 'number')} sent: see Submitted.`;
+  if (sent === results.length) return `${countOf(sent, 'number')} sent: see Submitted.`;
   const parts = [
-    sent ? `${plural(sent, 'number')} sent` : '',
-    tracked ? `${plural(tracked, 'number')} already tracked` : '',
-    failed ? `${plural(failed, 'number')} not sent` : '',
+    sent ? `${countOf(sent, 'number')} sent` : '',
+    tracked ? `${countOf(tracked, 'number')} already tracked` : '',
+    failed ? `${countOf(failed, 'number')} not sent` : '',
   ].filter(Boolean);
   return `${parts.join(', ')}: see Submitted.`;
 }

@@ -15,7 +15,8 @@ import {
 import { quayside } from '../bridge';
 import { toBase64 } from '../documents/uploads';
 import { describeFailure } from '../hooks/use-bridge';
-import { describeOutcome, plural, type SubmittedRequest } from '../lib/track-outcome';
+import { describeOutcome, type SubmittedRequest } from '../lib/track-outcome';
+import { countOf } from '../../shared/words';
 import './spreadsheet-import.css';
 
 const TYPE_LABELS: Record<(typeof REQUEST_TYPES)[number], string> = {
@@ -193,7 +194,7 @@ export function SpreadsheetImport({
       {sheet ? (
         <div className="sheet-import__preview">
           <h3>
-            {sheet.fileName}: {plural(sheet.rows.length, 'number')}
+            {sheet.fileName}: {countOf(sheet.rows.length, 'number')}
             {excluded ? `, ${excluded} left out (marked)` : ''}
           </h3>
           {sheet.problems.length ? (
@@ -249,7 +250,7 @@ export function SpreadsheetImport({
             >
               {sent !== null
                 ? `Submitting ${sent} of ${trackable.length}…`
-                : `Track ${plural(trackable.length, 'number')}`}
+                : `Track ${countOf(trackable.length, 'number')}`}
             </button>
             <button
               type="button"
