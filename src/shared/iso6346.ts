@@ -23,10 +23,13 @@ export function checkDigit(first10: string): number {
   return (sum % 11) % 10;
 }
 
+/** Four letters and seven digits: the shape of a container number, check digit aside. */
+export const CONTAINER_NUMBER_SHAPE = /^[A-Z]{4}\d{7}$/;
+
 /** null when valid, else a message saying what is wrong in plain words. */
 export function containerNumberProblem(raw: string): string | null {
   const number = raw.replace(/[\s-]/g, '').toUpperCase();
-  if (!/^[A-Z]{4}\d{7}$/.test(number)) {
+  if (!CONTAINER_NUMBER_SHAPE.test(number)) {
     return 'A container number is 4 letters and 7 digits, e.g. MSCU1234565.';
   }
   if (!/^[A-Z]{3}[UJZ]/.test(number)) {

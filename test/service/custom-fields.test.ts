@@ -407,6 +407,78 @@ describe('custom field values', () => {
     const withFields = await t.get(`/tracking_requests/${mine.request.id}?include=custom_fields`);
     expect(withFields.body.data.relationships.custom_fields.data).toHaveLength(1);
   });
+
+  it('checks initial_custom_fields when a tracking request is made, and refuses it whole', async () => {
+    const create = (number: string, initial: unknown, key?: string) =>
+      t.send(
+        'POST',
+        '/tracking_requests',
+        {
+          data: {
+            type: 'tracking_request',
+            attributes: {
+              request_type: 'bill_of_lading',
+              request_number: number,
+              scac: 'MSCU',
+              initial_custom_fields: initial,
+            },
+          },
+        },
+        { key },
+      );
+    const refusals: [unknown, string, RegExp][] = [
+      [
+        { shipment: [{ api_slug: 'no_such_field', value: 'x' }] },
+        '/data/attributes/initial_custom_fields/shipment/0/api_slug',
+        /no_such_field/,
+      ],
+      // A container field named among the shipment's values.
+      [
+        { shipment: [{ api_slug: 'trucker', value: 'acme' }] },
+        '/data/attributes/initial_custom_fields/shipment/0/api_slug',
+        /trucker/,
+      ],
+      [
+        {
+          shipment: [{ api_slug: 'po_number', value: 'PO-1' }],
+          containers: [{ api_slug: 'trucker', value: 'nobody' }],
+        },
+        '/data/attributes/initial_custom_fields/containers/0/value',
+        /trucker/,
+      ],
+      [
+        { containers: [{ api_slug: 'trucker', value: 'acme', number: 'not a box' }] },
+        '/data/attributes/initial_custom_fields/containers/0/number',
+        /container number/,
+      ],
+    ];
+    for (const [initial, pointer, detail] of refusals) {
+      const res = await create('MEDUCF0100', initial);
+      expect(res.status, JSON.stringify(res.body)).toBe(422);
+      expect(res.body.errors[0].source.pointer).toBe(pointer);
+      expect(res.body.errors[0].detail).toMatch(detail);
+    }
+    // Another account's definitions are not this account's.
+    const foreign = await create(
+      'MEDUCF0100',
+      { shipment: [{ api_slug: 'po_number', value: 'PO-1' }] },
+      t.keyB,
+    );
+    expect(foreign.status).toBe(422);
+    // Nothing was created by the refused requests.
+    const listed = await t.get('/tracking_requests?filter[request_number]=MEDUCF0100');
+    expect(listed.body.data).toEqual([]);
+
+    const accepted = await create('MEDUCF0100', {
+      shipment: [{ api_slug: 'po_number', value: 'PO-1' }],
+      containers: [
+        { api_slug: 'trucker', value: 'acme' },
+        { api_slug: 'trucker', value: 'bay', number: 'mscu 1234565' },
+      ],
+    });
+    expect(accepted.status, JSON.stringify(accepted.body)).toBe(201);
+    expect(accepted.body.data.attributes).not.toHaveProperty('initial_custom_fields');
+  });
 });
 
 describe('parties', () => {

@@ -44,15 +44,15 @@ const ListQuery = Type.Object({
   'filter[updated_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-/**
- * Validates and creates one tracking request: the one path for the route and for documents
- * that start tracking what they name. Invalid attributes or a duplicate are a 422 ApiError.
- */
 /** True when the service tracks a fixed set of lines (its feeds) and this is not one of them. */
 export function unconfiguredLine(supported: string[] | undefined, scac: string): boolean {
   return supported !== undefined && !supported.includes(scac);
 }
 
+/**
+ * Validates and creates one tracking request: the one path for the route and for documents
+ * that start tracking what they name. Invalid attributes or a duplicate are a 422 ApiError.
+ */
 export async function createTrackingRequest(
   ctx: ServiceContext,
   accountId: string,
@@ -70,6 +70,11 @@ export async function createTrackingRequest(
       source: { pointer: '/data/attributes/request_number' },
     });
   }
+  const initialCustomFields = await ctx.customFields.stage(
+    accountId,
+    attrs.initial_custom_fields,
+    '/data/attributes/initial_custom_fields',
+  );
   const scacPointer = { pointer: '/data/attributes/scac' };
   const autoDetect = !givenScac && attrs.auto_detect_vocc_scac === true;
   if (autoDetect && requestNumber) {
@@ -83,6 +88,7 @@ export async function createTrackingRequest(
         refNumbers: attrs.ref_numbers,
         shipmentTags: attrs.shipment_tags,
         customerId: options.customerId,
+        initialCustomFields,
       });
       await tracking.setTrackingRequestStatus(row.id, 'failed', {
         failedReason: 'scac_auto_detect_failed',
@@ -149,6 +155,7 @@ export async function createTrackingRequest(
     refNumbers: attrs.ref_numbers,
     shipmentTags: attrs.shipment_tags,
     customerId: options.customerId,
+    initialCustomFields,
   });
   ctx.trackingRequestCreated?.();
   return row;

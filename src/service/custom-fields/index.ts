@@ -3,11 +3,17 @@
  * resources, values checked against their definition before they are stored, and the
  * `custom_fields` relationship added to shipments, containers and tracking requests on request.
  */
+import type { InitialCustomFields } from '../../shared/api/documents';
+import { CONTAINER_NUMBER_SHAPE, normalizeNumber } from '../../shared/iso6346';
 import { ApiError } from '../jsonapi/errors';
 import type { Resource } from '../jsonapi/include';
 import { API_PREFIX } from '../resources/render';
 import type { ServiceStorage } from '../store';
-import type { CustomFieldEntityType } from '../store/custom-fields';
+import type {
+  CustomFieldEntityType,
+  StagedCustomFieldValue,
+  StoredValue,
+} from '../store/custom-fields';
 import type {
   CustomFieldDefinitionsTable,
   CustomFieldOptionsTable,
@@ -109,16 +115,16 @@ export class CustomFields {
   }
 
   /**
-   * Checks and stores a record's value of `def`; a value that does not fit is a 422 pointing at
-   * `pointer`. The record must be the account's own (the caller checked).
+   * Checks a value of `def` (its type, options and limits; a reference names one of the
+   * account's parties) and gives what to store; a value that does not fit is a 422 pointing at
+   * `pointer`.
    */
-  async set(
+  async check(
     accountId: string,
     def: CustomFieldDefinitionsTable,
-    entity: { type: CustomFieldEntityType; id: string },
     value: unknown,
     pointer: string,
-  ): Promise<CustomFieldValuesTable> {
+  ): Promise<StoredValue> {
     const checked = checkValue(await this.rule(def), value);
     if (!checked.ok) {
       throw new ApiError(422, `${def.api_slug}: ${checked.detail}`, {
@@ -135,10 +141,24 @@ export class CustomFields {
         });
       }
     }
+    return { json: JSON.stringify(checked.value), matchText: matchText(checked.value) };
+  }
+
+  /**
+   * Checks and stores a record's value of `def`; a value that does not fit is a 422 pointing at
+   * `pointer`. The record must be the account's own (the caller checked).
+   */
+  async set(
+    accountId: string,
+    def: CustomFieldDefinitionsTable,
+    entity: { type: CustomFieldEntityType; id: string },
+    value: unknown,
+    pointer: string,
+  ): Promise<CustomFieldValuesTable> {
     return this.stores.customFields.setValue(
       accountId,
       { definitionId: def.id, entityType: entity.type, entityId: entity.id },
-      { json: JSON.stringify(checked.value), matchText: matchText(checked.value) },
+      await this.check(accountId, def, value, pointer),
     );
   }
 
@@ -152,29 +172,76 @@ export class CustomFields {
     values: Record<string, unknown>,
     pointerBase: string,
   ): Promise<void> {
-    const planned: { def: CustomFieldDefinitionsTable; value: unknown; pointer: string }[] = [];
+    const planned: { def: CustomFieldDefinitionsTable; value: StoredValue | null }[] = [];
     for (const [slug, value] of Object.entries(values)) {
       const pointer = `${pointerBase}/${slug}`;
       const def = await this.definitionForSlug(accountId, entity.type, slug, pointer);
-      if (value !== null) {
-        const checked = checkValue(await this.rule(def), value);
-        if (!checked.ok) {
-          throw new ApiError(422, `${slug}: ${checked.detail}`, {
-            code: 'invalid',
-            source: { pointer },
-          });
-        }
-      }
-      planned.push({ def, value, pointer });
+      planned.push({
+        def,
+        value: value === null ? null : await this.check(accountId, def, value, pointer),
+      });
     }
-    for (const { def, value, pointer } of planned) {
+    for (const { def, value } of planned) {
       if (value !== null) {
-        await this.set(accountId, def, entity, value, pointer);
+        await this.stores.customFields.setValue(
+          accountId,
+          { definitionId: def.id, entityType: entity.type, entityId: entity.id },
+          value,
+        );
         continue;
       }
       const existing = await this.stores.customFields.valueFor(accountId, def.id, entity.id);
       if (existing) await this.stores.customFields.deleteValue(accountId, existing);
     }
+  }
+
+  /**
+   * Checks a tracking request's `initial_custom_fields` (each api_slug a definition of the
+   * account for shipments or containers, each value fitting it) and gives them staged for the
+   * request to set once its shipment exists. A bad entry is a 422 pointing at it.
+   */
+  async stage(
+    accountId: string,
+    initial: InitialCustomFields | undefined,
+    pointerBase: string,
+  ): Promise<StagedCustomFieldValue[]> {
+    const staged: StagedCustomFieldValue[] = [];
+    for (const [index, entry] of (initial?.shipment ?? []).entries()) {
+      const pointer = `${pointerBase}/shipment/${index}`;
+      const def = await this.definitionForSlug(
+        accountId,
+        'shipment',
+        entry.api_slug,
+        `${pointer}/api_slug`,
+      );
+      const value = await this.check(accountId, def, entry.value, `${pointer}/value`);
+      staged.push({ target: 'shipment', definitionId: def.id, value });
+    }
+    for (const [index, entry] of (initial?.containers ?? []).entries()) {
+      const pointer = `${pointerBase}/containers/${index}`;
+      const def = await this.definitionForSlug(
+        accountId,
+        'container',
+        entry.api_slug,
+        `${pointer}/api_slug`,
+      );
+      const value = await this.check(accountId, def, entry.value, `${pointer}/value`);
+      const number = normalizeNumber(entry.number ?? '');
+      if (number && !CONTAINER_NUMBER_SHAPE.test(number)) {
+        throw new ApiError(
+          422,
+          `'${entry.number}' is not a container number (four letters and seven digits)`,
+          { code: 'invalid', source: { pointer: `${pointer}/number` } },
+        );
+      }
+      staged.push({
+        target: 'container',
+        definitionId: def.id,
+        value,
+        ...(number ? { containerNumber: number } : {}),
+      });
+    }
+    return staged;
   }
 
   /** The definition a value is set with: by api_slug for the record's type; 422 when unknown. */

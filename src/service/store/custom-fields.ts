@@ -50,6 +50,18 @@ export interface StoredValue {
   matchText: string;
 }
 
+/**
+ * A value a tracking request's `initial_custom_fields` staged for what it will create, checked
+ * against its definition when the request was made.
+ */
+export interface StagedCustomFieldValue {
+  target: 'shipment' | 'container';
+  definitionId: string;
+  value: StoredValue;
+  /** The container the value is for; absent: every container of the shipment. */
+  containerNumber?: string;
+}
+
 export class CustomFieldStore {
   constructor(
     private readonly db: Db,
@@ -466,6 +478,57 @@ export class CustomFieldStore {
         copied++;
       }
       return copied;
+    });
+  }
+
+  /**
+   * Sets a resolved tracking request's staged values on its shipment and containers. A value
+   * whose definition was deleted since is skipped, as is one for a container the shipment does
+   * not have; a value for one container wins over a value for every container. Joins the
+   * caller's transaction. Returns how many values were set.
+   */
+  async applyStaged(
+    accountId: string,
+    staged: StagedCustomFieldValue[],
+    shipmentId: string,
+  ): Promise<number> {
+    if (staged.length === 0) return 0;
+    return this.atomically(async (store) => {
+      const live = new Set(
+        (
+          await store.definitionsByIds(accountId, [...new Set(staged.map((s) => s.definitionId))])
+        ).map((d) => d.id),
+      );
+      const containers = await store.db
+        .selectFrom('containers')
+        .select(['id', 'number'])
+        .where('account_id', '=', accountId)
+        .where('shipment_id', '=', shipmentId)
+        .execute();
+      // Broadcast values first, so a value naming its container is the one that stays.
+      const ordered = [
+        ...staged.filter((s) => s.containerNumber === undefined),
+        ...staged.filter((s) => s.containerNumber !== undefined),
+      ];
+      let set = 0;
+      for (const s of ordered) {
+        if (!live.has(s.definitionId)) continue;
+        const entities =
+          s.target === 'shipment'
+            ? [{ type: 'shipment' as const, id: shipmentId }]
+            : containers
+                .filter((c) => s.containerNumber === undefined || c.number === s.containerNumber)
+                .map((c) => ({ type: 'container' as const, id: c.id }));
+        for (const entity of entities) {
+          await store.setValue(
+            accountId,
+            { definitionId: s.definitionId, entityType: entity.type, entityId: entity.id },
+            s.value,
+          );
+          set++;
+        }
+      }
+      return set;
     });
   }
 

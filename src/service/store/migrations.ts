@@ -854,6 +854,23 @@ const nativeBooleans: Migration = {
   },
 };
 
+/**
+ * Custom field values a tracking request stages for the shipment and containers it will create
+ * (`initial_custom_fields`), checked at creation and kept as JSON until the request resolves.
+ */
+const initialCustomFields: Migration = {
+  async up(db: AnyDb) {
+    // Idempotent like 0013 and 0014: a migration run again over a done schema changes nothing.
+    const tables = await db.introspection.getTables();
+    const requests = tables.find((table) => table.name === 'tracking_requests');
+    if (requests?.columns.some((column) => column.name === 'initial_custom_fields')) return;
+    await db.schema
+      .alterTable('tracking_requests')
+      .addColumn('initial_custom_fields', 'text')
+      .execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -870,6 +887,7 @@ export const migrations: Record<string, Migration> = {
   '0012_account_record_counts': accountRecordCounts,
   '0013_native_timestamps': nativeTimestamps,
   '0014_native_booleans': nativeBooleans,
+  '0015_initial_custom_fields': initialCustomFields,
 };
 
 export const migrationProvider: MigrationProvider = {

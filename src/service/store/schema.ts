@@ -118,6 +118,8 @@ export interface TrackingRequestsTable {
   next_attempt_at?: string | null;
   /** The party the request is tracked for. */
   customer_id?: string | null;
+  /** Checked custom field values to set once the shipment exists (StagedCustomFieldValue[]). */
+  initial_custom_fields?: Json | null;
 }
 
 export interface ShipmentsTable {

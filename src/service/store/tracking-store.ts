@@ -22,6 +22,7 @@ import type {
 import { CONFLICT_ATTEMPTS, isTransactionConflict, storeKindOf } from './dialect';
 import type { ReferenceData } from './reference';
 import { referenceId } from './reference';
+import type { StagedCustomFieldValue } from './custom-fields';
 import type {
   ContainersTable,
   Database,
@@ -39,6 +40,8 @@ export interface NewTrackingRequest {
   shipmentTags?: string[];
   /** The party the request is tracked for. */
   customerId?: string | null;
+  /** Custom field values to set on what the request creates, already checked. */
+  initialCustomFields?: StagedCustomFieldValue[];
 }
 
 export interface ShipmentInput {
@@ -201,12 +204,14 @@ export class TrackingStore {
       created_at: now,
       updated_at: now,
       ...(input.customerId ? { customer_id: input.customerId } : {}),
+      ...(input.initialCustomFields?.length
+        ? { initial_custom_fields: json(input.initialCustomFields) }
+        : {}),
     };
     await this.db.insertInto('tracking_requests').values(row).execute();
     return row;
   }
 
-  /** A pending or created request of the account for the same number and line, if any. */
   /** Tracking requests of every account by status (the operator's metrics). */
   async countTrackingRequestsByStatus(): Promise<Record<string, number>> {
     const rows = await this.db
@@ -217,6 +222,7 @@ export class TrackingStore {
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
   }
 
+  /** A pending or created request of the account for the same number and line, if any. */
   async findActiveDuplicate(
     accountId: string,
     requestNumber: string,

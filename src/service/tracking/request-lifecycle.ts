@@ -5,7 +5,7 @@
  * the request's outcome and its events.
  */
 import type { TrackingRequestFailedReason } from '../../shared/api/resources';
-import { CustomFieldStore } from '../store/custom-fields';
+import { CustomFieldStore, type StagedCustomFieldValue } from '../store/custom-fields';
 import type { TrackingRequestsTable } from '../store/schema';
 import { applyShipmentFacts, interpretLine, type ApplyScope, type LineView } from './apply';
 import type { EngineContext } from './engine-context';
@@ -113,12 +113,7 @@ export class RequestLifecycle {
       await applyShipmentFacts(env, scope, shipment, view, { announce: false });
       await this.refreshers.applyContainers(scope, shipment.id, view, numbers, deadlines, terminal);
       await this.refreshers.saveEventSnapshot(scope, shipment.id, result.events);
-      // What was set on the request (a PO number on the Track form) belongs to the shipment.
-      await new CustomFieldStore(scope.trx, clock).carryOverToShipment(
-        request.account_id,
-        request.id,
-        shipment.id,
-      );
+      await this.setRequestedCustomFields(scope, request, shipment.id);
       await this.finishRequest(scope, request, 'created', null, shipment.id);
       return shipment;
     });
@@ -142,8 +137,27 @@ export class RequestLifecycle {
         refNumbers: JSON.parse(request.ref_numbers) as string[],
         tags: JSON.parse(request.shipment_tags) as string[],
       });
+      await this.setRequestedCustomFields(scope, request, shipment.id);
       await this.finishRequest(scope, request, 'created', null, shipment.id);
     });
+  }
+
+  /**
+   * The custom field values the client asked for, on the shipment the request created and its
+   * containers: what was set on the request itself (a PO number on the Track form) and then
+   * what `initial_custom_fields` staged, which wins where both name the same field.
+   */
+  private async setRequestedCustomFields(
+    scope: ApplyScope,
+    request: TrackingRequestsTable,
+    shipmentId: string,
+  ): Promise<void> {
+    const fields = new CustomFieldStore(scope.trx, this.ctx.clock);
+    await fields.carryOverToShipment(request.account_id, request.id, shipmentId);
+    if (request.initial_custom_fields) {
+      const staged = JSON.parse(request.initial_custom_fields) as StagedCustomFieldValue[];
+      await fields.applyStaged(request.account_id, staged, shipmentId);
+    }
   }
 
   private async finishRequest(

@@ -96,6 +96,42 @@ export const SearchDocument = Type.Object({ data: Type.Array(SearchResult) });
 // ---------------------------------------------------------------------------------------------
 // Write shapes
 
+/** Longest list of staged values one tracking request takes (a bound on the work it asks for). */
+const MAX_INITIAL_CUSTOM_FIELDS = 200;
+
+export const InitialCustomFields = Type.Object(
+  {
+    shipment: Type.Optional(
+      Type.Array(Type.Object({ api_slug: Type.String(), value: Type.Unknown() }), {
+        maxItems: MAX_INITIAL_CUSTOM_FIELDS,
+        description: 'Values for the shipment the request creates (Shipment definitions).',
+      }),
+    ),
+    containers: Type.Optional(
+      Type.Array(
+        Type.Object({
+          api_slug: Type.String(),
+          value: Type.Unknown(),
+          number: Type.Optional(
+            Type.String({
+              description: 'The container the value is for; omitted or empty: every container.',
+            }),
+          ),
+        }),
+        {
+          maxItems: MAX_INITIAL_CUSTOM_FIELDS,
+          description: 'Values for the containers the request creates (Container definitions).',
+        },
+      ),
+    ),
+  },
+  {
+    description:
+      'Custom field values set on the shipment and its containers once the request creates them. Each api_slug must name a definition of the account; values are checked when the request is made.',
+  },
+);
+export type InitialCustomFields = Static<typeof InitialCustomFields>;
+
 export const TrackingRequestCreateBody = Type.Object({
   data: Type.Object({
     type: Type.Literal('tracking_request'),
@@ -113,6 +149,7 @@ export const TrackingRequestCreateBody = Type.Object({
       ),
       ref_numbers: Type.Optional(Type.Array(Type.String())),
       shipment_tags: Type.Optional(Type.Array(Type.String())),
+      initial_custom_fields: Type.Optional(InitialCustomFields),
     }),
     relationships: Type.Optional(
       Type.Object({

@@ -475,6 +475,65 @@ describe('tracking request lifecycle', () => {
     expect(later.map((v) => JSON.parse(v.value))).toEqual(['PO-4472']);
   });
 
+  it('sets initial_custom_fields on the shipment and containers once the request creates them', async () => {
+    h.line.answer = () => ({ status: 200, body: journey(h.clock.now()) });
+    const store = h.stores.customFields;
+    const define = async (entityType: string, slug: string) =>
+      (await store.createDefinition(h.accountId, {
+        entity_type: entityType,
+        api_slug: slug,
+        display_name: slug,
+        description: null,
+        data_type: 'short_text',
+        reference_type: null,
+        validation: null,
+        default_format: null,
+        default_value: null,
+      }))!;
+    const po = await define('Shipment', 'po_number');
+    const trucker = await define('Container', 'trucker');
+    await define('Container', 'seal');
+    const gone = await define('Container', 'gone');
+    // As POST /tracking_requests does: checked and staged, then the request is created.
+    const staged = await new CustomFields(h.stores).stage(
+      h.accountId,
+      {
+        shipment: [{ api_slug: 'po_number', value: 'PO-9' }],
+        containers: [
+          { api_slug: 'trucker', value: 'Bay Haulers', number: BOX.toLowerCase() },
+          { api_slug: 'trucker', value: 'Acme' },
+          { api_slug: 'seal', value: 'S-1', number: 'MSCU0000000' },
+          { api_slug: 'gone', value: 'x', number: '' },
+        ],
+      },
+      '/data/attributes/initial_custom_fields',
+    );
+    await store.deleteDefinition(h.accountId, gone.id);
+    const r = await h.tracking.createTrackingRequest(h.accountId, {
+      requestNumber: BL,
+      requestType: 'bill_of_lading',
+      scac: 'MSCU',
+      initialCustomFields: staged,
+    });
+    await h.engine.drain();
+
+    expect((await tr(r.id)).status).toBe('created');
+    const shipment = await h.opened.db
+      .selectFrom('shipments')
+      .selectAll()
+      .executeTakeFirstOrThrow();
+    const box = await h.opened.db.selectFrom('containers').selectAll().executeTakeFirstOrThrow();
+    const valuesOf = async (type: 'shipment' | 'container', id: string) =>
+      (await store.valuesOf(h.accountId, type, [id])).map((v) => [
+        v.definition_id,
+        JSON.parse(v.value),
+      ]);
+    expect(await valuesOf('shipment', shipment.id)).toEqual([[po.id, 'PO-9']]);
+    // The value naming the box wins over the one for every box; the seal was for a box this
+    // shipment does not have, and the deleted field is skipped.
+    expect(await valuesOf('container', box.id)).toEqual([[trucker.id, 'Bay Haulers']]);
+  });
+
   it('TEST-TR-SUCCEEDED succeeds without polling a line', async () => {
     const r = await request('TEST-TR-SUCCEEDED', 'bill_of_lading', 'TEST');
     await h.engine.drain();

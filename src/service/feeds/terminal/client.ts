@@ -12,6 +12,7 @@ import {
   TerminalContainerStatus,
   type TerminalContainerStatus as TerminalContainerStatusType,
 } from '../../../shared/feeds/terminal';
+import { CONTAINER_NUMBER_SHAPE } from '../../../shared/iso6346';
 import { joinUrl, sendFeedRequest, type HttpSourceConfig } from '../http';
 import {
   classifyFailure,
@@ -44,7 +45,6 @@ export interface TerminalBatchResult {
 }
 
 export const TERMINAL_BATCH_LIMIT = 100;
-const CONTAINER_NUMBER = /^[A-Z]{4}[0-9]{7}$/;
 
 export class TerminalClient {
   private readonly counters: FeedCounters = emptyCounters();
@@ -101,10 +101,10 @@ export class TerminalClient {
     };
     const numbers = [...new Set(containerNumbers.map((n) => n.trim().toUpperCase()))];
     for (const n of numbers) {
-      if (!CONTAINER_NUMBER.test(n))
+      if (!CONTAINER_NUMBER_SHAPE.test(n))
         result.invalid.push({ container_number: n, reason: 'not a container number' });
     }
-    const valid = numbers.filter((n) => CONTAINER_NUMBER.test(n));
+    const valid = numbers.filter((n) => CONTAINER_NUMBER_SHAPE.test(n));
     for (let i = 0; i < valid.length; i += TERMINAL_BATCH_LIMIT) {
       await this.queryChunk(valid.slice(i, i + TERMINAL_BATCH_LIMIT), result);
     }
