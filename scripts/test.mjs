@@ -88,6 +88,49 @@ function counts() {
   return { passed, failed, skipped };
 }
 
+// The failing tests by name with the first line of their error, so the end of a long log says
+// what broke without scrolling back through it.
+function failures() {
+  const lines = [];
+  if (existsSync(vitestReport)) {
+    const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+    for (const file of report.testResults ?? []) {
+      const relative = String(file.name ?? '').replace(`${root}/`, '');
+      const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+      if (failedTests.length === 0 && file.status === 'failed') {
+        lines.push(`${relative}: ${firstLine(file.message)}`);
+      }
+      for (const test of failedTests) {
+        lines.push(`${relative} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      }
+    }
+  }
+  if (existsSync(playwrightReport)) {
+    const visit = (suite, file) => {
+      for (const spec of suite.specs ?? []) {
+        for (const test of spec.tests ?? []) {
+          if (test.status !== 'unexpected') continue;
+          const error = test.results?.at(-1)?.error?.message;
+          lines.push(`${spec.file ?? file} › ${spec.title}: ${firstLine(error)}`);
+        }
+      }
+      for (const child of suite.suites ?? []) visit(child, suite.file ?? file);
+    };
+    for (const suite of JSON.parse(readFileSync(playwrightReport, 'utf8')).suites ?? []) {
+      visit(suite, suite.file);
+    }
+  }
+  return lines;
+}
+
+function firstLine(text) {
+  // Strip colour codes; keep one line short enough to read in a log tail.
+  const plain = String(text ?? 'no message')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+    .trim();
+  return plain.split('\n')[0].slice(0, 300);
+}
+
 console.log('\n=== summary');
 for (const result of results) {
   console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s)`);
@@ -95,4 +138,5 @@ for (const result of results) {
 const { passed, failed, skipped } = counts();
 const failedSteps = results.filter((result) => !result.ok).length;
 console.log(`tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+for (const line of failures()) console.log(`failed: ${line}`);
 process.exit(failedSteps > 0 || failed > 0 ? 1 : 0);
