@@ -7,8 +7,9 @@
 import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startBrowserMode, type LaunchedApp } from './support/launch';
+import { boardCount } from './support/app';
 
 /** The embedded service process of the app using `dataDir` (its options name the folder). */
 function servicePid(dataDir: string): number | null {
@@ -40,13 +41,6 @@ async function nextServicePid(dataDir: string, previous: number | null): Promise
     .toBe(true);
   return pid!;
 }
-
-const boardCount = async (page: Page) =>
-  Number(
-    /([\d,]+) containers/
-      .exec((await page.getByTestId('board-count').textContent()) ?? '')?.[1]
-      ?.replace(/,/g, '') ?? 0,
-  );
 
 test.describe('connection state', () => {
   let dataDir: string;

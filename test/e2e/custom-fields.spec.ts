@@ -5,11 +5,10 @@
  * it as a board column after the sync, filters by it and exports it.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
+import { expect, test } from '@playwright/test';
+import { boardCount, freshAppPerTest } from './support/app';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -185,31 +184,14 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const countOf = async (page: Page) =>
-  Number(
-    /([\d,]+) containers?/
-      .exec((await page.getByTestId('board-count').textContent()) ?? '')?.[1]
-      ?.replace(/,/g, '') ?? 0,
-  );
-
 test.describe('custom fields on the board', () => {
-  let dataDir: string;
-  let app: LaunchedApp;
-
-  test.beforeEach(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'quayside-custom-fields-'));
-    app = await startBrowserMode(dataDir);
-  });
-  test.afterEach(async () => {
-    await app?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const fresh = freshAppPerTest('quayside-custom-fields-');
 
   test('define "Trucker", set it from the detail view, see, filter and export it', async ({
     page,
   }) => {
     test.setTimeout(180_000);
-    const service = await embeddedService(dataDir);
+    const service = await embeddedService(fresh.dataDir);
     const definition = await send(service, '/custom_field_definitions', {
       data: {
         type: 'custom_field_definition',
@@ -230,13 +212,13 @@ test.describe('custom fields on the board', () => {
       });
     }
 
-    await page.goto(`${app.url}#/containers`);
+    await page.goto(`${fresh.app.url}#/containers`);
     await expect
       .poll(
         async () => {
           const sync = page.getByRole('button', { name: 'Sync now' });
           if (await sync.isEnabled()) await sync.click();
-          return countOf(page);
+          return boardCount(page);
         },
         { timeout: 90_000, intervals: [2_000] },
       )
@@ -281,7 +263,7 @@ test.describe('custom fields on the board', () => {
           const sync = page.getByRole('button', { name: 'Sync now' });
           if (await sync.isEnabled()) await sync.click();
           await filter.selectOption('acme');
-          return countOf(page);
+          return boardCount(page);
         },
         { timeout: 60_000, intervals: [2_000] },
       )
@@ -309,7 +291,7 @@ test.describe('custom fields on the board', () => {
     page,
   }) => {
     test.setTimeout(180_000);
-    const service = await embeddedService(dataDir);
+    const service = await embeddedService(fresh.dataDir);
     for (const entityType of ['TrackingRequest', 'Shipment']) {
       await send(service, '/custom_field_definitions', {
         data: {
@@ -325,7 +307,7 @@ test.describe('custom fields on the board', () => {
     }
     const target = await untrackedContainer(service);
 
-    await page.goto(`${app.url}#/track`);
+    await page.goto(`${fresh.app.url}#/track`);
     await page.getByLabel('Request type').selectOption('container');
     await page.getByLabel('Numbers (one per line; paste many at once)').fill(target.number);
     await page.getByLabel('Shipping line (SCAC)').fill(target.scac);
@@ -375,7 +357,7 @@ test.describe('custom fields on the board', () => {
         async () => {
           const sync = page.getByRole('button', { name: 'Sync now' });
           if (await sync.isEnabled()) await sync.click();
-          return countOf(page);
+          return boardCount(page);
         },
         { timeout: 90_000, intervals: [2_000] },
       )

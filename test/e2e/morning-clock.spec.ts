@@ -1,42 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { DateTime } from 'luxon';
 import { startBrowserMode, type LaunchedApp } from './support/launch';
-
-/** Calls one bridge method the way the browser-mode renderer does. */
-async function bridge<T>(app: LaunchedApp, method: string, argument: unknown): Promise<T> {
-  const url = new URL(app.url);
-  const response = await fetch(`${url.origin}/bridge/${method}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Quayside-Token': url.searchParams.get('token') ?? '',
-    },
-    body: JSON.stringify({ argument }),
-  });
-  const reply = (await response.json()) as { ok: boolean; result: T };
-  if (!reply.ok) throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
-  return reply.result;
-}
-
-async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
-    const button = page.getByRole('button', { name: 'Sync now' });
-    if (await button.isEnabled()) await button.click();
-    await page.waitForTimeout(1500);
-  }
-}
-
-const boardTotal = async (page: Page) =>
-  Number(
-    /([\d,]+) containers?/
-      .exec((await page.getByTestId('board-count').textContent()) ?? '')?.[1]
-      ?.replace(/,/g, '') ?? 0,
-  );
+import { boardCount, bridge, syncUntil } from './support/app';
 
 test.describe('saved views, the daily digest and the per diem clock', () => {
   let dataDir: string;
@@ -100,7 +68,7 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
     // One simulated minute per real second, so the digest time is a few seconds away.
     app = await startBrowserMode(dataDir, ['--sim-speed', '60']);
     await page.goto(`${app.url}#/containers`);
-    await syncUntil(page, async () => (await boardTotal(page)) > 0);
+    await syncUntil(page, async () => (await boardCount(page)) > 0);
 
     const clock = await bridge<{ now: string }>(app, 'getClock', null);
     const at = DateTime.fromISO(clock.now).plus({ minutes: 6 }).startOf('minute');

@@ -9,22 +9,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RouteMapResult } from '../../src/shared/bridge';
 import { startBrowserMode, type LaunchedApp } from './support/launch';
-
-/** Calls one bridge method the way the browser-mode renderer does. */
-async function bridge<T>(app: LaunchedApp, method: string, argument: unknown): Promise<T> {
-  const url = new URL(app.url);
-  const response = await fetch(`${url.origin}/bridge/${method}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Quayside-Token': url.searchParams.get('token') ?? '',
-    },
-    body: JSON.stringify({ argument }),
-  });
-  const reply = (await response.json()) as { ok: boolean; result: T };
-  if (!reply.ok) throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
-  return reply.result;
-}
+import { bridge } from './support/app';
 
 /** A container at sea whose loading port is in Asia and discharge port in the Americas. */
 async function transPacificContainer(app: LaunchedApp): Promise<string | null> {

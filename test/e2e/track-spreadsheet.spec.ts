@@ -1,43 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
-
-/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
-async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
-    const button = page.getByRole('button', { name: 'Sync now' });
-    if (await button.isEnabled()) await button.click();
-    await page.waitForTimeout(1500);
-  }
-}
+import { expect, test } from '@playwright/test';
+import { freshAppPerTest, syncUntil } from './support/app';
 
 /** The same container number with a check digit one off: a typo ISO 6346 catches. */
 const withWrongCheckDigit = (number: string) =>
   `${number.slice(0, 10)}${(Number(number[10]) + 1) % 10}`;
 
 test.describe('tracking the numbers of a spreadsheet', () => {
-  let dataDir: string;
-  let app: LaunchedApp;
-
-  test.beforeEach(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'quayside-sheet-'));
-    app = await startBrowserMode(dataDir);
-  });
-  test.afterEach(async () => {
-    await app?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const fresh = freshAppPerTest('quayside-sheet-');
 
   test('a CSV is previewed with its bad row marked, and its good numbers are tracked', async ({
     page,
   }) => {
     test.setTimeout(120_000);
     // Two container numbers of the simulated world, from the board, with the first one's line.
-    await page.goto(`${app.url}#/containers`);
+    await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
     await syncUntil(page, async () => /^([2-9]|\d\d)/.test((await count.textContent()) ?? ''));
     const grid = page.getByRole('grid', { name: 'Containers' });
@@ -104,7 +80,7 @@ test.describe('tracking the numbers of a spreadsheet', () => {
   });
 
   test('a file that is not a spreadsheet is refused in words', async ({ page }) => {
-    await page.goto(`${app.url}#/track`);
+    await page.goto(`${fresh.app.url}#/track`);
     await page.getByLabel('Choose spreadsheet').setInputFiles({
       name: 'notice.csv',
       mimeType: 'text/csv',

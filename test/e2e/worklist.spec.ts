@@ -1,40 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
-
-/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
-async function syncUntil(page: Page, done: () => Promise<boolean>, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
-    const button = page.getByRole('button', { name: 'Sync now' });
-    if (await button.isEnabled()) await button.click();
-    await page.waitForTimeout(1500);
-  }
-}
+import { freshAppPerTest, syncUntil } from './support/app';
 
 const worklistRows = (page: Page) => page.getByTestId('worklist-row');
 
 test.describe('the dispatcher morning on the embedded default', () => {
-  let dataDir: string;
-  let app: LaunchedApp;
-
-  test.beforeEach(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'quayside-morning-'));
-    app = await startBrowserMode(dataDir);
-  });
-  test.afterEach(async () => {
-    await app?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const fresh = freshAppPerTest('quayside-morning-');
 
   test('opens on the worklist: terminals with sections, each row with its reason and next action', async ({
     page,
   }) => {
     test.setTimeout(120_000);
-    await page.goto(app.url);
+    await page.goto(fresh.app.url);
     await expect(page.getByRole('heading', { name: 'Worklist', level: 1 })).toBeVisible();
     await syncUntil(page, async () => (await worklistRows(page).count()) > 0);
 
@@ -76,7 +52,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await page.goto(`${app.url}#/containers`);
+    await page.goto(`${fresh.app.url}#/containers`);
     const toggle = page.getByRole('checkbox', { name: 'Show completed' });
     await expect(toggle).not.toBeChecked();
     const count = page.getByTestId('board-count');
@@ -103,7 +79,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await page.goto(`${app.url}#/containers`);
+    await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
     const shown = async () =>
       Number(
@@ -154,7 +130,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
     page,
   }) => {
     test.setTimeout(120_000);
-    await page.goto(`${app.url}#/containers`);
+    await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
     await syncUntil(page, async () => /^[1-9]/.test((await count.textContent()) ?? ''));
     const grid = page.getByRole('grid', { name: 'Containers' });

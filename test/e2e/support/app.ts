@@ -1,0 +1,128 @@
+/**
+ * What the end-to-end specs do with a running app: a fresh one per test, its bridge called as the
+ * browser-mode renderer calls it, syncing until the board shows what a test waits for.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { startBrowserMode, type LaunchedApp } from './launch';
+
+const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
+
+/**
+ * A fresh app in browser mode over its own data folder for each test of the describe block this
+ * is called in, stopped and removed after it: a failed test never leaves state for the next.
+ */
+export function freshAppPerTest(prefix: string): {
+  readonly app: LaunchedApp;
+  readonly dataDir: string;
+} {
+  let app: LaunchedApp | undefined;
+  let dataDir: string | undefined;
+  test.beforeEach(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), prefix));
+    app = await startBrowserMode(dataDir);
+  });
+  test.afterEach(async () => {
+    await app?.stop();
+    app = undefined;
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    get app() {
+      if (!app) throw new Error('the app runs only inside a test');
+      return app;
+    },
+    get dataDir() {
+      if (!dataDir) throw new Error('the data folder exists only inside a test');
+      return dataDir;
+    },
+  };
+}
+
+/** Calls one bridge method the way the browser-mode renderer does. */
+export async function bridge<T>(app: LaunchedApp, method: string, argument: unknown): Promise<T> {
+  const url = new URL(app.url);
+  const response = await fetch(`${url.origin}/bridge/${method}`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Quayside-Token': url.searchParams.get('token') ?? '',
+    },
+    body: JSON.stringify({ argument }),
+  });
+  const reply = (await response.json()) as { ok: boolean; result: T };
+  if (!reply.ok) throw new Error(`${method} failed: ${JSON.stringify(reply)}`);
+  return reply.result;
+}
+
+/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
+export async function syncUntil(
+  page: Page,
+  done: () => Promise<boolean>,
+  timeoutMs = 60_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('condition not reached after syncing');
+    const button = page.getByRole('button', { name: 'Sync now' });
+    if (await button.isEnabled()) await button.click();
+    await page.waitForTimeout(1500);
+  }
+}
+
+/** How many containers the board's count line says it shows ("1,234 containers"); 0 before. */
+export async function boardCount(page: Page): Promise<number> {
+  const text = (await page.getByTestId('board-count').textContent()) ?? '';
+  const match = /([\d,]+) containers?\b/.exec(text);
+  return match?.[1] ? Number(match[1].replace(/,/g, '')) : 0;
+}
+
+export interface WorldShipment {
+  billOfLading: string;
+  scac: string;
+  containers: string[];
+}
+
+/**
+ * A shipment of the simulated world with containers the app does not track yet by any of its
+ * numbers, so tracking it is what brings it onto the board. `quayside sim list` prints each
+ * shipment as its BL, its booking, then its containers.
+ */
+export async function untrackedShipment(app: LaunchedApp): Promise<WorldShipment> {
+  const listing = execFileSync(process.execPath, ['bin/quayside.mjs', 'sim', 'list'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  });
+  // The app answers before its embedded service is connected: ask until it is.
+  let requests: { rows: { number: string }[] } | null = null;
+  await expect
+    .poll(
+      async () => {
+        requests = await bridge<{ rows: { number: string }[] }>(app, 'listTrackingRequests', {
+          limit: 1000,
+        }).catch(() => null);
+        return requests !== null;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe(true);
+  const tracked = new Set(requests!.rows.map((row) => row.number));
+  const shipments: (WorldShipment & { numbers: string[] })[] = [];
+  for (const line of listing.split('\n').slice(1)) {
+    const [number, scac, type] = line.trim().split(/\s+/);
+    if (!number || !scac || !type) continue;
+    if (type === 'bill_of_lading')
+      shipments.push({ billOfLading: number, scac, containers: [], numbers: [] });
+    const shipment = shipments.at(-1);
+    shipment?.numbers.push(number);
+    if (type === 'container') shipment?.containers.push(number);
+  }
+  const free = shipments.find(
+    (s) => s.containers.length > 0 && s.numbers.every((number) => !tracked.has(number)),
+  );
+  if (!free) throw new Error('the app already tracks every shipment of the world');
+  return { billOfLading: free.billOfLading, scac: free.scac, containers: free.containers };
+}
