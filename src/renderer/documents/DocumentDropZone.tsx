@@ -2,8 +2,9 @@
  * Where documents come in: a drop target with a file picker, and the uploads in progress, each
  * with its extraction once the service has read it.
  */
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { useCallback } from 'react';
 import { quayside } from '../bridge';
+import { DropZone } from '../components/DropZone';
 import { useBridgeValue } from '../hooks/use-bridge';
 import { ExtractionPanel, documentTypeLabel } from './ExtractionPanel';
 import { useDocumentUploads, type Upload } from './uploads';
@@ -15,61 +16,33 @@ const STAGE_TEXT: Record<Upload['stage'], string> = {
   failed: 'Failed',
 };
 
-export const filesOf = (event: DragEvent): File[] => [...event.dataTransfer.files];
-
 export function DocumentDropZone() {
   const { uploads, addFiles, dismiss } = useDocumentUploads();
   const loadSyncStatus = useCallback(() => quayside.getSyncStatus(), []);
   const offline = useBridgeValue(loadSyncStatus, 'syncStatus').value?.state === 'offline';
-  const [over, setOver] = useState(false);
-  const picker = useRef<HTMLInputElement>(null);
-
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    // The window's own handler would take the same files a second time.
-    event.stopPropagation();
-    setOver(false);
-    addFiles(filesOf(event));
-  };
-
   return (
     <section className="panel drop-panel" aria-label="Documents to track">
-      <div
-        className={`drop-zone${over ? ' drop-zone--over' : ''}`}
-        data-testid="document-drop-zone"
-        onDragOver={(event) => {
-          event.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
+      <DropZone
+        testId="document-drop-zone"
+        buttonText="Choose files…"
+        pickerLabel="Choose documents"
+        accept="application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg"
+        multiple
+        onFiles={addFiles}
+        status={
+          offline ? (
+            <p role="status" className="save-state--error">
+              The tracking service is offline: uploads will be refused until it is back. Documents
+              already synced still open.
+            </p>
+          ) : null
+        }
       >
         <p>
           Drop arrival notices, bills of lading or booking confirmations here (PDF, PNG or JPEG):
           their numbers are read for you.
         </p>
-        <button type="button" className="secondary" onClick={() => picker.current?.click()}>
-          Choose files…
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          multiple
-          hidden
-          accept="application/pdf,image/png,image/jpeg,.pdf,.png,.jpg,.jpeg"
-          aria-label="Choose documents"
-          onChange={(event) => {
-            addFiles([...(event.target.files ?? [])]);
-            event.target.value = '';
-          }}
-        />
-        {offline ? (
-          <p role="status" className="save-state--error">
-            The tracking service is offline: uploads will be refused until it is back. Documents
-            already synced still open.
-          </p>
-        ) : null}
-      </div>
+      </DropZone>
       {uploads.length ? (
         <ul className="uploads">
           {uploads.map((upload) => (

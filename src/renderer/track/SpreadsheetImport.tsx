@@ -4,7 +4,7 @@
  * where rows with problems are marked and left out, then tracked one request per number with
  * the row's line, customer and references. The outcomes join the form's Submitted list.
  */
-import { useRef, useState, type DragEvent } from 'react';
+import { useState } from 'react';
 import type { REQUEST_TYPES } from '../../shared/bridge';
 import { type InferredNumber } from '../../shared/bridge';
 import {
@@ -13,6 +13,7 @@ import {
   type SpreadsheetRow,
 } from '../../shared/spreadsheet-import';
 import { quayside } from '../bridge';
+import { DropZone } from '../components/DropZone';
 import { toBase64 } from '../documents/uploads';
 import { describeFailure } from '../hooks/use-bridge';
 import { describeOutcome, type SubmittedRequest } from '../lib/track-outcome';
@@ -85,13 +86,11 @@ export function SpreadsheetImport({
 }: {
   onSubmitted: (results: SubmittedRequest[]) => void;
 }) {
-  const [over, setOver] = useState(false);
   const [reading, setReading] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [sheet, setSheet] = useState<Sheet | null>(null);
   const [sent, setSent] = useState<number | null>(null);
   const [outcome, setOutcome] = useState<string | null>(null);
-  const picker = useRef<HTMLInputElement>(null);
 
   const trackable = sheet?.rows.filter((row) => row.problems.length === 0) ?? [];
   const excluded = (sheet?.rows.length ?? 0) - trackable.length;
@@ -138,58 +137,33 @@ export function SpreadsheetImport({
     }
   };
 
-  const onDrop = (event: DragEvent) => {
-    event.preventDefault();
-    // The window's own handler would upload the file as a document.
-    event.stopPropagation();
-    setOver(false);
-    void readFile(event.dataTransfer.files[0]);
-  };
-
   return (
     <section className="panel drop-panel sheet-import" aria-label="Spreadsheet of numbers">
-      <div
-        className={`drop-zone${over ? ' drop-zone--over' : ''}`}
-        data-testid="spreadsheet-drop-zone"
-        onDragOver={(event) => {
-          event.preventDefault();
-          setOver(true);
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
+      <DropZone
+        testId="spreadsheet-drop-zone"
+        buttonText="Choose spreadsheet…"
+        pickerLabel="Choose spreadsheet"
+        accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        disabled={reading !== null || sent !== null}
+        onFiles={(files) => void readFile(files[0])}
+        status={
+          <>
+            {reading ? <p role="status">Reading {reading}…</p> : null}
+            {error ? (
+              <p role="alert" className="save-state--error">
+                {error}
+              </p>
+            ) : null}
+            {outcome ? <p role="status">{outcome}</p> : null}
+          </>
+        }
       >
         <p>
           Or drop a spreadsheet (CSV or XLSX) with a column of container, B/L or booking numbers;
           Line, Customer and PO or Reference columns are taken along. You check the rows before
           anything is tracked.
         </p>
-        <button
-          type="button"
-          className="secondary"
-          disabled={reading !== null || sent !== null}
-          onClick={() => picker.current?.click()}
-        >
-          Choose spreadsheet…
-        </button>
-        <input
-          ref={picker}
-          type="file"
-          hidden
-          accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          aria-label="Choose spreadsheet"
-          onChange={(event) => {
-            void readFile(event.target.files?.[0]);
-            event.target.value = '';
-          }}
-        />
-        {reading ? <p role="status">Reading {reading}…</p> : null}
-        {error ? (
-          <p role="alert" className="save-state--error">
-            {error}
-          </p>
-        ) : null}
-        {outcome ? <p role="status">{outcome}</p> : null}
-      </div>
+      </DropZone>
 
       {sheet ? (
         <div className="sheet-import__preview">
