@@ -159,6 +159,8 @@ describe('rendered resource reuse', () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000203');
     const first = JSON.parse(await text(LIST));
     expect(shipmentIn(first, seeded.shipment.id).relationships.containers.data).toHaveLength(2);
+    const detail = `/shipments/${seeded.shipment.id}`;
+    expect(JSON.parse(await text(detail)).data.relationships.containers.data).toHaveLength(2);
     const added = await t.service.store.tracking.createContainer(t.accountA, seeded.shipment.id, {
       number: 'MSCU2030004',
     });
@@ -167,6 +169,8 @@ describe('rendered resource reuse', () => {
     const members = shipmentIn(after, seeded.shipment.id).relationships.containers.data;
     expect(members.map((c: any) => c.id)).toContain(added.id);
     expect(after.meta.total).toBe(first.meta.total + 1);
+    const detailAfter = JSON.parse(await text(detail)).data.relationships.containers.data;
+    expect(detailAfter.map((c: any) => c.id)).toContain(added.id);
   });
 
   it('bumps updated_at when the raw events are replaced, so incremental syncs see it', async () => {
@@ -188,6 +192,8 @@ describe('rendered resource reuse', () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000205');
     const id = seeded.containers[0]!.id;
     await text(LIST);
+    await text(`/containers/${id}`);
+    await text(`/shipments/${seeded.shipment.id}`);
     const at = new Date(t.clock.now() + 1).toISOString();
     await writeAsAnotherProcess([
       [
@@ -202,6 +208,13 @@ describe('rendered resource reuse', () => {
     const doc = JSON.parse(await text(LIST));
     expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-OTHER');
     expect(shipmentIn(doc, seeded.shipment.id).attributes.customer_name).toBe('Other Co');
+    // The detail routes too.
+    expect(JSON.parse(await text(`/containers/${id}`)).data.attributes.seal_number).toBe(
+      'SEAL-OTHER',
+    );
+    expect(
+      JSON.parse(await text(`/shipments/${seeded.shipment.id}`)).data.attributes.customer_name,
+    ).toBe('Other Co');
   });
 
   it("never serves one account's containers or shipments to another", async () => {
@@ -210,6 +223,8 @@ describe('rendered resource reuse', () => {
     await text(`/containers/${id}?include=shipment`);
     const res = await t.get(`/containers/${id}?include=shipment`, t.keyB);
     expect(res.status).toBe(404);
+    await text(`/shipments/${seeded.shipment.id}`);
+    expect((await t.get(`/shipments/${seeded.shipment.id}`, t.keyB)).status).toBe(404);
     const listB = JSON.parse(await text(LIST, t.keyB));
     expect(listB.data).toEqual([]);
     expect(listB.included).toEqual([]);

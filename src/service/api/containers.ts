@@ -117,9 +117,11 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const includes = splitCustomFieldsInclude((request.query as { include?: string }).include);
       const include = parseInclude(includes.rest, 'container');
       const readAt = render.generation();
-      const row = await findOwned(account.id, (request.params as { id: string }).id);
-      if (!row) throw notFound();
-      const rendered = await render.containers([row], readAt);
+      const id = (request.params as { id: string }).id;
+      // The key is enough while the rendered copy is current: the full row is read on a miss.
+      const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
+      const rendered = key ? await render.containersByKey([key], readAt) : [];
+      if (rendered.length === 0) throw notFound();
       const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids),
       );

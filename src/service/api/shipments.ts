@@ -4,9 +4,8 @@ import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documen
 import { extension } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
-import { parseInclude, resolveIncludes } from '../jsonapi/include';
+import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
-import type { ShipmentsTable } from '../store/schema';
 import {
   IdParams,
   IncludeQuery,
@@ -73,10 +72,9 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
   const { render } = ctx;
   const reads = ctx.stores.reads;
 
-  async function document(accountId: string, rows: ShipmentsTable[], rawInclude: unknown) {
+  async function document(accountId: string, data: Resource[], rawInclude: unknown) {
     const includes = splitCustomFieldsInclude(rawInclude);
     const include = parseInclude(includes.rest, 'shipment');
-    const data = await render.shipments(rows);
     const included = await resolveIncludes(data, include, (type, ids) =>
       render.load(accountId, type, ids),
     );
@@ -125,7 +123,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
         },
         page,
       );
-      const doc = await document(account.id, rows, query.include);
+      const doc = await document(account.id, await render.shipments(rows), query.include);
       return sendCollection(request, reply, page, Number(total), doc);
     },
   );
@@ -145,9 +143,13 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       const account = accountOf(request);
       const include = (request.query as { include?: string }).include;
       parseInclude(splitCustomFieldsInclude(include).rest, 'shipment');
-      const row = await findOwned(account.id, (request.params as { id: string }).id);
-      if (!row) throw notFound();
-      const doc = await document(account.id, [row], include);
+      const readAt = render.generation();
+      const id = (request.params as { id: string }).id;
+      // The key is enough while the rendered copy is current: the full row is read on a miss.
+      const key = isUuid(id) ? await reads.ownedShipmentKey(account.id, id) : undefined;
+      const data = key ? await render.shipmentsByKey([key], readAt) : [];
+      if (data.length === 0) throw notFound();
+      const doc = await document(account.id, data, include);
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
@@ -201,7 +203,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
         customer,
       });
       const row = await findOwned(account.id, id);
-      const doc = await document(account.id, [row!], 'custom_fields');
+      const doc = await document(account.id, await render.shipments([row!]), 'custom_fields');
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
@@ -235,7 +237,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
           action === 'stop_tracking' ? 'cancelled_by_user' : null,
         );
         const row = await findOwned(account.id, id);
-        const doc = await document(account.id, [row!], undefined);
+        const doc = await document(account.id, await render.shipments([row!]), undefined);
         return sendDocument(reply, 200, { data: doc.data[0] });
       },
     );

@@ -3,7 +3,7 @@
  * is simply not found), the filtered and paged lists of /shipments, /containers and
  * /tracking_requests, a container's events, and /search. Writes live in tracking-store.ts.
  */
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type {
   ContainersTable,
   Database,
@@ -15,8 +15,7 @@ import type {
 
 import { containingText as containing } from './like';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
-
-type Db = Kysely<Database> | Transaction<Database>;
+import { preparedRead } from './prepared-read';
 
 export interface PageWindow {
   size: number;
@@ -81,7 +80,23 @@ const isUnfiltered = (filter: object): boolean =>
   );
 
 export class AccountReads {
-  constructor(private readonly db: Db) {}
+  /** The keys of one owned row, read on every detail request: compiled once. */
+  private readonly containerKeyRead;
+  private readonly shipmentKeyRead;
+
+  constructor(private readonly db: Kysely<Database>) {
+    const keyRead = (table: 'containers' | 'shipments') =>
+      preparedRead(db, 2, (id: string, accountId: string) =>
+        db
+          .selectFrom(table)
+          .select(['id', 'updated_at'])
+          .$if(carriesRowVersions(db), (qb) => qb.select(rowVersion(table)))
+          .where('id', '=', id)
+          .where('account_id', '=', accountId),
+      );
+    this.containerKeyRead = keyRead('containers');
+    this.shipmentKeyRead = keyRead('shipments');
+  }
 
   /** Ids of the records whose value of a custom field matches. */
   private withCustomField(match: CustomFieldMatch) {
@@ -112,6 +127,25 @@ export class AccountReads {
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .executeTakeFirst();
+  }
+
+  /**
+   * The account's shipment's id, updated_at and row version: what the rendered-resource cache
+   * needs to serve it without reading the whole row.
+   */
+  async ownedShipmentKey(
+    accountId: string,
+    id: string,
+  ): Promise<Versioned<Pick<ShipmentsTable, 'id' | 'updated_at'>> | undefined> {
+    return (await this.shipmentKeyRead(id, accountId))[0];
+  }
+
+  /** Like ownedShipmentKey, for a container. */
+  async ownedContainerKey(
+    accountId: string,
+    id: string,
+  ): Promise<Versioned<Pick<ContainersTable, 'id' | 'updated_at'>> | undefined> {
+    return (await this.containerKeyRead(id, accountId))[0];
   }
 
   async ownedContainer(
