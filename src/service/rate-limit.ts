@@ -22,8 +22,22 @@ export const CONTAINER_REFRESHES_PER_MINUTE = 10;
 /** After this many hits, keys whose window has passed are dropped (bounds memory). */
 const SWEEP_EVERY = 1_000;
 
+/** Hits counted in whole seconds: a window keeps at most one entry per second it spans. */
+const BUCKET_MS = 1_000;
+
+/** The hits of one key: [bucket start, count] oldest first, and their sum. */
+interface KeyWindow {
+  buckets: [start: number, count: number][];
+  total: number;
+}
+
+/**
+ * A rolling window per key, counted per second (as the shared limiter in the database counts):
+ * time and memory per key stay small whatever the limit, and a hit leaves the window up to a
+ * second early.
+ */
 export class RollingWindowLimiter {
-  private readonly hits = new Map<string, number[]>();
+  private readonly windows = new Map<string, KeyWindow>();
   private hitsSinceSweep = 0;
 
   constructor(
@@ -34,9 +48,10 @@ export class RollingWindowLimiter {
 
   /** Seconds until `key` may make another hit, or 0 when it may now. Records nothing. */
   retryAfterSeconds(key: string): number {
-    const list = this.current(key, this.clock.now());
-    if (!list || list.length < this.limit) return 0;
-    const retryAfterMs = list[0]! + this.windowMs - this.clock.now();
+    const now = this.clock.now();
+    const window = this.current(key, now);
+    if (!window || window.total < this.limit) return 0;
+    const retryAfterMs = window.buckets[0]![0] + this.windowMs - now;
     return Math.max(1, Math.ceil(retryAfterMs / 1000));
   }
 
@@ -44,9 +59,14 @@ export class RollingWindowLimiter {
   take(key: string): TakeResult {
     const retryAfterSeconds = this.retryAfterSeconds(key);
     if (retryAfterSeconds > 0) return { allowed: false, retryAfterSeconds };
-    const list = this.hits.get(key) ?? [];
-    list.push(this.clock.now());
-    this.hits.set(key, list);
+    const now = this.clock.now();
+    const start = now - (now % BUCKET_MS);
+    const window = this.windows.get(key) ?? { buckets: [], total: 0 };
+    const last = window.buckets.at(-1);
+    if (last && last[0] === start) last[1]++;
+    else window.buckets.push([start, 1]);
+    window.total++;
+    this.windows.set(key, window);
     if (++this.hitsSinceSweep >= SWEEP_EVERY) this.sweep();
     return { allowed: true };
   }
@@ -55,19 +75,25 @@ export class RollingWindowLimiter {
   private sweep(): void {
     this.hitsSinceSweep = 0;
     const now = this.clock.now();
-    for (const key of [...this.hits.keys()]) this.current(key, now);
+    for (const key of [...this.windows.keys()]) this.current(key, now);
   }
 
-  /** The hits of `key` still inside the window; empty lists are forgotten. */
-  private current(key: string, now: number): number[] | undefined {
-    const list = this.hits.get(key);
-    if (!list) return undefined;
+  /** The hits of `key` still inside the window; an emptied window is forgotten. */
+  private current(key: string, now: number): KeyWindow | undefined {
+    const window = this.windows.get(key);
+    if (!window) return undefined;
     const cutoff = now - this.windowMs;
     let drop = 0;
-    while (drop < list.length && list[drop]! <= cutoff) drop++;
-    if (drop) list.splice(0, drop);
-    if (list.length === 0) this.hits.delete(key);
-    return list;
+    while (drop < window.buckets.length && window.buckets[drop]![0] <= cutoff) {
+      window.total -= window.buckets[drop]![1];
+      drop++;
+    }
+    if (drop) window.buckets.splice(0, drop);
+    if (window.buckets.length === 0) {
+      this.windows.delete(key);
+      return undefined;
+    }
+    return window;
   }
 }
 
