@@ -124,9 +124,38 @@ export interface LfdZones {
   destination?: string | null | undefined;
 }
 
+/**
+ * Zone names and the first instants of calendar days are fixed for the life of the process, and
+ * asking the time zone database each time is most of a sync's projection work: both are kept
+ * (a bounded number, forgotten all at once when full).
+ */
+const KEPT_LIMIT = 10_000;
+const validZones = new Map<string, boolean>();
+const dayStarts = new Map<string, number>();
+const localDates = new Map<string, string>();
+
+function kept<T>(map: Map<string, T>, key: string, make: () => T): T {
+  const known = map.get(key);
+  if (known !== undefined) return known;
+  const value = make();
+  if (map.size >= KEPT_LIMIT) map.clear();
+  map.set(key, value);
+  return value;
+}
+
+const isValidZone = (zone: string) =>
+  kept(validZones, zone, () => DateTime.local().setZone(zone).isValid);
+
+/** The first instant (epoch ms) of the calendar day `shiftDays` after `localDate` in `zone`. */
+function dayStart(localDate: string, zone: string, shiftDays: number): number {
+  return kept(dayStarts, `${localDate} ${zone} ${shiftDays}`, () =>
+    DateTime.fromISO(localDate, { zone }).plus({ days: shiftDays }).startOf('day').toMillis(),
+  );
+}
+
 export function lfdZone(source: LfdSource, zones: LfdZones): string {
   const zone = source === 'rail' ? (zones.destination ?? zones.port) : zones.port;
-  return zone && DateTime.local().setZone(zone).isValid ? zone : 'UTC';
+  return zone && isValidZone(zone) ? zone : 'UTC';
 }
 
 /**
@@ -134,16 +163,20 @@ export function lfdZone(source: LfdSource, zones: LfdZones): string {
  * an instant (the feeds send the first moment of the day) is read in the zone.
  */
 export function lfdLocalDate(value: string, zone: string): string | null {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    return DateTime.fromISO(value, { zone }).isValid ? value : null;
-  }
-  const at = DateTime.fromISO(value, { setZone: true });
-  return at.isValid ? at.setZone(zone).toISODate() : null;
+  // '' stands for "no date" among the kept answers (a kept value must not be undefined).
+  const date = kept(localDates, `${value} ${zone}`, () => {
+    if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+      return DateTime.fromISO(value, { zone }).isValid ? value : '';
+    }
+    const at = DateTime.fromISO(value, { setZone: true });
+    return (at.isValid ? at.setZone(zone).toISODate() : null) ?? '';
+  });
+  return date || null;
 }
 
 /** Free time runs through the whole last free day: it ends at the next midnight in the zone. */
 export function lfdEndsAt(localDate: string, zone: string): number {
-  return DateTime.fromISO(localDate, { zone }).plus({ days: 1 }).startOf('day').toMillis();
+  return dayStart(localDate, zone, 1);
 }
 
 export interface LfdDeadline {
@@ -200,10 +233,7 @@ export type LfdDueDays = (typeof LFD_DUE_DAYS)[number];
  * day `days - 1` before it (so 1 = from the morning of the day itself).
  */
 export function lfdDueFrom(localDate: string, zone: string, days: number): number {
-  return DateTime.fromISO(localDate, { zone })
-    .minus({ days: days - 1 })
-    .startOf('day')
-    .toMillis();
+  return dayStart(localDate, zone, -(days - 1));
 }
 
 /** The deadline that drives urgency: the earliest one not yet past, else the latest past one. */

@@ -137,27 +137,66 @@ const acceptsNumber = (s: Schema) =>
       (Array.isArray(v.enum) && v.enum.some((e) => typeof e === 'number')),
   );
 
-/**
- * Turns numbers sent as strings into numbers wherever the schema wants a number, in place on
- * a copy; nothing else is converted (a null stays null, a string stays a string).
- */
-export function numbersFromStrings(schema: TSchema, value: unknown): unknown {
+/** Where in a schema numbers may be sent as strings: worked out once per schema, not per record. */
+interface NumberPlan {
+  /** This value may be a number. */
+  number: boolean;
+  items?: NumberPlan;
+  properties?: [name: string, plan: NumberPlan][];
+  /** Something at or below this value may be a number (else the value is left as it is). */
+  anywhere: boolean;
+}
+
+const numberPlans = new WeakMap<TSchema, NumberPlan>();
+
+function numberPlan(schema: TSchema): NumberPlan {
+  const known = numberPlans.get(schema);
+  if (known) return known;
   const s = schema as Schema;
-  if (typeof value === 'string' && acceptsNumber(s) && NUMBER.test(value)) return Number(value);
+  const items = variants(s).find((v) => v.items)?.items;
+  const object = objectOf(s);
+  const plan: NumberPlan = {
+    number: acceptsNumber(s),
+    ...(items ? { items: numberPlan(items) } : {}),
+    ...(object
+      ? {
+          properties: Object.entries(object.properties!).map(
+            ([name, member]) => [name, numberPlan(member)] as [string, NumberPlan],
+          ),
+        }
+      : {}),
+    anywhere: false,
+  };
+  plan.anywhere =
+    plan.number || !!plan.items?.anywhere || !!plan.properties?.some(([, p]) => p.anywhere);
+  numberPlans.set(schema, plan);
+  return plan;
+}
+
+function convertNumbers(plan: NumberPlan, value: unknown): unknown {
+  if (!plan.anywhere) return value;
+  if (typeof value === 'string') return plan.number && NUMBER.test(value) ? Number(value) : value;
   if (Array.isArray(value)) {
-    const items = variants(s).find((v) => v.items)?.items;
-    return items ? value.map((v) => numbersFromStrings(items, v)) : value;
+    const items = plan.items;
+    return items?.anywhere ? value.map((v) => convertNumbers(items, v)) : value;
   }
-  if (value && typeof value === 'object') {
-    const object = objectOf(s);
-    if (!object) return value;
+  if (value && typeof value === 'object' && plan.properties) {
     const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
-    for (const [name, member] of Object.entries(object.properties!)) {
-      if (name in out) out[name] = numbersFromStrings(member, out[name]);
+    for (const [name, member] of plan.properties) {
+      if (member.anywhere && name in out) out[name] = convertNumbers(member, out[name]);
     }
     return out;
   }
   return value;
+}
+
+/**
+ * Turns numbers sent as strings into numbers wherever the schema wants a number; objects on the
+ * way to a converted value are copied, never changed. Nothing else is converted (a null stays
+ * null, a string stays a string).
+ */
+export function numbersFromStrings(schema: TSchema, value: unknown): unknown {
+  return convertNumbers(numberPlan(schema), value);
 }
 
 /** The shared schema of each kind whose known attributes are named when absent. */
