@@ -6,7 +6,9 @@
  *   (the URLs the sync requested, replayed in order) without validation or writes; target <= 2.0
  * - incremental sync after 100 containers changed, against the same kind of bare transfer
  * - main-thread event-loop lag p99 during the full sync (perf_hooks.monitorEventLoopDelay), as a
- *   ratio to the p99 of the same loop idle; target: under 50 ms absolute
+ *   ratio to the p99 of the same loop idle; target (issue 22): p99 at most 16 ms absolute. Sampled
+ *   every millisecond: a sample reads as the resolution plus the delay, so a coarser resolution
+ *   would add itself to every reading.
  * - peak RSS of the app side after a full sync, and of the service holding the data, each as a
  *   ratio to the same process with the same modules loaded but no data
  *
@@ -29,7 +31,9 @@ const EVENTS_PER_CONTAINER = 20;
 const FULL_RUNS = quick ? 1 : 3;
 const INCREMENTAL_RUNS = 3;
 const CHANGED = 100;
-const LAG_RESOLUTION_MS = 10;
+const LAG_RESOLUTION_MS = 1;
+/** The issue's bound on the main thread's event-loop lag p99 during a full sync. */
+const LAG_TARGET_MS = 16;
 const MB = 1024 * 1024;
 
 // Every URL the sync engine fetches is recorded, so the baseline replays exactly those pages.
@@ -193,9 +197,9 @@ try {
     value: lag.p99,
     baseline: idle.p99,
     unit: 'ms',
-    // The issue's target is absolute (p99 < 50 ms); as a ratio to the idle loop that is:
-    target: { max: 50 / idle.p99 },
-    note: `p99 ${lag.p99.toFixed(1)} ms (max ${lag.max.toFixed(1)} ms) during the worst full sync vs ${idle.p99.toFixed(1)} ms idle, monitorEventLoopDelay resolution ${LAG_RESOLUTION_MS} ms (an idle loop reports about the resolution); target p99 < 50 ms absolute, shown as the ratio 50 / idle p99`,
+    // The issue's target is absolute; as a ratio to the idle loop that is:
+    target: { max: LAG_TARGET_MS / idle.p99 },
+    note: `p99 ${lag.p99.toFixed(1)} ms (max ${lag.max.toFixed(1)} ms) during the worst full sync vs ${idle.p99.toFixed(1)} ms idle, monitorEventLoopDelay resolution ${LAG_RESOLUTION_MS} ms (a reading is the resolution plus the delay); target p99 <= ${LAG_TARGET_MS} ms absolute, shown as the ratio ${LAG_TARGET_MS} / idle p99`,
   });
   reportResult({
     name: 'app peak RSS after full sync',
