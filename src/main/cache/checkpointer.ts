@@ -20,6 +20,9 @@ db.pragma('busy_timeout = 1000');
 parentPort.on('message', (message) => {
   if (message === 'close') {
     db.close();
+    // Tells a waiting stop() that this connection is closed.
+    Atomics.store(workerData.closed, 0, 1);
+    Atomics.notify(workerData.closed, 0);
     process.exit(0);
   }
   try {
@@ -33,10 +36,15 @@ parentPort.on('message', (message) => {
 
 const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
 
+/** The longest stop() waits for the worker to close its connection (a checkpoint finishing). */
+const CLOSE_WAIT_MS = 2_000;
+
 export class BackgroundCheckpointer {
   private worker: Worker | null = null;
   private busy = false;
   private failed = false;
+  /** Set to 1 by the worker once its connection is closed. */
+  private readonly closed = new Int32Array(new SharedArrayBuffer(4));
 
   /** `onFailure`: the worker could not start or died; the writer must checkpoint again. */
   constructor(
@@ -58,7 +66,12 @@ export class BackgroundCheckpointer {
       try {
         this.worker = new Worker(WORKER_SOURCE, {
           eval: true,
-          workerData: { file: this.file, driver: driverPath, options: sqliteOptions() },
+          workerData: {
+            file: this.file,
+            driver: driverPath,
+            options: sqliteOptions(),
+            closed: this.closed,
+          },
         });
       } catch {
         this.fail();
@@ -74,11 +87,17 @@ export class BackgroundCheckpointer {
     this.worker.postMessage('checkpoint');
   }
 
-  /** Stops the worker; it finishes a checkpoint in progress and closes its connection first. */
+  /**
+   * Stops the worker: it finishes a checkpoint in progress and closes its connection, and this
+   * waits for that (at most CLOSE_WAIT_MS), so that once the cache is closed no connection to
+   * its file is left (its folder can be removed or moved at once).
+   */
   stop(): void {
     const worker = this.worker;
     this.worker = null;
     this.busy = false;
-    worker?.postMessage('close');
+    if (!worker) return;
+    worker.postMessage('close');
+    Atomics.wait(this.closed, 0, 0, CLOSE_WAIT_MS);
   }
 }

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -246,6 +246,31 @@ describe('cache file and migrations', () => {
     expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     expect(cache.counts()).toEqual({ shipments: 0, containers: 40, events: 800 });
     expect(cache.integrityCheck()).toBe('ok');
+  });
+
+  it('leaves no connection open once closed after a bulk run, so its folder can be removed', async () => {
+    for (let round = 0; round < 3; round++) {
+      const dir = join(tmp.dir, `round-${round}`);
+      const bulk = Cache.open(dir);
+      const size = () => statSync(join(dir, CACHE_FILE)).size;
+      const before = size();
+      bulk.beginBulkWrites();
+      for (let i = 0; i < 40; i++) {
+        const c = container({ number: `MSKU${String(i).padStart(6, '0')}0` });
+        bulk.applyPage({ containers: [c] }, at(0));
+      }
+      // The checkpointing connection is open once it has copied pages into the file.
+      const deadline = Date.now() + 10_000;
+      while (size() <= before && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      bulk.close();
+      // The last connection to close folds the log into the database file and removes it: a
+      // checkpointing connection still open would keep it.
+      expect(readdirSync(dir)).toEqual([CACHE_FILE]);
+      rmSync(dir, { recursive: true });
+      expect(existsSync(dir)).toBe(false);
+    }
   });
 
   it('refuses a cache file written by a newer schema instead of corrupting it', () => {
