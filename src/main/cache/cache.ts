@@ -788,6 +788,13 @@ export class Cache implements CacheStore {
     ).run(key, JSON.stringify(value));
   }
 
+  /** Several state values in one transaction: all are written or none. */
+  setStates(values: Readonly<Record<string, unknown>>): void {
+    this.db.transaction(() => {
+      for (const [key, value] of Object.entries(values)) this.setState(key, value);
+    })();
+  }
+
   deleteState(key: string): void {
     this.stmt('DELETE FROM sync_state WHERE key = ?').run(key);
   }

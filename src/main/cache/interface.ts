@@ -124,5 +124,7 @@ export interface CacheStore {
   // Sync state
   getState<T>(key: string): T | null;
   setState(key: string, value: unknown): void;
+  /** Several state values in one transaction: all are written or none. */
+  setStates(values: Readonly<Record<string, unknown>>): void;
   deleteState(key: string): void;
 }

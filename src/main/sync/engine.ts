@@ -860,31 +860,36 @@ export class SyncEngine {
     }
   }
 
-  /** Moves the cursors (only now that both walks are complete) and checks deadlines. */
+  /**
+   * Moves the cursors (only now that both walks are complete), in one transaction with the rest
+   * of the run's state, and checks deadlines.
+   */
   private commitRun(run: RunState, walks: readonly WalkResult[]): void {
     const { cache, alerts } = this.options;
-    if (run.sawUpdatedAt !== null) cache.setState(STATE.updatedAtFilter, run.sawUpdatedAt);
+    const state: Record<string, unknown> = {};
+    if (run.sawUpdatedAt !== null) state[STATE.updatedAtFilter] = run.sawUpdatedAt;
     for (const { cursorKey, maxUpdated } of walks) {
       if (maxUpdated !== null && run.sawUpdatedAt) {
         // Just past the newest stamp seen: the filter is inclusive, and a batch written in one
         // instant would otherwise be read again on every run. A write committed late with a
         // stamp at or before one already seen is caught by the periodic full walk.
-        cache.setState(cursorKey, isoString(maxUpdated + 1));
+        state[cursorKey] = isoString(maxUpdated + 1);
       }
     }
     if (!run.incremental && !run.activeFirst) {
-      cache.setState(STATE.lastFullWalkAt, isoString(run.startedAt));
+      state[STATE.lastFullWalkAt] = isoString(run.startedAt);
     }
-    if (run.trackingCursor) cache.setState(STATE.trackingCursor, run.trackingCursor);
+    if (run.trackingCursor) state[STATE.trackingCursor] = run.trackingCursor;
     if (run.history) {
-      cache.setState(STATE.historyNextPage, run.history.nextPage);
+      state[STATE.historyNextPage] = run.history.nextPage;
       if (run.history.totalPages !== null) {
-        cache.setState(STATE.historyTotalPages, run.history.totalPages);
+        state[STATE.historyTotalPages] = run.history.totalPages;
       }
     }
-    cache.setState(STATE.lastRunAt, isoString(run.startedAt));
+    state[STATE.lastRunAt] = isoString(run.startedAt);
     // "Last synced" is read by people: real time, even while the app runs on simulated time.
-    cache.setState(STATE.lastSuccessAt, isoString(Date.now()));
+    state[STATE.lastSuccessAt] = isoString(Date.now());
+    cache.setStates(state);
     run.newAlerts += alerts?.checkDeadlines().length ?? 0;
   }
 
