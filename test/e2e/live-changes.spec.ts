@@ -134,8 +134,20 @@ test.describe('live changes', () => {
     const offline = page.getByRole('status').filter({ hasText: 'Offline' }).first();
     await expect(offline).toBeVisible({ timeout: 60_000 });
     // Still browsable from the cache: no row lost, none changes while offline, and a
-    // container's detail opens.
-    const cached = await shown();
+    // container's detail opens. What the last sync wrote before the service died reaches the
+    // board when it fetches its rows again: read the count once it is steady.
+    let cached = -1;
+    await expect
+      .poll(
+        async () => {
+          const now = await shown();
+          const steady = now === cached;
+          cached = now;
+          return steady;
+        },
+        { intervals: [1_000], timeout: 15_000 },
+      )
+      .toBe(true);
     expect(cached).toBeGreaterThanOrEqual(before);
     await page.getByRole('button', { name: 'Sync now' }).click();
     await expect(offline).toBeVisible();
