@@ -206,26 +206,27 @@ export class CustomFields {
     pointerBase: string,
   ): Promise<StagedCustomFieldValue[]> {
     const staged: StagedCustomFieldValue[] = [];
-    for (const [index, entry] of (initial?.shipment ?? []).entries()) {
-      const pointer = `${pointerBase}/shipment/${index}`;
+    /** One entry's definition and checked value; 422 pointing into `pointer`. */
+    const checkEntry = async (
+      target: StagedCustomFieldValue['target'],
+      entry: { api_slug: string; value: unknown },
+      pointer: string,
+    ) => {
       const def = await this.definitionForSlug(
         accountId,
-        'shipment',
+        target,
         entry.api_slug,
         `${pointer}/api_slug`,
       );
       const value = await this.check(accountId, def, entry.value, `${pointer}/value`);
-      staged.push({ target: 'shipment', definitionId: def.id, value });
+      return { target, definitionId: def.id, value };
+    };
+    for (const [index, entry] of (initial?.shipment ?? []).entries()) {
+      staged.push(await checkEntry('shipment', entry, `${pointerBase}/shipment/${index}`));
     }
     for (const [index, entry] of (initial?.containers ?? []).entries()) {
       const pointer = `${pointerBase}/containers/${index}`;
-      const def = await this.definitionForSlug(
-        accountId,
-        'container',
-        entry.api_slug,
-        `${pointer}/api_slug`,
-      );
-      const value = await this.check(accountId, def, entry.value, `${pointer}/value`);
+      const checked = await checkEntry('container', entry, pointer);
       const number = normalizeNumber(entry.number ?? '');
       if (number && !CONTAINER_NUMBER_SHAPE.test(number)) {
         throw new ApiError(
@@ -234,12 +235,7 @@ export class CustomFields {
           { code: 'invalid', source: { pointer: `${pointer}/number` } },
         );
       }
-      staged.push({
-        target: 'container',
-        definitionId: def.id,
-        value,
-        ...(number ? { containerNumber: number } : {}),
-      });
+      staged.push({ ...checked, ...(number ? { containerNumber: number } : {}) });
     }
     return staged;
   }
