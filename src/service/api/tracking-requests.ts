@@ -77,9 +77,10 @@ export async function createTrackingRequest(
   );
   const scacPointer = { pointer: '/data/attributes/scac' };
   const autoDetect = !givenScac && attrs.auto_detect_vocc_scac === true;
+  let scac = givenScac;
   if (autoDetect && requestNumber) {
-    const scac = detectScac(ctx, requestNumber, attrs.request_type);
-    if (!scac) {
+    const detected = detectScac(ctx, requestNumber, attrs.request_type);
+    if (!detected) {
       // As the reference: the request exists and has failed, no shipment will be looked up.
       const row = await tracking.createTrackingRequest(accountId, {
         requestType: attrs.request_type,
@@ -95,9 +96,8 @@ export async function createTrackingRequest(
       });
       return (await tracking.trackingRequest(row.id))!;
     }
-    return createTrackingRequest(ctx, accountId, { ...attrs, scac }, options);
+    scac = detected;
   }
-  const scac = givenScac;
   // SCAC `TEST` takes the reference API's test numbers (TEST-TR-SUCCEEDED, TEST-TR-FAILED).
   const testLine =
     scac === TEST_SCAC && requestNumber.startsWith('TEST-')
