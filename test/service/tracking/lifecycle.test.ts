@@ -215,6 +215,20 @@ async function advance(ms: number, step = HOUR) {
   }
 }
 
+/** Defines a custom field of the harness's account through the store. */
+const define = async (entityType: string, slug: string, dataType = 'short_text') =>
+  (await h.stores.customFields.createDefinition(h.accountId, {
+    entity_type: entityType,
+    api_slug: slug,
+    display_name: slug,
+    description: null,
+    data_type: dataType,
+    reference_type: null,
+    validation: null,
+    default_format: null,
+    default_value: null,
+  }))!;
+
 const ETA1 = START + 20 * DAY;
 const ETA2 = START + 22 * DAY;
 function journey(upTo: number): DcsaEvent[] {
@@ -413,18 +427,6 @@ describe('tracking request lifecycle', () => {
   it('carries the custom fields set on a request over to the shipment it creates, where they fit', async () => {
     h.line.answer = () => ({ status: 200, body: journey(h.clock.now()) });
     const store = h.stores.customFields;
-    const define = async (entityType: string, slug: string, dataType: string) =>
-      (await store.createDefinition(h.accountId, {
-        entity_type: entityType,
-        api_slug: slug,
-        display_name: slug,
-        description: null,
-        data_type: dataType,
-        reference_type: null,
-        validation: null,
-        default_format: null,
-        default_value: null,
-      }))!;
     const requestFields = {
       po: await define('TrackingRequest', 'po_number', 'short_text'),
       trucker: await define('TrackingRequest', 'trucker', 'enum'),
@@ -478,18 +480,6 @@ describe('tracking request lifecycle', () => {
   it('sets initial_custom_fields on the shipment and containers once the request creates them', async () => {
     h.line.answer = () => ({ status: 200, body: journey(h.clock.now()) });
     const store = h.stores.customFields;
-    const define = async (entityType: string, slug: string) =>
-      (await store.createDefinition(h.accountId, {
-        entity_type: entityType,
-        api_slug: slug,
-        display_name: slug,
-        description: null,
-        data_type: 'short_text',
-        reference_type: null,
-        validation: null,
-        default_format: null,
-        default_value: null,
-      }))!;
     const po = await define('Shipment', 'po_number');
     const trucker = await define('Container', 'trucker');
     await define('Container', 'seal');
