@@ -7,6 +7,7 @@
 import type { Clock } from '../../shared/clock';
 import { isLoopback } from '../core/service-connection';
 import { RequestBudget } from './request-budget';
+import { parseJsonSliced } from './sliced-json';
 import { collectionEnvelope } from './validate';
 
 export type V2ErrorKind =
@@ -165,7 +166,8 @@ export class V2Client {
       let body: unknown = null;
       if (text.length > 0) {
         try {
-          body = JSON.parse(text);
+          // Large pages in pieces, so the app stays responsive while a sync reads them.
+          body = await parseJsonSliced(text);
         } catch {
           // A cut-off body is a transport failure: try again.
           last = new V2Error('bad_response', 'The service sent an unreadable (non-JSON) answer.');
@@ -199,9 +201,7 @@ export class V2Client {
    * while the caller works on the current one, so the service's time overlaps with the
    * caller's validation and writes; pages are still handed over strictly in order.
    */
-  async *pages(
-    path: string,
-  ): AsyncGenerator<{ data: unknown[]; included: unknown[]; total: number | null }> {
+  async *pages(path: string): AsyncGenerator<CollectionPage> {
     const visited = new Set<string>();
     const request = (next: string) => {
       const url = this.resolve(next).toString();
@@ -227,6 +227,28 @@ export class V2Client {
       yield page;
     }
   }
+
+  /**
+   * `pages(path)` with its first request sent now rather than at the first read. A failure of
+   * that request surfaces when the pages are read (and nowhere if they never are).
+   */
+  startPages(path: string): AsyncIterable<CollectionPage> {
+    const pages = this.pages(path);
+    const first = pages.next();
+    first.catch(() => undefined);
+    return {
+      async *[Symbol.asyncIterator]() {
+        for (let next = await first; !next.done; next = await pages.next()) yield next.value;
+      },
+    };
+  }
+}
+
+/** One page of a collection walk. */
+export interface CollectionPage {
+  data: unknown[];
+  included: unknown[];
+  total: number | null;
 }
 
 /** Timed-out attempts of one request after which the service counts as not answering. */

@@ -33,7 +33,7 @@ import type {
   CachedShipment,
   CachedTerminal,
 } from '../../shared/cached-resources';
-import { V2Client, V2Error, type V2ClientOptions } from './client';
+import { V2Client, V2Error, type CollectionPage, type V2ClientOptions } from './client';
 import {
   checkRecords,
   collectionEnvelope,
@@ -43,6 +43,7 @@ import {
 } from './validate';
 import { historyPagesThisRun } from './strategy/history';
 import type { RequestBudget } from './request-budget';
+import { nextTurn } from './turns';
 import type {
   CustomFieldDefinitionRecord,
   CustomFieldValueRecord,
@@ -86,6 +87,15 @@ interface RunState {
 interface WalkResult {
   cursorKey: string;
   maxUpdated: number | null;
+}
+
+/** A collection walk whose first request is under way. */
+interface CollectionWalk {
+  kind: 'shipments' | 'containers';
+  cursorKey: string;
+  /** From a cursor: only what changed since, so nothing missing from it is removed. */
+  incremental: boolean;
+  pages: AsyncIterable<CollectionPage>;
 }
 
 /** A configured service that is not there: why, and whether it is being started again. */
@@ -172,8 +182,6 @@ const API_SLUG_RE = /^[a-z][a-z0-9_]{0,62}$/;
 const CHECK_SLICE = 100;
 /** Containers (with their events) written per transaction. */
 const WRITE_SLICE = 10;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function sliced<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -379,7 +387,6 @@ export class SyncEngine {
   private async runWith(connection: ServiceConnection): Promise<SyncResult> {
     const run = this.prepareRun(this.clientFor(connection));
     const { cache } = this.options;
-    cache.beginBulkWrites();
     let walks: WalkResult[] = [];
     try {
       await this.syncCustomFieldDefinitions(run);
@@ -388,23 +395,26 @@ export class SyncEngine {
         await this.readNewTrackingRequests(run);
         await this.walkHistorySlice(run);
       } else {
+        const shipments = this.startWalk(run, 'shipments');
+        const containers = this.startWalk(run, 'containers');
         walks = [
-          await this.walkCollection(run, 'shipments', PHASES.shipments),
-          await this.walkCollection(run, 'containers', PHASES.containers),
+          await this.walkCollection(run, shipments, PHASES.shipments),
+          await this.walkCollection(run, containers, PHASES.containers),
         ];
       }
       if (!run.definitionsRead && this.namesUnknownDefinition(run)) {
         await this.syncCustomFieldDefinitions(run, { force: true });
       }
+      await this.refreshStaleEvents(run);
+      await this.refreshMaps(run.client);
+      for (const step of this.options.extraSteps ?? []) {
+        await step(run.client, this.budgets.for(connection));
+      }
+      this.commitRun(run, walks);
     } finally {
-      cache.endBulkWrites();
+      // What the run wrote reaches the database file off this thread, not in a later commit.
+      cache.requestCheckpoint();
     }
-    await this.refreshStaleEvents(run);
-    await this.refreshMaps(run.client);
-    for (const step of this.options.extraSteps ?? []) {
-      await step(run.client, this.budgets.for(connection));
-    }
-    this.commitRun(run, walks);
     return {
       ...cache.counts(),
       requests: run.client.requests,
@@ -561,24 +571,33 @@ export class SyncEngine {
     }
   }
 
-  /** Walks every page of one collection (from its cursor when incremental) into the cache. */
-  private async walkCollection(
-    run: RunState,
-    kind: 'shipments' | 'containers',
-    phase: readonly [number, number],
-  ): Promise<WalkResult> {
-    const { cache } = this.options;
+  /**
+   * Sends the first request of a collection's walk (from its cursor when incremental) at once;
+   * the pages are read by walkCollection. The containers walk is started together with the
+   * shipments walk, so the service prepares its first page while the shipments are written.
+   */
+  private startWalk(run: RunState, kind: 'shipments' | 'containers'): CollectionWalk {
     const cursorKey = kind === 'shipments' ? STATE.shipmentsCursor : STATE.containersCursor;
-    const cursor = run.incremental ? cache.getState<string>(cursorKey) : null;
+    const cursor = run.incremental ? this.options.cache.getState<string>(cursorKey) : null;
     const includes = kind === 'containers' ? ['shipment', 'pod_terminal', 'transport_events'] : [];
     if (run.customFields) includes.push('custom_fields');
     const include = includes.length ? `&include=${includes.join(',')}` : '';
     const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
     const path = `${kind}?page[size]=${this.pageSize}${include}${filter}`;
+    return { kind, cursorKey, incremental: cursor !== null, pages: run.client.startPages(path) };
+  }
+
+  /** Reads every page of a started walk into the cache. */
+  private async walkCollection(
+    run: RunState,
+    { kind, cursorKey, incremental, pages }: CollectionWalk,
+    phase: readonly [number, number],
+  ): Promise<WalkResult> {
+    const { cache } = this.options;
     const seen = new Set<string>();
     let maxUpdated: number | null = null;
     let done = 0;
-    for await (const page of run.client.pages(path)) {
+    for await (const page of pages) {
       const now = isoString(this.options.clock.now());
       for (const raw of page.data) {
         const id = (raw as { id?: unknown })?.id;
@@ -601,7 +620,7 @@ export class SyncEngine {
       const fraction = page.total ? Math.min(1, done / page.total) : 0.5;
       this.setStatus({ progress: phase[0] + (phase[1] - phase[0]) * fraction });
     }
-    if (!cursor) cache.deleteMissing(kind, seen);
+    if (!incremental) cache.deleteMissing(kind, seen);
     return { cursorKey, maxUpdated };
   }
 
@@ -619,7 +638,7 @@ export class SyncEngine {
     const includedValues = new Map<string, CustomFieldValueRecord>();
     // Included records are checked like primary ones, and a bad one is reported by its id.
     for (const [i, inc] of page.included.entries()) {
-      if (i > 0 && i % CHECK_SLICE === 0) await yieldToEventLoop();
+      if (i > 0 && i % CHECK_SLICE === 0) await nextTurn();
       const type = typeOf(inc);
       if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], run.pending));
       else if (type === 'container') {
@@ -640,7 +659,7 @@ export class SyncEngine {
     }
     const checked: (CachedShipment | CachedContainer)[] = [];
     for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
-      await yieldToEventLoop();
+      await nextTurn();
       const slice = page.data.slice(i, i + CHECK_SLICE);
       checked.push(
         ...(kind === 'shipments'
@@ -818,7 +837,7 @@ export class SyncEngine {
   private async writeSlices(run: RunState, slices: CachePage[], now: string): Promise<void> {
     const { cache, alerts } = this.options;
     for (const slice of slices) {
-      await yieldToEventLoop();
+      await nextTurn();
       const outcome = cache.applyPage(slice, now, alerts?.detect);
       run.changedShipments += outcome.shipmentsChanged;
       run.changedContainers += outcome.containersChanged;
@@ -898,20 +917,26 @@ export class SyncEngine {
     if (cache.getState<string>(STATE.routingRefused)) return;
     const refreshMs = this.options.mapRefreshMs ?? HOUR;
     const now = clock.now();
-    const due = cache.mapCandidates().filter((c) => {
-      if (c.completed) return false;
-      const atSea = c.status === 'on_ship' || (c.departed && !c.arrived);
-      if (atSea) return !c.fetchedAt || now - Date.parse(c.fetchedAt) >= refreshMs;
-      // Arrived since the last fetch: one final fetch, then the journey's map never changes.
-      return c.arrived && c.fetchedAt !== null;
-    });
-    for (const [i, c] of due.entries()) {
-      const outcome = await this.fetchMap(client, c.id, c.arrived);
-      if (outcome === 'refused') return;
-      this.setStatus({
-        progress: PHASES.maps[0] + ((PHASES.maps[1] - PHASES.maps[0]) * (i + 1)) / due.length,
-      });
+    const staleBefore = isoString(now - refreshMs);
+    for (let after: number | null = 0; after !== null;) {
+      const scan = cache.dueRouteMaps(staleBefore, after);
+      const from = after;
+      const to = scan.next ?? scan.last;
+      for (const [i, c] of scan.due.entries()) {
+        const outcome = await this.fetchMap(client, c.id, c.arrived);
+        if (outcome === 'refused') return;
+        const position = from + ((to - from) * (i + 1)) / scan.due.length;
+        this.setStatus({ progress: this.mapProgress(position, scan.last) });
+      }
+      after = scan.next;
+      this.setStatus({ progress: this.mapProgress(to, scan.last) });
+      await nextTurn();
     }
+  }
+
+  private mapProgress(position: number, last: number): number {
+    const [start, end] = PHASES.maps;
+    return start + ((end - start) * Math.min(position, last)) / Math.max(1, last);
   }
 
   private async fetchMap(
@@ -967,7 +992,7 @@ export class SyncEngine {
         clock.now() - Date.parse(existing.fetchedAt) < (this.options.mapRefreshMs ?? HOUR));
     const connection = this.options.connection();
     if (fresh || !connection || cache.getState<string>(STATE.routingRefused)) return existing;
-    const arrived = cache.mapCandidates().find((c) => c.id === containerId)?.arrived ?? false;
+    const arrived = cache.containerArrived(containerId);
     const client = this.clientFor(connection);
     try {
       await this.fetchMap(client, containerId, arrived);

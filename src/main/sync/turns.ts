@@ -1,0 +1,28 @@
+/**
+ * The sync's share of the main thread. Its work (parsing a page, checking records, writing a
+ * slice) runs in short slices, each followed by `await nextTurn()`. Several run at once (the
+ * next page is parsed while the current one is checked and written), and a setImmediate per
+ * slice would let all of them run back to back in the same turn of the event loop. Here the
+ * waiting slices resume one per turn, so timers, I/O and the UI get the loop between any two.
+ */
+const waiting: (() => void)[] = [];
+let scheduled = false;
+
+function resumeOne(): void {
+  const next = waiting.shift();
+  // Scheduled from inside the check phase, so it runs in the next turn, not this one.
+  if (waiting.length > 0) setImmediate(resumeOne);
+  else scheduled = false;
+  next?.();
+}
+
+/** Resolves in a later turn of the event loop, after slices that asked before it. */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    waiting.push(resolve);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(resumeOne);
+    }
+  });
+}
