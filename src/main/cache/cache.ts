@@ -34,7 +34,7 @@ import type {
   AlertListOptions,
   CachePage,
   CacheStore,
-  MapCandidate,
+  DueRouteMapScan,
   PageChanges,
   PageOutcome,
   RouteMapRecord,
@@ -97,40 +97,38 @@ export class Cache implements CacheStore {
     db.pragma('cache_size = -32768');
     db.pragma('temp_store = MEMORY');
     migrate(db);
-    return new Cache(db);
+    const cache = new Cache(db);
+    cache.startCheckpointer();
+    return cache;
   }
 
   close(): void {
-    this.endBulkWrites();
+    this.checkpointer?.stop();
+    this.checkpointer = null;
     this.db.close();
   }
 
   /**
-   * For a long run of writes (a full sync): WAL checkpoints move to a worker thread so that no
-   * commit on this thread stalls on one. Until `endBulkWrites`.
+   * WAL checkpoints run on a worker thread (see checkpointer.ts), so that no commit on this
+   * thread stalls on one: after every few writes and at the end of a sync. SQLite's own
+   * threshold stays only as a backstop, in case the worker falls behind or fails.
    */
-  beginBulkWrites(): void {
-    if (this.checkpointer || this.db.memory) return;
+  private startCheckpointer(): void {
+    if (this.db.memory) return;
     this.checkpointer = new BackgroundCheckpointer(this.db.name, () => {
+      this.checkpointer = null;
       if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
     });
-    this.writesSinceCheckpoint = 0;
-    // Backstop only (80 MB of log): the worker normally checkpoints long before.
-    this.db.pragma(`wal_autocheckpoint = ${BULK_AUTOCHECKPOINT_PAGES}`);
+    this.db.pragma(`wal_autocheckpoint = ${BACKSTOP_AUTOCHECKPOINT_PAGES}`);
   }
 
-  endBulkWrites(): void {
-    if (!this.checkpointer) return;
-    this.checkpointer.stop();
-    this.checkpointer = null;
-    this.db.pragma(`wal_autocheckpoint = ${DEFAULT_AUTOCHECKPOINT_PAGES}`);
+  requestCheckpoint(): void {
+    this.writesSinceCheckpoint = 0;
+    this.checkpointer?.request();
   }
 
   private wrote(): void {
-    if (this.checkpointer && ++this.writesSinceCheckpoint >= WRITES_PER_CHECKPOINT) {
-      this.writesSinceCheckpoint = 0;
-      this.checkpointer.request();
-    }
+    if (++this.writesSinceCheckpoint >= WRITES_PER_CHECKPOINT) this.requestCheckpoint();
   }
 
   schemaVersion(): number {
@@ -576,30 +574,46 @@ export class Cache implements CacheStore {
   }
 
   /** Containers that may need map data, with what the route-map rules look at. */
-  mapCandidates(): MapCandidate[] {
+  dueRouteMaps(staleBefore: string, after: number): DueRouteMapScan {
+    // At sea (on a ship, or departed and not arrived): a map missing or fetched before
+    // `staleBefore`. Arrived since the last fetch: one final fetch. A final map never again.
+    // A range of the containers' own order per call: reading 10k wide rows at once holds the
+    // main thread for tens of milliseconds.
+    const upTo = after + DUE_MAP_SCAN;
     const rows = this.stmt(
-      `SELECT c.id, c.current_status AS status,
-         (s.pol_atd_at IS NOT NULL) AS departed,
-         (c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AS arrived,
-         m.fetched_at AS fetchedAt, coalesce(m.completed, 0) AS completed
-       FROM containers c
-       LEFT JOIN shipments s ON s.id = c.shipment_id
-       LEFT JOIN route_maps m ON m.container_id = c.id
-       ORDER BY c.seq`,
-    ).all() as {
-      id: string;
-      status: string;
-      departed: number;
-      arrived: number;
-      fetchedAt: string | null;
-      completed: number;
-    }[];
-    return rows.map((r) => ({
-      ...r,
-      departed: r.departed === 1,
-      arrived: r.arrived === 1,
-      completed: r.completed === 1,
-    }));
+      `SELECT id, arrived FROM (
+         SELECT c.id, c.seq, c.current_status AS status,
+           (s.pol_atd_at IS NOT NULL) AS departed,
+           (c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AS arrived,
+           m.fetched_at AS fetchedAt, coalesce(m.completed, 0) AS completed
+         FROM containers c
+         LEFT JOIN shipments s ON s.id = c.shipment_id
+         LEFT JOIN route_maps m ON m.container_id = c.id
+         WHERE c.seq > ? AND c.seq <= ?
+       )
+       WHERE completed = 0 AND CASE
+         WHEN status = 'on_ship' OR (departed AND NOT arrived)
+           THEN fetchedAt IS NULL OR fetchedAt <= ?
+         ELSE arrived AND fetchedAt IS NOT NULL
+       END
+       ORDER BY seq`,
+    ).all(after, upTo, staleBefore) as { id: string; arrived: number }[];
+    const last =
+      (this.stmt('SELECT max(seq) AS last FROM containers').get() as { last: number | null })
+        .last ?? 0;
+    return {
+      due: rows.map((r) => ({ id: r.id, arrived: r.arrived === 1 })),
+      next: upTo < last ? upTo : null,
+      last,
+    };
+  }
+
+  containerArrived(id: string): boolean {
+    const row = this.stmt(
+      `SELECT (c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AS arrived
+       FROM containers c LEFT JOIN shipments s ON s.id = c.shipment_id WHERE c.id = ?`,
+    ).get(id) as { arrived: number } | undefined;
+    return row?.arrived === 1;
   }
 
   getRouteMap(containerId: string): RouteMapRecord | null {
@@ -800,8 +814,11 @@ export class Cache implements CacheStore {
   }
 }
 
+/** Containers read per call when looking for due route maps. */
+const DUE_MAP_SCAN = 1000;
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
-const BULK_AUTOCHECKPOINT_PAGES = 20_000;
+/** The writer's own checkpoint threshold while the worker checkpoints: 80 MB of log. */
+const BACKSTOP_AUTOCHECKPOINT_PAGES = 20_000;
 /** Write transactions between two background checkpoints (a few MB of log each). */
 const WRITES_PER_CHECKPOINT = 16;
 

@@ -53,14 +53,20 @@ export interface RouteMapRecord {
   completed: boolean;
 }
 
-/** A container the route maps may be fetched for. */
-export interface MapCandidate {
+/** A container whose route map is due to be fetched. */
+export interface DueRouteMap {
   id: string;
-  status: string;
-  departed: boolean;
+  /** Arrived: the fetched map is the journey's final one. */
   arrived: boolean;
-  fetchedAt: string | null;
-  completed: boolean;
+}
+
+/** One range of the containers scanned for due route maps. */
+export interface DueRouteMapScan {
+  due: DueRouteMap[];
+  /** Where the next range starts (pass it as `after`), or null when this was the last. */
+  next: number | null;
+  /** The last position in the containers' order, for progress. */
+  last: number;
 }
 
 /** A last free day still ahead of a container at the terminal (for "LFD approaching" alerts). */
@@ -92,8 +98,8 @@ export interface CacheStore {
   counts(): { shipments: number; containers: number; events: number };
 
   // Sync writes
-  beginBulkWrites(): void;
-  endBulkWrites(): void;
+  /** A run of writes ended (a sync): fold the log into the file now, off this thread. */
+  requestCheckpoint(): void;
   applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome;
   replaceEvents(containerId: string, events: readonly CachedEvent[]): void;
   staleEventContainers(): string[];
@@ -104,7 +110,13 @@ export interface CacheStore {
   customFieldDefinitions(): CustomFieldDefinitionRecord[];
 
   // Route maps
-  mapCandidates(): MapCandidate[];
+  /**
+   * Route maps to fetch among the next range of containers after position `after` (0 first):
+   * at sea with none or one fetched before `staleBefore`, or arrived since the last fetch.
+   */
+  dueRouteMaps(staleBefore: string, after: number): DueRouteMapScan;
+  /** Whether the container has arrived at its destination (its map can be final). */
+  containerArrived(id: string): boolean;
   getRouteMap(containerId: string): RouteMapRecord | null;
   putRouteMap(map: RouteMapRecord): void;
   touchRouteMap(containerId: string, fetchedAt: string, completed: boolean): void;

@@ -222,11 +222,18 @@ describe('cache file and migrations', () => {
     expect(cache.integrityCheck()).toBe('ok');
   });
 
-  it('during bulk writes checkpoints the log off the writing thread, then restores the default', async () => {
+  it('checkpoints the log off the writing thread, during a run of writes and at its end', async () => {
     const file = join(tmp.dir, CACHE_FILE);
     const mainFileSize = () => statSync(file).size;
-    expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    cache.beginBulkWrites();
+    const grown = async (before: number) => {
+      const deadline = Date.now() + 10_000;
+      while (mainFileSize() <= before && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return mainFileSize() > before;
+    };
+    // The writer's own threshold is a backstop far above what this test writes.
+    expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(20_000);
     const before = mainFileSize();
     for (let i = 0; i < 40; i++) {
       const c = container({ number: `MSKU${String(i).padStart(6, '0')}0` });
@@ -237,24 +244,34 @@ describe('cache file and migrations', () => {
     }
     // Far below the writer's own threshold, so only the worker can have copied pages into the
     // database file.
-    const deadline = Date.now() + 10_000;
-    while (mainFileSize() <= before && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await grown(before)).toBe(true);
+    // Once the file stops growing: a few writes (fewer than make the worker checkpoint by
+    // themselves), then the run's end.
+    let afterRun = -1;
+    while (mainFileSize() !== afterRun) {
+      afterRun = mainFileSize();
+      await new Promise((resolve) => setTimeout(resolve, 300));
     }
-    expect(mainFileSize()).toBeGreaterThan(before);
-    cache.endBulkWrites();
-    expect(cache.db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
-    expect(cache.counts()).toEqual({ shipments: 0, containers: 40, events: 800 });
+    for (let i = 40; i < 44; i++) {
+      cache.applyPage(
+        { containers: [container({ number: `MSKU${String(i).padStart(6, '0')}0` })] },
+        at(0),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(mainFileSize()).toBe(afterRun);
+    cache.requestCheckpoint();
+    expect(await grown(afterRun)).toBe(true);
+    expect(cache.counts()).toEqual({ shipments: 0, containers: 44, events: 800 });
     expect(cache.integrityCheck()).toBe('ok');
   });
 
-  it('leaves no connection open once closed after a bulk run, so its folder can be removed', async () => {
+  it('leaves no connection open once closed after a run of writes, so its folder can be removed', async () => {
     for (let round = 0; round < 3; round++) {
       const dir = join(tmp.dir, `round-${round}`);
       const bulk = Cache.open(dir);
       const size = () => statSync(join(dir, CACHE_FILE)).size;
       const before = size();
-      bulk.beginBulkWrites();
       for (let i = 0; i < 40; i++) {
         const c = container({ number: `MSKU${String(i).padStart(6, '0')}0` });
         bulk.applyPage({ containers: [c] }, at(0));
@@ -656,5 +673,54 @@ describe('board queries', () => {
     expect(lines[0]).toMatch(/^Container,BL,Line,Status/);
     expect(lines[1]).toContain('"BL,1"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://x"")"`);
+  });
+});
+
+describe('due route maps', () => {
+  it('finds every map due across the ranges it scans, and no other', () => {
+    const departed = shipment({ pol_atd_at: at(-100) });
+    const arrived = shipment({ pol_atd_at: at(-300), pod_ata_at: at(-10) });
+    const waiting = shipment({});
+    const expected = new Map<string, boolean>();
+    for (let page = 0; page < 5; page++) {
+      const containers = Array.from({ length: 500 }, (_, i) => {
+        const n = page * 500 + i;
+        const kind = n % 6;
+        const of = kind < 3 ? departed : kind < 5 ? arrived : waiting;
+        const c = container({ number: `MSCU${String(n).padStart(7, '0')}` }, { shipmentId: of.id });
+        return { c, kind };
+      });
+      cache.applyPage(
+        { shipments: [departed, arrived, waiting], containers: containers.map((x) => x.c) },
+        at(0),
+      );
+      for (const { c, kind } of containers) {
+        const map = (fetchedAt: string, completed = false) =>
+          cache.putRouteMap({ containerId: c.id, geojson: '{}', fetchedAt, etag: null, completed });
+        if (kind === 0) expected.set(c.id, false); // at sea, never fetched
+        if (kind === 1) {
+          map(at(-2)); // at sea, fetched before the refresh interval
+          expected.set(c.id, false);
+        }
+        if (kind === 2) map(at(-0.5)); // at sea, fresh
+        if (kind === 3) {
+          map(at(-20)); // arrived since the last fetch: one final fetch
+          expected.set(c.id, true);
+        }
+        if (kind === 4) map(at(-5), true); // arrived, final map stored
+      }
+    }
+    const found = new Map<string, boolean>();
+    let ranges = 0;
+    for (let after: number | null = 0; after !== null; ranges++) {
+      const scan = cache.dueRouteMaps(at(-1), after);
+      for (const d of scan.due) found.set(d.id, d.arrived);
+      after = scan.next;
+    }
+    expect(ranges).toBeGreaterThan(1);
+    expect(found.size).toBe(expected.size);
+    expect(new Map([...found].sort())).toEqual(new Map([...expected].sort()));
+    expect(cache.containerArrived([...expected].find(([, a]) => a)![0])).toBe(true);
+    expect(cache.containerArrived([...expected].find(([, a]) => !a)![0])).toBe(false);
   });
 });
