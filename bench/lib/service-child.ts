@@ -31,7 +31,12 @@ if (args.mode === 'seed') {
   process.on('message', (message: { type: string; count?: number; round?: number }) => {
     void (async () => {
       if (message.type === 'memory') {
-        (globalThis as { gc?: () => void }).gc?.();
+        // Buffers are freed after a collection, off the main thread: collect, let that finish,
+        // and collect again, so the reading is what the process keeps, not garbage on its way.
+        const gc = (globalThis as { gc?: () => void }).gc;
+        gc?.();
+        await new Promise((resolve) => setTimeout(resolve, 250));
+        gc?.();
         const usage = process.memoryUsage();
         send({
           type: 'memory',

@@ -22,7 +22,12 @@ export const serializedLength = (resource: object): number => serialized.get(res
 /** Freezes a resource and remembers its JSON bytes; returns the same object. */
 export function rememberSerialized(resource: Resource): Resource {
   deepFreeze(resource);
-  serialized.set(resource, Buffer.from(JSON.stringify(resource)));
+  const text = JSON.stringify(resource);
+  // Not Buffer.from: a small buffer from Node's shared pool keeps its whole 8 KB slab alive for
+  // as long as the render cache keeps the resource, several times the resource's own size.
+  const bytes = Buffer.allocUnsafeSlow(Buffer.byteLength(text));
+  bytes.write(text);
+  serialized.set(resource, bytes);
   return resource;
 }
 
