@@ -93,6 +93,9 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   json_extract(c.json, '$.attributes.ind_rail_unloaded_at') AS railUnloadedAt,
   json_extract(s.json, '$.attributes.destination_name') AS destinationName`;
 
+/** Rows per page when the cost clock sums a view (see costRowsPage). */
+const COST_PAGE = 1000;
+
 const FROM = `FROM containers c
   LEFT JOIN shipments s ON s.id = c.shipment_id
   LEFT JOIN terminals t ON t.id = c.pod_terminal_id`;
@@ -512,15 +515,37 @@ export class BoardQueries {
    * ending within a day or already over, fees reported, or picked up (per diem).
    */
   *costRows(q: ContainerQuery, now: number): Generator<BoardRow> {
+    for (let after: number | null = 0; after !== null;) {
+      const page = this.costRowsPage(q, now, after);
+      yield* page.rows;
+      after = page.next;
+    }
+  }
+
+  /**
+   * One page of `costRows`, in the containers' own order after position `after` (0 first), so a
+   * caller can sum a million rows a page at a time with other reads in between. `next` is where
+   * the next page starts, null after the last.
+   */
+  costRowsPage(
+    q: ContainerQuery,
+    now: number,
+    after: number,
+    limit = COST_PAGE,
+  ): { rows: BoardRow[]; next: number | null } {
     const { clause, params } = this.where(q, now);
     const costs = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
-    const where = clause ? `${clause} AND ${costs}` : `WHERE ${costs}`;
-    yield* this.rowsWithCustomFields(
-      this.stmt(`${SELECT_ROW} ${FROM} ${where}`).iterate(
-        ...params,
-        now + DAY,
-      ) as IterableIterator<RawRow>,
+    const where = `${clause ? `${clause} AND` : 'WHERE'} ${costs} AND c.seq > ?`;
+    const raws = this.stmt(
+      `${SELECT_ROW}, c.seq AS position ${FROM} ${where} ORDER BY c.seq LIMIT ?`,
+    ).all(...params, now + DAY, after, limit) as (RawRow & { position: number })[];
+    const rows = this.withCustomFields(
+      raws.map(({ position, ...raw }) => {
+        void position;
+        return toBoardRow(raw);
+      }),
     );
+    return { rows, next: raws.length === limit ? raws[raws.length - 1]!.position : null };
   }
 
   /** Every row of a query with its itemised fees, in board order (for the exports). */

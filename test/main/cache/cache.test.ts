@@ -475,6 +475,31 @@ describe('board queries', () => {
     ]);
   });
 
+  it('walks the cost rows a page at a time, every row once, across pages', () => {
+    const { s1 } = seed();
+    const picked = Array.from({ length: 25 }, (_, i) =>
+      container(
+        { number: `PKDU${String(i).padStart(6, '0')}0`, pod_full_out_at: at(-2) },
+        { shipmentId: s1.id },
+      ),
+    );
+    cache.applyPage({ containers: picked }, at(0));
+    const walked: string[] = [];
+    let pages = 0;
+    for (let after: number | null = 0; after !== null; pages++) {
+      const page = cache.board.costRowsPage({}, NOW, after, 7);
+      walked.push(...numbers(page.rows));
+      after = page.next;
+    }
+    expect(pages).toBeGreaterThan(3);
+    expect(walked.sort()).toEqual(numbers([...cache.board.costRows({}, NOW)]).sort());
+    expect(new Set(walked).size).toBe(25 + 3);
+    // The query's own filter still applies on every page.
+    expect(numbers(cache.board.costRowsPage({ search: 'PKDU' }, NOW, 0, 100).rows)).toHaveLength(
+      25,
+    );
+  });
+
   it('hides completed (empty returned) containers unless asked to show them', () => {
     const { s1, apm } = seed();
     const returned = container(

@@ -32,12 +32,18 @@ export const boardHandlers = (
         for (const item of group.items) cost = addCost(cost, containerCost(item.row, costs, now));
     return { places, counts: worklistCounts(places), cost };
   },
-  getViewCost: (query) => {
+  getViewCost: async (query) => {
     const now = ctx.clock.now();
     const { costs } = ctx.settings();
     let cost = NO_COST;
-    for (const row of ctx.cache.board.costRows(query, now))
-      cost = addCost(cost, containerCost(row, costs, now));
+    // A page at a time, with the event loop free in between: over a million containers the sum
+    // takes seconds, and the board's own rows (asked for at the same moment) must not wait.
+    for (let after: number | null = 0; after !== null;) {
+      if (after > 0) await new Promise((resolve) => setImmediate(resolve));
+      const page = ctx.cache.board.costRowsPage(query, now, after);
+      for (const row of page.rows) cost = addCost(cost, containerCost(row, costs, now));
+      after = page.next;
+    }
     return cost;
   },
   getContainerDetail: ({ id }) => ctx.cache.board.containerDetail(id),
