@@ -99,6 +99,12 @@ const COST_PAGE = 1000;
 const FROM = `FROM containers c
   LEFT JOIN shipments s ON s.id = c.shipment_id
   LEFT JOIN terminals t ON t.id = c.pod_terminal_id`;
+/**
+ * The same rows for counting when no terminal is filtered on: without the terminal join SQLite
+ * counts from the indexes alone (a line's containers at 1M: 90 ms instead of 250).
+ */
+const FROM_WITHOUT_TERMINAL = `FROM containers c
+  LEFT JOIN shipments s ON s.id = c.shipment_id`;
 
 type RawRow = Omit<
   BoardRow,
@@ -454,7 +460,7 @@ export class BoardQueries {
     const { clause, params } = this.where(q, now);
     const limit = Math.min(Math.max(Math.trunc(q.limit ?? 100), 1), 1000);
     const offset = Math.max(Math.trunc(q.offset ?? 0), 0);
-    const total = this.total(clause, params);
+    const total = this.total(clause, params, (q.terminal?.length ?? 0) > 0);
     const order = this.orderBy(q);
     const rows = this.stmt(`${SELECT_ROW} ${FROM} ${clause} ${order.sql} LIMIT ? OFFSET ?`).all(
       ...params,
@@ -484,12 +490,13 @@ export class BoardQueries {
    * The number of rows a filter matches. Counting costs as much as fetching the window, and a
    * sort change or scroll keeps the filter, so the count is reused until the data changes.
    */
-  private total(clause: string, params: readonly unknown[]): number {
+  private total(clause: string, params: readonly unknown[], byTerminal: boolean): number {
     const key = `${clause}\u0000${JSON.stringify(params)}`;
     const state = this.dataState();
     const kept = this.totals.get(key);
     if (kept && kept.state === state) return kept.n;
-    const { n } = this.stmt(`SELECT count(*) AS n ${FROM} ${clause}`).get(...params) as {
+    const from = byTerminal ? FROM : FROM_WITHOUT_TERMINAL;
+    const { n } = this.stmt(`SELECT count(*) AS n ${from} ${clause}`).get(...params) as {
       n: number;
     };
     this.totals.delete(key);

@@ -191,9 +191,14 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM sync_state
     WHERE key IN ('shipments_cursor', 'containers_cursor', 'last_full_walk_at');
   `,
-  // 5: the events of all containers counted without reading their histories: a sum over this
-  // index instead of over every history row (the status line and each sync's result show it).
+  // 5: indexes that answer counts without reading the rows: all events (a sum over this index
+  // instead of every history row; the status line and each sync's result show it), and the
+  // board's total for a line (shipments by line, then their containers with their status, the
+  // filter every board query has unless completed boxes are shown).
   `
   CREATE INDEX container_events_count ON container_events (event_count);
+  CREATE INDEX shipments_line ON shipments (line_scac);
+  DROP INDEX containers_shipment;
+  CREATE INDEX containers_shipment_status ON containers (shipment_id, current_status);
   `,
 ];
