@@ -93,8 +93,8 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   json_extract(c.json, '$.attributes.ind_rail_unloaded_at') AS railUnloadedAt,
   json_extract(s.json, '$.attributes.destination_name') AS destinationName`;
 
-/** Rows per page when the cost clock sums a view (see costRowsPage). */
-const COST_PAGE = 1000;
+/** Rows per page when the cost clock sums a view (see costRowsPage): ~10 ms of work per turn. */
+const COST_PAGE = 250;
 
 const FROM = `FROM containers c
   LEFT JOIN shipments s ON s.id = c.shipment_id
