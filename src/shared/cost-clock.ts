@@ -120,16 +120,24 @@ export function perDiemFor(tables: CostTables, scac: string | null): LinePerDiem
 
 /** The rate of the `day`-th charged day (1 = first day after free time). */
 export function rateOnDay(tiers: readonly TariffTier[], day: number): number {
+  return rateIn(byFirstDay(tiers), day);
+}
+
+const byFirstDay = (tiers: readonly TariffTier[]) =>
+  [...tiers].sort((a, b) => a.fromDay - b.fromDay);
+
+/** The rate of `day` among tiers sorted by their first day. */
+function rateIn(sorted: readonly TariffTier[], day: number): number {
   let rate = 0;
-  for (const tier of [...tiers].sort((a, b) => a.fromDay - b.fromDay))
-    if (day >= tier.fromDay) rate = tier.perDay;
+  for (const tier of sorted) if (day >= tier.fromDay) rate = tier.perDay;
   return rate;
 }
 
 /** Charges for days 1..`days`. */
 export function chargeForDays(tiers: readonly TariffTier[], days: number): number {
+  const sorted = byFirstDay(tiers);
   let sum = 0;
-  for (let day = 1; day <= days; day++) sum += rateOnDay(tiers, day);
+  for (let day = 1; day <= days; day++) sum += rateIn(sorted, day);
   return sum;
 }
 

@@ -1,3 +1,4 @@
+import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
 import {
   LFD_SOURCES,
@@ -7,6 +8,7 @@ import {
   drivingDeadline,
   lfdCountdown,
   lfdDayPhrase,
+  lfdDaysAway,
   lfdDeadlines,
   lfdDueFrom,
   lfdEndsAt,
@@ -193,5 +195,44 @@ describe('where the box is', () => {
     expect(
       containerLocation({ ...base, status: 'on_rail', railUnloadedAt: '2026-11-19T10:00:00Z' }),
     ).toEqual({ kind: 'ramp', name: 'St. Louis ramp' });
+  });
+});
+
+describe('lfdDaysAway', () => {
+  it('counts calendar days in the zone, across DST changes and year ends, at any time of day', () => {
+    const reference = (date: string, zone: string, now: number) =>
+      Math.round(
+        DateTime.fromISO(date, { zone })
+          .startOf('day')
+          .diff(DateTime.fromMillis(now, { zone }).startOf('day'), 'days').days,
+      );
+    const zones = [
+      LA,
+      'Europe/Berlin',
+      'Asia/Shanghai',
+      'Pacific/Auckland',
+      'America/St_Johns',
+      'UTC',
+    ];
+    const dates = [
+      '2026-03-08',
+      '2026-03-09',
+      '2026-03-29',
+      '2026-04-05',
+      '2026-11-01',
+      '2026-12-31',
+      '2027-01-01',
+    ];
+    // Every 5 hours 7 minutes through DST changes on both hemispheres and a year end.
+    for (let now = Date.UTC(2026, 2, 6); now < Date.UTC(2027, 0, 3); now += 307 * 60_000 * 7) {
+      for (const zone of zones) {
+        for (const date of dates)
+          expect(lfdDaysAway(date, zone, now)).toBe(reference(date, zone, now));
+      }
+    }
+    // The last instant of a day and the first of the next, in Los Angeles.
+    const midnight = DateTime.fromISO('2026-03-09', { zone: LA }).toMillis();
+    expect(lfdDaysAway('2026-03-09', LA, midnight - 1)).toBe(1);
+    expect(lfdDaysAway('2026-03-09', LA, midnight)).toBe(0);
   });
 });

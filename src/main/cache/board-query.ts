@@ -10,8 +10,10 @@ import {
   COMPLETED_STATUSES,
   containerLocation,
   type FeeLike,
+  type LfdDeadline,
   type LfdDueDays,
 } from '../../shared/container';
+import type { CostFacts } from '../../shared/cost-clock';
 import { STILL_AT_TERMINAL_SQL, type StoredDeadline } from './projection';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import {
@@ -93,8 +95,10 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   json_extract(c.json, '$.attributes.ind_rail_unloaded_at') AS railUnloadedAt,
   json_extract(s.json, '$.attributes.destination_name') AS destinationName`;
 
-/** Rows per page when the cost clock sums a view (see costRowsPage): ~10 ms of work per turn. */
-const COST_PAGE = 250;
+/** Rows per page when the cost clock sums a view (see costFactsPage): a few ms per turn. */
+const COST_PAGE = 500;
+/** The rows that cost or may cost by tomorrow (the parameter: tomorrow's instant). */
+const COSTS = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
 
 const FROM = `FROM containers c
   LEFT JOIN shipments s ON s.id = c.shipment_id
@@ -120,6 +124,10 @@ type RawRow = Omit<
   destinationName: string | null;
 };
 
+/** A row's stored deadlines (JSON), as the shared LFD rule lists them. */
+const parseDeadlines = (json: string | null): LfdDeadline[] =>
+  json ? (JSON.parse(json) as StoredDeadline[]).map(({ dueFrom: _dueFrom, ...d }) => d) : [];
+
 const toBoardRow = ({
   railDepartedAt,
   railUnloadedAt,
@@ -133,9 +141,7 @@ const toBoardRow = ({
   ready: r.ready === 1,
   // Names are joined with the unit separator, which no hold name contains.
   holdNames: r.holdNames ? r.holdNames.split('\u001f') : [],
-  deadlines: deadlines
-    ? (JSON.parse(deadlines) as StoredDeadline[]).map(({ dueFrom: _dueFrom, ...d }) => d)
-    : [],
+  deadlines: parseDeadlines(deadlines),
   location: containerLocation({
     status: r.status,
     terminalName: r.terminalName,
@@ -522,37 +528,44 @@ export class BoardQueries {
    * ending within a day or already over, fees reported, or picked up (per diem).
    */
   *costRows(q: ContainerQuery, now: number): Generator<BoardRow> {
-    for (let after: number | null = 0; after !== null;) {
-      const page = this.costRowsPage(q, now, after);
-      yield* page.rows;
-      after = page.next;
-    }
+    const { clause, params } = this.where(q, now);
+    yield* this.rowsWithCustomFields(
+      this.stmt(`${SELECT_ROW} ${FROM} ${clause ? `${clause} AND` : 'WHERE'} ${COSTS}`).iterate(
+        ...params,
+        now + DAY,
+      ) as IterableIterator<RawRow>,
+    );
   }
 
   /**
-   * One page of `costRows`, in the containers' own order after position `after` (0 first), so a
-   * caller can sum a million rows a page at a time with other reads in between. `next` is where
-   * the next page starts, null after the last.
+   * What the cost clock needs of the same rows as `costRows`, a page at a time in the
+   * containers' own order after position `after` (0 first), so that a view of a million
+   * containers is summed with other reads in between. `next` is where the next page starts,
+   * null after the last.
    */
-  costRowsPage(
+  costFactsPage(
     q: ContainerQuery,
     now: number,
     after: number,
     limit = COST_PAGE,
-  ): { rows: BoardRow[]; next: number | null } {
+  ): { facts: CostFacts[]; next: number | null } {
     const { clause, params } = this.where(q, now);
-    const costs = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
-    const where = `${clause ? `${clause} AND` : 'WHERE'} ${costs} AND c.seq > ?`;
-    const raws = this.stmt(
-      `${SELECT_ROW}, c.seq AS position ${FROM} ${where} ORDER BY c.seq LIMIT ?`,
-    ).all(...params, now + DAY, after, limit) as (RawRow & { position: number })[];
-    const rows = this.withCustomFields(
-      raws.map(({ position, ...raw }) => {
-        void position;
-        return toBoardRow(raw);
-      }),
-    );
-    return { rows, next: raws.length === limit ? raws[raws.length - 1]!.position : null };
+    const rows = this.stmt(
+      `SELECT c.seq AS position, c.current_status AS status, t.name AS terminalName,
+         c.lfd_deadlines AS deadlines, c.fees_amount AS feesAmount,
+         c.fees_currency AS feesCurrency, s.line_scac AS lineScac, c.picked_up_at AS pickedUpAt,
+         coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone
+       ${FROM} ${clause ? `${clause} AND` : 'WHERE'} ${COSTS} AND c.seq > ?
+       ORDER BY c.seq LIMIT ?`,
+    ).all(...params, now + DAY, after, limit) as (Omit<CostFacts, 'deadlines'> & {
+      position: number;
+      deadlines: string | null;
+    })[];
+    const facts = rows.map(({ position, deadlines, ...row }) => {
+      void position;
+      return { ...row, deadlines: parseDeadlines(deadlines) };
+    });
+    return { facts, next: rows.length === limit ? rows[rows.length - 1]!.position : null };
   }
 
   /** Every row of a query with its itemised fees, in board order (for the exports). */

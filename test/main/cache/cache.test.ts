@@ -7,6 +7,8 @@ import type { BOARD_VIEWS } from '../../../src/main/cache/board-query';
 import { BOARD_COLUMNS, type BoardRow } from '../../../src/main/cache/board-query';
 import { Cache, CACHE_FILE } from '../../../src/main/cache/cache';
 import { MIGRATIONS } from '../../../src/main/cache/migrations';
+import { addCost, containerCost, NO_COST, type CostFacts } from '../../../src/shared/cost-clock';
+import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { exportContainersCsv } from '../../../src/main/sync/command';
 import { container, shipment, tempDir, terminal, transportEvent } from './support/fixtures';
 
@@ -475,7 +477,7 @@ describe('board queries', () => {
     ]);
   });
 
-  it('walks the cost rows a page at a time, every row once, across pages', () => {
+  it('walks the cost facts a page at a time, every row once, across pages', () => {
     const { s1 } = seed();
     const picked = Array.from({ length: 25 }, (_, i) =>
       container(
@@ -484,20 +486,27 @@ describe('board queries', () => {
       ),
     );
     cache.applyPage({ containers: picked }, at(0));
-    const walked: string[] = [];
+    const walked: { pickedUpAt: string | null | undefined }[] = [];
     let pages = 0;
     for (let after: number | null = 0; after !== null; pages++) {
-      const page = cache.board.costRowsPage({}, NOW, after, 7);
-      walked.push(...numbers(page.rows));
+      const page = cache.board.costFactsPage({}, NOW, after, 7);
+      walked.push(...page.facts);
       after = page.next;
     }
+    const all = [...cache.board.costRows({}, NOW)];
     expect(pages).toBeGreaterThan(3);
-    expect(walked.sort()).toEqual(numbers([...cache.board.costRows({}, NOW)]).sort());
-    expect(new Set(walked).size).toBe(25 + 3);
+    expect(walked).toHaveLength(25 + 3);
+    expect(walked.filter((f) => f.pickedUpAt).length).toBe(all.filter((r) => r.pickedUpAt).length);
+    // The same sums as from the full board rows.
+    const sum = (facts: readonly CostFacts[]) =>
+      facts.reduce(
+        (total, f) => addCost(total, containerCost(f, DEFAULT_SETTINGS.costs, NOW)),
+        NO_COST,
+      );
+    expect(sum(walked as CostFacts[])).toEqual(sum(all));
+    expect(sum(all).accrued + sum(all).perDiem).toBeGreaterThan(0);
     // The query's own filter still applies on every page.
-    expect(numbers(cache.board.costRowsPage({ search: 'PKDU' }, NOW, 0, 100).rows)).toHaveLength(
-      25,
-    );
+    expect(cache.board.costFactsPage({ search: 'PKDU' }, NOW, 0, 100).facts).toHaveLength(25);
   });
 
   it('hides completed (empty returned) containers unless asked to show them', () => {

@@ -40,8 +40,8 @@ export const boardHandlers = (
     // takes seconds, and the board's own rows (asked for at the same moment) must not wait.
     for (let after: number | null = 0; after !== null;) {
       if (after > 0) await new Promise((resolve) => setImmediate(resolve));
-      const page = ctx.cache.board.costRowsPage(query, now, after);
-      for (const row of page.rows) cost = addCost(cost, containerCost(row, costs, now));
+      const page = ctx.cache.board.costFactsPage(query, now, after);
+      for (const facts of page.facts) cost = addCost(cost, containerCost(facts, costs, now));
       after = page.next;
     }
     return cost;
