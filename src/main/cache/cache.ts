@@ -573,7 +573,6 @@ export class Cache implements CacheStore {
     };
   }
 
-  /** Containers that may need map data, with what the route-map rules look at. */
   dueRouteMaps(staleBefore: string, after: number): DueRouteMapScan {
     // At sea (on a ship, or departed and not arrived): a map missing or fetched before
     // `staleBefore`. Arrived since the last fetch: one final fetch. A final map never again.
@@ -584,7 +583,7 @@ export class Cache implements CacheStore {
       `SELECT id, arrived FROM (
          SELECT c.id, c.seq, c.current_status AS status,
            (s.pol_atd_at IS NOT NULL) AS departed,
-           (c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AS arrived,
+           ${ARRIVED_SQL} AS arrived,
            m.fetched_at AS fetchedAt, coalesce(m.completed, 0) AS completed
          FROM containers c
          LEFT JOIN shipments s ON s.id = c.shipment_id
@@ -610,7 +609,7 @@ export class Cache implements CacheStore {
 
   containerArrived(id: string): boolean {
     const row = this.stmt(
-      `SELECT (c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AS arrived
+      `SELECT ${ARRIVED_SQL} AS arrived
        FROM containers c LEFT JOIN shipments s ON s.id = c.shipment_id WHERE c.id = ?`,
     ).get(id) as { arrived: number } | undefined;
     return row?.arrived === 1;
@@ -814,6 +813,8 @@ export class Cache implements CacheStore {
   }
 }
 
+/** A container has arrived at its port of discharge (its own record or its shipment says so). */
+const ARRIVED_SQL = '(c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL)';
 /** Containers read per call when looking for due route maps. */
 const DUE_MAP_SCAN = 1000;
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
