@@ -43,7 +43,7 @@ import {
 } from './validate';
 import { historyPagesThisRun } from './strategy/history';
 import type { RequestBudget } from './request-budget';
-import { nextTurn } from './turns';
+import { nextTurn } from '../core/turns';
 import type {
   CustomFieldDefinitionRecord,
   CustomFieldValueRecord,

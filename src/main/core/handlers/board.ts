@@ -4,6 +4,7 @@ import { containersCsv } from '../../cache/csv';
 import { containersXlsx } from '../../cache/xlsx';
 import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
 import { buildWorklist, worklistCounts } from '../../../shared/worklist';
+import { nextTurn } from '../turns';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (
@@ -39,7 +40,7 @@ export const boardHandlers = (
     // A page at a time, with the event loop free in between: over a million containers the sum
     // takes seconds, and the board's own rows (asked for at the same moment) must not wait.
     for (let after: number | null = 0; after !== null;) {
-      if (after > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (after > 0) await nextTurn();
       const page = ctx.cache.board.costFactsPage(query, now, after);
       for (const facts of page.facts) cost = addCost(cost, containerCost(facts, costs, now));
       after = page.next;

@@ -1,9 +1,10 @@
 /**
- * The sync's share of the main thread. Its work (parsing a page, checking records, writing a
- * slice) runs in short slices, each followed by `await nextTurn()`. Several run at once (the
- * next page is parsed while the current one is checked and written), and a setImmediate per
- * slice would let all of them run back to back in the same turn of the event loop. Here the
- * waiting slices resume one per turn, so timers, I/O and the UI get the loop between any two.
+ * Long main-thread work shares the loop here. The sync (parsing a page, checking records,
+ * writing a slice) and a view's cost sum run in short slices, each followed by
+ * `await nextTurn()`. Several run at once (the next page is parsed while the current one is
+ * written, a cost sum while a sync runs), and a setImmediate per slice would let all of them run
+ * back to back in the same turn of the event loop. Here the waiting slices resume one per turn,
+ * so timers, I/O and the UI get the loop between any two.
  */
 const waiting: (() => void)[] = [];
 let scheduled = false;
