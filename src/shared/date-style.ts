@@ -6,6 +6,33 @@
  */
 import { DateTime } from 'luxon';
 
+/**
+ * Short zone names ("PST", "CEST", "GMT+8") by zone, offset and locale. Luxon asks Intl for the
+ * name with a new formatter on every call, the costliest part of drawing a board of dates; a
+ * zone's name changes only with its offset (standard and daylight time).
+ */
+const zoneNames = new Map<string, string>();
+
+/** `at`'s short zone name, as luxon's 'ZZZZ' token writes it. */
+export function zoneName(at: DateTime): string {
+  const key = `${at.zoneName ?? ''}|${at.offset}|${at.locale ?? ''}`;
+  let name = zoneNames.get(key);
+  if (name === undefined) {
+    name = at.offsetNameShort ?? '';
+    // Zones come from synced data: keep the map small whatever arrives.
+    if (zoneNames.size >= 1024) zoneNames.clear();
+    zoneNames.set(key, name);
+  }
+  return name;
+}
+
+/** `at` written with `format` (luxon tokens), then its short zone name. */
+const withZoneName = (at: DateTime, format: string): string =>
+  `${at.toFormat(format)} ${zoneName(at)}`;
+
+const withZoneNameOr = (at: DateTime | null, format: string, fallback: string): string =>
+  at ? withZoneName(at, format) : fallback;
+
 const zoned = (iso: string, zone: string | null | undefined): DateTime | null => {
   const at = DateTime.fromISO(iso, { zone: 'utc' });
   if (!at.isValid) return null;
@@ -16,13 +43,13 @@ const zoned = (iso: string, zone: string | null | undefined): DateTime | null =>
 /** "23 Nov 2026 14:00 PST"; "—" when missing. The local zone when the zone is unknown. */
 export function formatDateTime(iso: string | null | undefined, zone?: string | null): string {
   if (!iso) return '—';
-  return zoned(iso, zone)?.toFormat('d LLL yyyy HH:mm ZZZZ') ?? iso;
+  return withZoneNameOr(zoned(iso, zone), 'd LLL yyyy HH:mm', iso);
 }
 
 /** "23 Nov 14:00 PST": what a table cell has room for. */
 export function formatShortDateTime(iso: string | null | undefined, zone?: string | null): string {
   if (!iso) return '—';
-  return zoned(iso, zone)?.toFormat('d LLL HH:mm ZZZZ') ?? iso;
+  return withZoneNameOr(zoned(iso, zone), 'd LLL HH:mm', iso);
 }
 
 /** "23 Nov": the day an instant falls on in the zone. */
@@ -38,5 +65,5 @@ export function formatDate(iso: string | null | undefined, zone?: string | null)
 export function formatLocalDate(localDate: string, zone: string, withYear = false): string {
   const day = DateTime.fromISO(localDate, { zone });
   if (!day.isValid) return localDate;
-  return day.toFormat(withYear ? 'ccc d LLL yyyy ZZZZ' : 'ccc d LLL ZZZZ');
+  return withZoneName(day, withYear ? 'ccc d LLL yyyy' : 'ccc d LLL');
 }

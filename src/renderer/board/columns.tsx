@@ -2,7 +2,7 @@
  * The container board's columns. Each sorts server-side on one BoardColumn (query.sort); cells
  * render from a BoardRow only, so a row can be drawn the moment its page arrives.
  */
-import { countOf } from '../../shared/words';
+import { countOf, formatCount } from '../../shared/words';
 import type { ReactNode } from 'react';
 import { createColumnHelper, type CellContext, type ColumnDef } from '@tanstack/react-table';
 import {
@@ -33,6 +33,7 @@ import {
   formatRelative,
   formatShortDateTime,
   statusLabel,
+  zoneName,
 } from '../lib/format';
 import { DateTime } from 'luxon';
 
@@ -76,7 +77,7 @@ const text = (value: string | null) => value ?? '—';
 
 /** "23 Nov": a last free day as the calendar date of its zone. */
 const lfdDay = (d: LfdDeadline) => DateTime.fromISO(d.date, { zone: d.zone }).toFormat('d LLL');
-const lfdZoneName = (d: LfdDeadline) => DateTime.fromISO(d.date, { zone: d.zone }).toFormat('ZZZZ');
+const lfdZoneName = (d: LfdDeadline) => zoneName(DateTime.fromISO(d.date, { zone: d.zone }));
 const sourceName = (d: LfdDeadline) => d.source ?? 'LFD';
 
 /** What the LFD cell says about one deadline, for its tooltip and the detail view. */
@@ -382,7 +383,7 @@ export function CustomFieldCell({
   const { value } = found;
   let shown: ReactNode = found.text;
   if (field.dataType === 'number' && typeof value === 'number') {
-    shown = <span className="num">{value.toLocaleString()}</span>;
+    shown = <span className="num">{formatCount(value)}</span>;
   } else if (field.dataType === 'date' && typeof value === 'string') {
     const day = DateTime.fromISO(value, { zone: 'utc' });
     shown = day.isValid ? day.toFormat('d LLL yyyy') : found.text;

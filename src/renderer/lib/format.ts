@@ -18,6 +18,7 @@ export {
   formatDateTime,
   formatLocalDate,
   formatShortDateTime,
+  zoneName,
 } from '../../shared/date-style';
 
 /** "3 min ago", "in 2 days": relative to the given instant. */
@@ -28,17 +29,32 @@ export function formatRelative(iso: string | null | undefined, now: number): str
   return DateTime.fromISO(iso).toRelative({ base: DateTime.fromMillis(now) }) ?? '—';
 }
 
+/** Money formatters by currency code (null: not a currency Intl knows), built once each. */
+const moneyFormats = new Map<string, Intl.NumberFormat | null>();
+
+function moneyFormat(currency: string): Intl.NumberFormat | null {
+  let format = moneyFormats.get(currency);
+  if (format === undefined) {
+    try {
+      format = new Intl.NumberFormat(undefined, {
+        style: 'currency',
+        currency,
+        maximumFractionDigits: 2,
+      });
+    } catch {
+      format = null;
+    }
+    // Codes come from synced data: keep the map small whatever arrives.
+    if (moneyFormats.size >= 64) moneyFormats.clear();
+    moneyFormats.set(currency, format);
+  }
+  return format;
+}
+
 export function formatMoney(amount: number | null, currency: string | null): string {
   if (amount === null) return '—';
-  try {
-    return new Intl.NumberFormat(undefined, {
-      style: 'currency',
-      currency: currency ?? 'USD',
-      maximumFractionDigits: 2,
-    }).format(amount);
-  } catch {
-    return `${amount.toFixed(2)} ${currency ?? ''}`.trim();
-  }
+  const format = moneyFormat(currency ?? 'USD');
+  return format ? format.format(amount) : `${amount.toFixed(2)} ${currency ?? ''}`.trim();
 }
 
 const HOUR = 3_600_000;

@@ -7,6 +7,7 @@ import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
 import { formatRelative, formatShortDateTime } from '../lib/format';
 import { navigate } from '../lib/navigation';
+import { formatCount } from '../../shared/words';
 
 const PAGE = 500;
 
@@ -77,7 +78,7 @@ export function AlertsView({
         <span className="spacer" />
         <span className="muted" role="status">
           {list.value
-            ? `${list.value.unread.toLocaleString()} unread of ${list.value.total.toLocaleString()}`
+            ? `${formatCount(list.value.unread)} unread of ${formatCount(list.value.total)}`
             : ''}
         </span>
         <button type="button" onClick={() => markRead()} disabled={!list.value?.unread}>

@@ -25,7 +25,7 @@ import { appNow, useNow } from '../hooks/use-now';
 import { DateTime } from 'luxon';
 import { useStoredState } from '../hooks/use-stored-state';
 import { statusLabel } from '../lib/format';
-import { countOf } from '../../shared/words';
+import { countOf, formatCount } from '../../shared/words';
 import { CostSummary } from '../components/CostSummary';
 import { SavedViewsBar } from '../board/SavedViewsBar';
 import { useSettings } from '../hooks/use-settings';
@@ -224,8 +224,7 @@ export function ContainersView() {
   const facetOptions = (name: 'status' | 'line' | 'pod' | 'terminal') =>
     (facets.value?.[name] ?? []).map((facet) => (
       <option key={facet.value} value={facet.value}>
-        {name === 'status' ? statusLabel(facet.value) : facet.value} ({facet.count.toLocaleString()}
-        )
+        {name === 'status' ? statusLabel(facet.value) : facet.value} ({formatCount(facet.count)})
       </option>
     ));
   // The view and the "Show completed" switch are choices of what to see, not filters to clear.
@@ -254,7 +253,7 @@ export function ContainersView() {
           >
             {VIEW_LABELS[view]}
             <span className="badge" aria-label={countOf(counts.value?.[view] ?? 0, 'container')}>
-              {counts.value ? counts.value[view].toLocaleString() : '…'}
+              {counts.value ? formatCount(counts.value[view]) : '…'}
             </span>
           </button>
         ))}

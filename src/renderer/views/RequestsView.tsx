@@ -74,7 +74,7 @@ export function RequestsView() {
             Previous
           </button>
           <span>
-            {offset + 1}–{Math.min(offset + PAGE, total)} of {total.toLocaleString()}
+            {offset + 1}–{Math.min(offset + PAGE, total)} of {formatCount(total)}
           </span>
           <button
             type="button"

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { countOf } from '../../shared/words';
+import { countOf, formatCount } from '../../shared/words';
 import { quayside } from '../bridge';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
@@ -105,7 +105,7 @@ export function ShipmentsView() {
             Previous
           </button>
           <span>
-            {offset + 1}–{Math.min(offset + PAGE, total)} of {total.toLocaleString()}
+            {offset + 1}–{Math.min(offset + PAGE, total)} of {formatCount(total)}
           </span>
           <button
             type="button"

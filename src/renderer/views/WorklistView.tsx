@@ -9,7 +9,7 @@ import {
   type WorklistSection,
 } from '../../shared/worklist';
 import { formatLocalDate } from '../../shared/date-style';
-import { countOf } from '../../shared/words';
+import { countOf, formatCount } from '../../shared/words';
 import { quayside } from '../bridge';
 import { CostCell, LfdCell } from '../board/columns';
 import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
@@ -46,7 +46,7 @@ export function WorklistView() {
               className={`chip worklist__count worklist__count--${section}`}
               data-section={section}
             >
-              {WORKLIST_SECTION_LABELS[section]}: {list.counts[section].toLocaleString()}
+              {WORKLIST_SECTION_LABELS[section]}: {formatCount(list.counts[section])}
             </span>
           ))
         ) : (
