@@ -22,6 +22,7 @@ import type { Settings } from '../../shared/settings';
 import { buildWorklist, worklistCounts } from '../../shared/worklist';
 import type { AlertCenter } from '../alerts/alert-center';
 import type { CacheStore } from '../cache/interface';
+import type { PickedUpBox } from '../cache/board-query';
 
 const HOUR = 3_600_000;
 /** A digest missed by more than this (the app was closed at its time) is skipped for the day. */
@@ -105,7 +106,7 @@ export function digestDraft(
 
 /** Reminders for boxes whose empty-return free time ends within a day. */
 export function perDiemDrafts(
-  rows: readonly BoardRow[],
+  rows: readonly PickedUpBox[],
   tables: CostTables,
   now: number,
 ): AlertDraft[] {
@@ -139,7 +140,12 @@ export function perDiemDrafts(
 }
 
 /** When the next digest or reminder falls due after `now`, for the timer. */
-function nextDue(rows: readonly BoardRow[], settings: Settings, now: number, zone: string): number {
+function nextDue(
+  rows: readonly PickedUpBox[],
+  settings: Settings,
+  now: number,
+  zone: string,
+): number {
   let next = now + MAX_CHECK_INTERVAL;
   if (settings.digest.enabled) {
     let at = digestTimeOn(now, settings.digest.time, zone);
@@ -191,8 +197,8 @@ export class MorningWatch {
     return inserted.length;
   }
 
-  private pickedUp(now: number): BoardRow[] {
-    return [...this.cache.board.costRows({}, now)].filter((row) => row.pickedUpAt !== null);
+  private pickedUp(now: number): PickedUpBox[] {
+    return this.cache.board.pickedUpBoxes(now);
   }
 
   /** Checks now, then again when the next digest or reminder is due. */

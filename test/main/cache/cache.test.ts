@@ -470,11 +470,19 @@ describe('board queries', () => {
 
   it('narrows the cost sums to boxes that cost or may cost by tomorrow', () => {
     seed();
-    expect(numbers([...cache.board.costRows({}, NOW)]).sort()).toEqual([
-      'MSKU1111110', // free time ends within a day; fees reported
-      'MSKU3333330', // overdue
-      'MSKU4444440', // picked up: per diem
-    ]);
+    const { facts, next } = cache.board.costFactsPage({}, NOW, 0);
+    expect(next).toBeNull();
+    // MSKU1111110 (free time ends within a day; fees reported), MSKU3333330 (overdue) and
+    // MSKU4444440 (picked up: per diem), of the board's five.
+    expect(facts).toHaveLength(3);
+    expect(facts.filter((f) => f.pickedUpAt)).toHaveLength(1);
+    expect(facts.filter((f) => (f.feesAmount ?? 0) > 0)).toHaveLength(1);
+    const board = cache.board.containers({}, NOW).rows;
+    expect(board).toHaveLength(5);
+    // The rows left out cost nothing: the sum is the whole board's.
+    const sum = (rows: readonly CostFacts[]) =>
+      rows.reduce((t, f) => addCost(t, containerCost(f, DEFAULT_SETTINGS.costs, NOW)), NO_COST);
+    expect(sum(facts)).toEqual(sum(board));
   });
 
   it('walks the cost facts a page at a time, every row once, across pages', () => {
@@ -493,7 +501,7 @@ describe('board queries', () => {
       walked.push(...page.facts);
       after = page.next;
     }
-    const all = [...cache.board.costRows({}, NOW)];
+    const all = cache.board.containers({ limit: 1000 }, NOW).rows;
     expect(pages).toBeGreaterThan(3);
     expect(walked).toHaveLength(25 + 3);
     expect(walked.filter((f) => f.pickedUpAt).length).toBe(all.filter((r) => r.pickedUpAt).length);
@@ -505,8 +513,24 @@ describe('board queries', () => {
       );
     expect(sum(walked as CostFacts[])).toEqual(sum(all));
     expect(sum(all).accrued + sum(all).perDiem).toBeGreaterThan(0);
-    // The query's own filter still applies on every page.
+    // The query's own filter still applies on every page; a filter matching no more rows than a
+    // page holds is read at once.
+    expect(cache.board.costFactsPage({ search: 'PKDU' }, NOW, 0, 100)).toMatchObject({
+      next: null,
+    });
     expect(cache.board.costFactsPage({ search: 'PKDU' }, NOW, 0, 100).facts).toHaveLength(25);
+    const one = cache.board.costFactsPage({ search: 'PKDU0000070' }, NOW, 0, 7);
+    expect(one.facts).toHaveLength(1);
+    expect(one.next).toBeNull();
+    // A wider filter is read a range of positions at a time, and still only its own rows.
+    const byPosition: CostFacts[] = [];
+    for (let after: number | null = 0; after !== null;) {
+      const page = cache.board.costFactsPage({ search: 'PKDU' }, NOW, after, 7);
+      byPosition.push(...page.facts);
+      after = page.next;
+    }
+    expect(byPosition).toHaveLength(25);
+    expect(sum(byPosition)).toEqual(sum(all.filter((r) => r.number.startsWith('PKDU'))));
   });
 
   it('hides completed (empty returned) containers unless asked to show them', () => {

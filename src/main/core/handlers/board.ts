@@ -4,11 +4,14 @@ import { containersCsv } from '../../cache/csv';
 import { containersXlsx } from '../../cache/xlsx';
 import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
 import { buildWorklist, worklistCounts } from '../../../shared/worklist';
+import { BridgeHandlerError } from '../../bridge/dispatcher';
 import { nextTurn } from '../turns';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (
   ctx: HandlerContext,
+  /** The number of the latest view cost sum asked for: only that one is worth finishing. */
+  costSums = { latest: 0 },
 ): DomainHandlers<
   | 'listContainers'
   | 'getBoardFacets'
@@ -36,11 +39,19 @@ export const boardHandlers = (
   getViewCost: async (query) => {
     const now = ctx.clock.now();
     const { costs } = ctx.settings();
+    const sum = ++costSums.latest;
     let cost = NO_COST;
     // A page at a time, with the event loop free in between: over a million containers the sum
     // takes seconds, and the board's own rows (asked for at the same moment) must not wait.
+    // The board asks again whenever its filter changes and drops earlier answers, so a sum
+    // overtaken by a newer one stops instead of sharing the loop with it.
     for (let after: number | null = 0; after !== null;) {
-      if (after > 0) await nextTurn();
+      if (after > 0) {
+        await nextTurn();
+        if (sum !== costSums.latest) {
+          throw new BridgeHandlerError('A newer view cost was asked for; this one was dropped.');
+        }
+      }
       const page = ctx.cache.board.costFactsPage(query, now, after);
       for (const facts of page.facts) cost = addCost(cost, containerCost(facts, costs, now));
       after = page.next;
