@@ -1,6 +1,6 @@
 /** The main thread's turn scheduler: waiting slices resume one per turn of the event loop. */
 import { describe, expect, it } from 'vitest';
-import { nextTurn } from '../../src/main/core/turns';
+import { inTurns, nextTurn } from '../../src/main/core/turns';
 
 describe('nextTurn', () => {
   it('lets I/O-phase work run between any two slices, whichever task they belong to', async () => {
@@ -33,5 +33,19 @@ describe('nextTurn', () => {
     const order: number[] = [];
     await Promise.all([1, 2, 3].map(async (n) => nextTurn().then(() => order.push(n))));
     expect(order).toEqual([1, 2, 3]);
+  });
+
+  it('runs a generator one step per turn and resolves to what it returns', async () => {
+    const log: string[] = [];
+    function* steps(): Generator<void, number> {
+      for (let step = 0; step < 3; step++) {
+        log.push(`step${step}`);
+        yield;
+      }
+      return 42;
+    }
+    setImmediate(() => log.push('turn'));
+    expect(await inTurns(steps())).toBe(42);
+    expect(log.slice(0, 3)).toEqual(['step0', 'turn', 'step1']);
   });
 });

@@ -100,6 +100,8 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
  * containers' own positions: 2-4 ms of SQL and cost clock per turn whatever the filter.
  */
 const COST_SPAN = 500;
+/** Containers per step when the view counts and filter menus are counted (see inTurns). */
+const STEP_SPAN = 2000;
 /** The rows that cost or may cost by tomorrow (the parameter: tomorrow's instant). */
 const COSTS = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
 
@@ -308,6 +310,12 @@ export class BoardQueries {
       params.push(...custom.params);
     }
     return { clause: parts.length ? `WHERE ${parts.join(' AND ')}` : '', params };
+  }
+
+  /** A query's filter as one SQL condition ('1' when it has none), with its parameters. */
+  private condition(q: ContainerQuery, now: number): { sql: string; params: unknown[] } {
+    const { clause, params } = this.where(q, now);
+    return { sql: clause ? `(${clause.slice('WHERE '.length)})` : '1', params };
   }
 
   /** The data type of the field behind an api_slug (a container's definition first). */
@@ -632,29 +640,82 @@ export class BoardQueries {
     );
   }
 
-  /** How many containers each built-in view holds now (for the sidebar badges). */
-  viewCounts(now: number): Record<BoardView, number> {
-    const counts = {} as Record<BoardView, number>;
-    for (const view of BOARD_VIEWS) {
-      const { clause, params } = this.where({ view }, now);
-      counts[view] = this.total(clause, params, false);
-    }
-    return counts;
+  /**
+   * How many containers each built-in view holds now (for the sidebar badges), counted a range
+   * of positions per step (see inTurns): the board asks at load and after every sync, and the
+   * whole count at a million containers would hold the main thread for seconds.
+   */
+  *viewCountsInSteps(now: number, span = STEP_SPAN): Generator<void, Record<BoardView, number>> {
+    const conditions = BOARD_VIEWS.map((view) => this.condition({ view }, now));
+    const counts = this.stmt(
+      `SELECT ${conditions.map(({ sql }, i) => `coalesce(sum(${sql}), 0) AS v${i}`).join(', ')}
+       ${FROM_BY_POSITION} WHERE c.seq > ? AND c.seq <= ?`,
+    );
+    const params = conditions.flatMap(({ params }) => params);
+    const totals = BOARD_VIEWS.map(() => 0);
+    yield* this.positionRanges(span, (after, upTo) => {
+      const row = counts.raw().get(...params, after, upTo) as number[];
+      row.forEach((n, i) => (totals[i]! += n));
+    });
+    return Object.fromEntries(BOARD_VIEWS.map((view, i) => [view, totals[i]!])) as Record<
+      BoardView,
+      number
+    >;
   }
 
-  /** Distinct values with counts, for the filter menus. */
-  facets(): BoardFacets {
-    const facet = (expr: string) =>
-      this.stmt(
-        `SELECT ${expr} AS value, count(*) AS count ${FROM} WHERE ${expr} IS NOT NULL GROUP BY ${expr} ORDER BY ${expr}`,
-      ).all() as { value: string; count: number }[];
+  /** Distinct values with counts, for the filter menus; a range of positions per step. */
+  *facetsInSteps(span = STEP_SPAN): Generator<void, BoardFacets> {
+    const facets = {
+      status: new Map(),
+      line: new Map(),
+      pod: new Map(),
+      terminal: new Map(),
+    } as Record<'status' | 'line' | 'pod' | 'terminal', Map<string, number>>;
+    const groups = this.stmt(
+      `SELECT c.current_status AS status, s.line_scac AS line, s.pod_locode AS pod,
+         t.name AS terminal, count(*) AS n
+       ${FROM_BY_POSITION} WHERE c.seq > ? AND c.seq <= ?
+       GROUP BY c.current_status, s.line_scac, s.pod_locode, t.name`,
+    );
+    type Group = Record<keyof typeof facets, string | null> & { n: number };
+    yield* this.positionRanges(span, (after, upTo) => {
+      for (const group of groups.all(after, upTo) as Group[]) {
+        for (const name of ['status', 'line', 'pod', 'terminal'] as const) {
+          const value = group[name];
+          if (value !== null) facets[name].set(value, (facets[name].get(value) ?? 0) + group.n);
+        }
+      }
+    });
+    // In SQLite's own text order (by code unit), as a GROUP BY ... ORDER BY gave them.
+    const values = (counts: Map<string, number>) =>
+      [...counts]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([value, count]) => ({ value, count }));
     return {
-      status: facet('c.current_status'),
-      line: facet('s.line_scac'),
-      pod: facet('s.pod_locode'),
-      terminal: facet('t.name'),
+      status: values(facets.status),
+      line: values(facets.line),
+      pod: values(facets.pod),
+      terminal: values(facets.terminal),
       customFields: this.customFieldColumns(),
     };
+  }
+
+  /**
+   * Calls `read` for each range of `span` container positions, yielding after each: the steps
+   * of a scan that must leave the main thread free in between.
+   */
+  private *positionRanges(
+    span: number,
+    read: (after: number, upTo: number) => void,
+  ): Generator<void, void> {
+    for (let after = 0; ; after += span) {
+      read(after, after + span);
+      const { last } = this.stmt('SELECT max(seq) AS last FROM containers').get() as {
+        last: number | null;
+      };
+      if (after + span >= (last ?? 0)) return;
+      yield;
+    }
   }
 
   /**

@@ -27,3 +27,15 @@ export function nextTurn(): Promise<void> {
     }
   });
 }
+
+/**
+ * Runs work written as a generator, one step per turn: each `yield` ends a slice. Resolves to
+ * the generator's return value.
+ */
+export async function inTurns<T>(steps: Generator<unknown, T>): Promise<T> {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await nextTurn();
+  }
+}

@@ -3,8 +3,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { BOARD_VIEWS } from '../../../src/main/cache/board-query';
-import { BOARD_COLUMNS, type BoardRow } from '../../../src/main/cache/board-query';
+import { BOARD_COLUMNS, BOARD_VIEWS, type BoardRow } from '../../../src/main/cache/board-query';
 import { Cache, CACHE_FILE } from '../../../src/main/cache/cache';
 import { MIGRATIONS } from '../../../src/main/cache/migrations';
 import { addCost, containerCost, NO_COST, type CostFacts } from '../../../src/shared/cost-clock';
@@ -143,6 +142,14 @@ function seed() {
 }
 
 const numbers = (rows: BoardRow[]) => rows.map((r) => r.number);
+
+/** Runs a board scan written in steps to its end, as the handlers do a turn at a time. */
+function inSteps<T>(steps: Generator<void, T>): { value: T; steps: number } {
+  for (let count = 1; ; count++) {
+    const step = steps.next();
+    if (step.done) return { value: step.value, steps: count };
+  }
+}
 
 describe('cache file and migrations', () => {
   it('creates the schema at the latest version in WAL mode and reopens without re-running migrations', () => {
@@ -449,11 +456,43 @@ describe('board queries', () => {
     expect(view('ready_for_pickup')).toEqual(['MSKU1111110']);
     expect(view('arriving_this_week')).toEqual(['MEDU5555550']);
     expect(view('at_sea')).toEqual(['MEDU5555550']);
-    expect(cache.board.viewCounts(NOW)).toMatchObject({ on_hold: 2, at_sea: 1 });
+    // The badges count the same boxes, whether in one step or a range of two positions per step.
+    for (const span of [2000, 2]) {
+      const counts = inSteps(cache.board.viewCountsInSteps(NOW, span));
+      expect(counts.steps).toBe(span === 2 ? 3 : 1);
+      for (const v of BOARD_VIEWS) expect(counts.value[v], v).toBe(view(v).length);
+    }
     // Three days later the LFDs have passed: overdue ones need action, none is "in the next 3 days".
     expect(numbers(cache.board.containers({ view: 'lfd_next_3_days' }, NOW + 72 * H).rows)).toEqual(
       [],
     );
+  });
+
+  it('counts the values of the filter menus over every box, a range of positions per step', () => {
+    seed();
+    const once = inSteps(cache.board.facetsInSteps()).value;
+    const stepped = inSteps(cache.board.facetsInSteps(2));
+    expect(stepped.steps).toBe(3);
+    expect(stepped.value).toEqual(once);
+    expect(once.line).toEqual([
+      { value: 'MAEU', count: 4 },
+      { value: 'MSCU', count: 1 },
+    ]);
+    expect(once.terminal).toEqual([
+      { value: 'APM Terminals Pier 400', count: 3 },
+      { value: 'Total Terminals International', count: 1 },
+    ]);
+    expect(once.status.map((f) => f.value)).toEqual([
+      'available',
+      'not_available',
+      'on_ship',
+      'picked_up',
+    ]);
+    expect(once.status.find((f) => f.value === 'available')?.count).toBe(2);
+    expect(once.pod).toEqual([
+      { value: 'USLAX', count: 4 },
+      { value: 'USLGB', count: 1 },
+    ]);
   });
 
   it('matches terminal and port names in the filter, with % and _ taken literally', () => {

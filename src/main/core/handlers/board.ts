@@ -5,7 +5,7 @@ import { containersXlsx } from '../../cache/xlsx';
 import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
 import { buildWorklist, worklistCounts } from '../../../shared/worklist';
 import { BridgeHandlerError } from '../../bridge/dispatcher';
-import { nextTurn } from '../turns';
+import { inTurns, nextTurn } from '../turns';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (
@@ -24,8 +24,8 @@ export const boardHandlers = (
   | 'getRouteMap'
 > => ({
   listContainers: (query) => ctx.cache.board.containers(query, ctx.clock.now()),
-  getBoardFacets: () => ctx.cache.board.facets(),
-  getViewCounts: () => ctx.cache.board.viewCounts(ctx.clock.now()),
+  getBoardFacets: () => inTurns(ctx.cache.board.facetsInSteps()),
+  getViewCounts: () => inTurns(ctx.cache.board.viewCountsInSteps(ctx.clock.now())),
   getWorklist: () => {
     const now = ctx.clock.now();
     const places = buildWorklist(ctx.cache.board.worklistRows(), now);
