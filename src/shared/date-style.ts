@@ -26,6 +26,23 @@ export function zoneName(at: DateTime): string {
   return name;
 }
 
+/**
+ * Texts already written, by what they were written from. A board draws the same dates in many
+ * rows and again on every sort or scroll; each luxon date costs a zone offset lookup and a
+ * format. The texts depend only on their inputs (and the computer's zone and locale).
+ */
+const texts = new Map<string, string>();
+
+function remembered(key: string, write: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = write();
+    if (texts.size >= 20_000) texts.clear();
+    texts.set(key, text);
+  }
+  return text;
+}
+
 /** `at` written with `format` (luxon tokens), then its short zone name. */
 const withZoneName = (at: DateTime, format: string): string =>
   `${at.toFormat(format)} ${zoneName(at)}`;
@@ -43,19 +60,23 @@ const zoned = (iso: string, zone: string | null | undefined): DateTime | null =>
 /** "23 Nov 2026 14:00 PST"; "—" when missing. The local zone when the zone is unknown. */
 export function formatDateTime(iso: string | null | undefined, zone?: string | null): string {
   if (!iso) return '—';
-  return withZoneNameOr(zoned(iso, zone), 'd LLL yyyy HH:mm', iso);
+  return remembered(`datetime|${iso}|${zone ?? ''}`, () =>
+    withZoneNameOr(zoned(iso, zone), 'd LLL yyyy HH:mm', iso),
+  );
 }
 
 /** "23 Nov 14:00 PST": what a table cell has room for. */
 export function formatShortDateTime(iso: string | null | undefined, zone?: string | null): string {
   if (!iso) return '—';
-  return withZoneNameOr(zoned(iso, zone), 'd LLL HH:mm', iso);
+  return remembered(`short|${iso}|${zone ?? ''}`, () =>
+    withZoneNameOr(zoned(iso, zone), 'd LLL HH:mm', iso),
+  );
 }
 
 /** "23 Nov": the day an instant falls on in the zone. */
 export function formatDate(iso: string | null | undefined, zone?: string | null): string {
   if (!iso) return '—';
-  return zoned(iso, zone)?.toFormat('d LLL') ?? iso;
+  return remembered(`date|${iso}|${zone ?? ''}`, () => zoned(iso, zone)?.toFormat('d LLL') ?? iso);
 }
 
 /**
@@ -63,7 +84,25 @@ export function formatDate(iso: string | null | undefined, zone?: string | null)
  * of: "Mon 23 Nov PST". `withYear` adds the year for texts read later (alerts, exports).
  */
 export function formatLocalDate(localDate: string, zone: string, withYear = false): string {
-  const day = DateTime.fromISO(localDate, { zone });
-  if (!day.isValid) return localDate;
-  return withZoneName(day, withYear ? 'ccc d LLL yyyy' : 'ccc d LLL');
+  return remembered(`local|${localDate}|${zone}|${withYear}`, () => {
+    const day = DateTime.fromISO(localDate, { zone });
+    if (!day.isValid) return localDate;
+    return withZoneName(day, withYear ? 'ccc d LLL yyyy' : 'ccc d LLL');
+  });
+}
+
+/** A calendar date as day and month: "23 Nov" (a last free day in a table cell). */
+export function formatLocalDay(localDate: string, zone: string): string {
+  return remembered(`day|${localDate}|${zone}`, () => {
+    const day = DateTime.fromISO(localDate, { zone });
+    return day.isValid ? day.toFormat('d LLL') : localDate;
+  });
+}
+
+/** The short name of `zone` on a calendar date ("PST"), as its midnight has it. */
+export function localDateZoneName(localDate: string, zone: string): string {
+  return remembered(`zone|${localDate}|${zone}`, () => {
+    const day = DateTime.fromISO(localDate, { zone });
+    return day.isValid ? zoneName(day) : zone;
+  });
 }

@@ -7,7 +7,9 @@ import { DateTime } from 'luxon';
 import {
   formatDateTime,
   formatLocalDate,
+  formatLocalDay,
   formatShortDateTime,
+  localDateZoneName,
   zoneName,
 } from '../../src/shared/date-style';
 
@@ -52,6 +54,13 @@ describe('date style', () => {
   it('writes a last free day with its weekday and the short name of its zone', () => {
     expect(formatLocalDate('2026-07-06', 'America/Los_Angeles')).toBe('Mon 6 Jul PDT');
     expect(formatLocalDate('2026-12-07', 'America/Los_Angeles', true)).toBe('Mon 7 Dec 2026 PST');
+    // Asked again: the same text.
+    expect(formatLocalDate('2026-07-06', 'America/Los_Angeles')).toBe('Mon 6 Jul PDT');
+    expect(formatLocalDay('2026-07-06', 'America/Los_Angeles')).toBe('6 Jul');
+    expect(localDateZoneName('2026-07-06', 'America/Los_Angeles')).toBe('PDT');
+    expect(localDateZoneName('2026-12-07', 'America/Los_Angeles')).toBe('PST');
+    expect(localDateZoneName('2026-12-07', 'Europe/Amsterdam')).toBe('GMT+1');
+    expect(formatLocalDay('not a date', 'UTC')).toBe('not a date');
   });
 
   it('falls back to the local zone for an unknown zone and keeps unreadable text', () => {

@@ -32,8 +32,9 @@ import {
   formatMoney,
   formatRelative,
   formatShortDateTime,
+  formatLocalDay,
+  localDateZoneName,
   statusLabel,
-  zoneName,
 } from '../lib/format';
 import { DateTime } from 'luxon';
 
@@ -76,8 +77,8 @@ const cell =
 const text = (value: string | null) => value ?? '—';
 
 /** "23 Nov": a last free day as the calendar date of its zone. */
-const lfdDay = (d: LfdDeadline) => DateTime.fromISO(d.date, { zone: d.zone }).toFormat('d LLL');
-const lfdZoneName = (d: LfdDeadline) => zoneName(DateTime.fromISO(d.date, { zone: d.zone }));
+const lfdDay = (d: LfdDeadline) => formatLocalDay(d.date, d.zone);
+const lfdZoneName = (d: LfdDeadline) => localDateZoneName(d.date, d.zone);
 const sourceName = (d: LfdDeadline) => d.source ?? 'LFD';
 
 /** What the LFD cell says about one deadline, for its tooltip and the detail view. */

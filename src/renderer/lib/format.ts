@@ -17,8 +17,9 @@ export {
   formatDate,
   formatDateTime,
   formatLocalDate,
+  formatLocalDay,
   formatShortDateTime,
-  zoneName,
+  localDateZoneName,
 } from '../../shared/date-style';
 
 /** "3 min ago", "in 2 days": relative to the given instant. */
