@@ -101,7 +101,7 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
  */
 const COST_SPAN = 500;
 /** Containers per step when the view counts and filter menus are counted (see inTurns). */
-const STEP_SPAN = 2000;
+const STEP_SPAN = 1000;
 /** The rows that cost or may cost by tomorrow (the parameter: tomorrow's instant). */
 const COSTS = '(c.lfd_first_end_at <= ? OR c.fees_amount > 0 OR c.picked_up_at IS NOT NULL)';
 
@@ -247,6 +247,8 @@ export class BoardQueries {
   private readonly statements = new Map<string, Database.Statement>();
   /** The total row count per filter, with the database state it was counted in. */
   private readonly totals = new Map<string, { state: string; n: number }>();
+  /** The filter menus' values, with the database state they were counted in. */
+  private keptFacets: { state: string; facets: BoardFacets } | null = null;
 
   constructor(private readonly db: Database.Database) {}
 
@@ -677,8 +679,13 @@ export class BoardQueries {
     >;
   }
 
-  /** Distinct values with counts, for the filter menus; a range of positions per step. */
+  /**
+   * Distinct values with counts, for the filter menus; a range of positions per step. Kept until
+   * the data changes: the board asks each time it opens.
+   */
   *facetsInSteps(span = STEP_SPAN): Generator<void, BoardFacets> {
+    const state = this.dataState();
+    if (this.keptFacets?.state === state) return this.keptFacets.facets;
     const facets = {
       status: new Map(),
       line: new Map(),
@@ -705,13 +712,16 @@ export class BoardQueries {
       [...counts]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([value, count]) => ({ value, count }));
-    return {
+    const counted: BoardFacets = {
       status: values(facets.status),
       line: values(facets.line),
       pod: values(facets.pod),
       terminal: values(facets.terminal),
       customFields: this.customFieldColumns(),
     };
+    // Counted as of `state`: a write during the scan leaves the next call to count again.
+    this.keptFacets = { state, facets: counted };
+    return counted;
   }
 
   /**

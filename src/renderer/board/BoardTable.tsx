@@ -72,7 +72,8 @@ export function BoardTable(props: Props) {
     count: total ?? 0,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => rowHeight,
-    overscan: 12,
+    // Rows drawn beyond the visible ones: enough for a wheel step; every one costs each redraw.
+    overscan: 6,
   });
   useEffect(() => virtualizer.measure(), [virtualizer, rowHeight]);
   const items = virtualizer.getVirtualItems();
