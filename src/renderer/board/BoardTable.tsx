@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import {
   flexRender,
   getCoreRowModel,
@@ -61,9 +61,10 @@ interface Props {
 /**
  * The container board: TanStack Table for columns (sizing, visibility, sort state) and
  * TanStack Virtual for rows. Only the rows in view are ever rendered or held by the table, so
- * 100,000 containers cost the same as 100.
+ * 100,000 containers cost the same as 100. Memoized: the board view re-renders for its counts,
+ * costs and menus, and the rows need drawing only when their own props change.
  */
-export function BoardTable(props: Props) {
+export const BoardTable = memo(function BoardTable(props: Props) {
   const { total, rowAt, ensureRange, sort, now } = props;
   const density = props.density ?? 'comfortable';
   const rowHeight = ROW_HEIGHTS[density];
@@ -333,4 +334,4 @@ export function BoardTable(props: Props) {
       </div>
     </div>
   );
-}
+});

@@ -154,12 +154,20 @@ export function ContainersView() {
   const shownFields = (customFields ?? []).filter(
     (field) => visibility[customFieldColumnKey(field.slug)] === true,
   );
-  const tableVisibility = {
-    ...Object.fromEntries(
-      (customFields ?? []).map((field) => [customFieldColumnKey(field.slug), false]),
-    ),
-    ...visibility,
-  };
+  // Kept between renders (like every prop of the board table): a cost or count arriving
+  // re-renders this view, never the table's rows.
+  const tableVisibility = useMemo(
+    () => ({
+      ...Object.fromEntries(
+        (JSON.parse(fieldsKey) as CustomFieldColumn[]).map((field) => [
+          customFieldColumnKey(field.slug),
+          false,
+        ]),
+      ),
+      ...visibility,
+    }),
+    [fieldsKey, visibility],
+  );
 
   // A sort on a custom field that is gone falls back to the LFD.
   const knownSort =

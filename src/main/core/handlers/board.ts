@@ -41,16 +41,14 @@ export const boardHandlers = (
     const { costs } = ctx.settings();
     const sum = ++costSums.latest;
     let cost = NO_COST;
-    // A page at a time, with the event loop free in between: over a million containers the sum
-    // takes seconds, and the board's own rows (asked for at the same moment) must not wait.
-    // The board asks again whenever its filter changes and drops earlier answers, so a sum
-    // overtaken by a newer one stops instead of sharing the loop with it.
+    // A page per turn: over a million containers the sum takes seconds, and the board's own
+    // rows (asked for at the same moment) must not wait; the first page waits a turn too, so
+    // they go first. The board asks again whenever its filter changes and drops earlier
+    // answers, so a sum overtaken by a newer one stops instead of sharing the loop with it.
     for (let after: number | null = 0; after !== null;) {
-      if (after > 0) {
-        await nextTurn();
-        if (sum !== costSums.latest) {
-          throw new BridgeHandlerError('A newer view cost was asked for; this one was dropped.');
-        }
+      await nextTurn();
+      if (sum !== costSums.latest) {
+        throw new BridgeHandlerError('A newer view cost was asked for; this one was dropped.');
       }
       const page = ctx.cache.board.costFactsPage(query, now, after);
       for (const facts of page.facts) cost = addCost(cost, containerCost(facts, costs, now));
