@@ -107,10 +107,23 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     await page.getByRole('button', { name: /^At sea/ }).click();
     await syncUntil(page, async () => (await boardCount(page)) > 0);
     const grid = page.getByRole('grid', { name: 'Containers' });
-    const row = grid.getByRole('row').nth(1);
-    const number = (await row.getByRole('gridcell').first().textContent()) ?? '';
-    await row.click();
-    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    const route = page
+      .getByRole('figure')
+      .filter({ has: page.getByRole('region', { name: 'Route map' }) });
+    // A box at sea whose ship is under way: one between two calls (in port, 0 kn, since the
+    // service started) has no path sailed yet, depending on the day the test runs.
+    let underWay = false;
+    for (let index = 1; index <= 8 && !underWay; index++) {
+      const row = grid.getByRole('row').nth(index);
+      const number = (await row.getByRole('gridcell').first().textContent()) ?? '';
+      await row.click();
+      await expect(page.getByRole('heading', { name: number })).toBeVisible();
+      // The caption says where the ship is and how fast it goes ("… · 16.2 kn · …").
+      await expect(route).toContainText(' kn ');
+      underWay = !/ 0\.0 kn /.test((await route.textContent()) ?? '');
+      if (!underWay) await page.goBack();
+    }
+    expect(underWay, 'one of the first boxes at sea is on a ship under way').toBe(true);
 
     const map = page.getByRole('region', { name: 'Route map' });
     await expect(map).toBeVisible();
