@@ -8,6 +8,8 @@
  *   npx tsx bench/service-memory.ts [--quick]     (--quick: 10k and 30k)
  *
  * RSS after a forced GC is what the process keeps; the peak includes transient request garbage.
+ * Every process is read with its sea-route graph built, as a service is seconds after start
+ * (see bench/lib/service-child.ts), whatever the length of its walk.
  */
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,5 +1,6 @@
 /** The process side of bench/lib/service-process.ts. */
 import { startService } from '../../src/service';
+import { marineSeaRouter } from '../../src/service/routing/network';
 import { applyFeedAnswer } from '../../test/support/feed-answers';
 import { seedBenchData, type BenchSeedOptions } from './seed';
 
@@ -31,6 +32,11 @@ if (args.mode === 'seed') {
   process.on('message', (message: { type: string; count?: number; round?: number }) => {
     void (async () => {
       if (message.type === 'memory') {
+        // Every process is read in the state a running service reaches seconds after start,
+        // its sea-route graph built (startService does it ROUTER_WARM_UP_DELAY_MS after
+        // listening; about 25 MB of heap). Otherwise a long walk (100k containers) is read with
+        // the graph and a short one (no data, 10k) without.
+        marineSeaRouter();
         // Buffers are freed after a collection, off the main thread: collect, let that finish,
         // and collect again, so the reading is what the process keeps, not garbage on its way.
         const gc = (globalThis as { gc?: () => void }).gc;
