@@ -4,6 +4,7 @@ import { RequestStatus } from '../components/RequestStatus';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { formatShortDateTime, humanize } from '../lib/format';
+import { formatCount } from '../../shared/words';
 
 const PAGE = 200;
 
