@@ -6,6 +6,7 @@
  * No Node imports: the renderer bundles this file.
  */
 import { DateTime } from 'luxon';
+import { kept } from './kept';
 
 // ---------------------------------------------------------------------------------------------
 // Statuses
@@ -126,22 +127,11 @@ export interface LfdZones {
 
 /**
  * Zone names and the first instants of calendar days are fixed for the life of the process, and
- * asking the time zone database each time is most of a sync's projection work: both are kept
- * (a bounded number, forgotten all at once when full).
+ * asking the time zone database each time is most of a sync's projection work: both are kept.
  */
-const KEPT_LIMIT = 10_000;
 const validZones = new Map<string, boolean>();
 const dayStarts = new Map<string, number>();
 const localDates = new Map<string, string>();
-
-function kept<T>(map: Map<string, T>, key: string, make: () => T): T {
-  const known = map.get(key);
-  if (known !== undefined) return known;
-  const value = make();
-  if (map.size >= KEPT_LIMIT) map.clear();
-  map.set(key, value);
-  return value;
-}
 
 const isValidZone = (zone: string) =>
   kept(validZones, zone, () => DateTime.local().setZone(zone).isValid);

@@ -5,6 +5,7 @@
  * No Node imports: the renderer bundles this file.
  */
 import { DateTime } from 'luxon';
+import { kept } from './kept';
 
 /**
  * Short zone names ("PST", "CEST", "GMT+8") by zone, offset and locale. Luxon asks Intl for the
@@ -15,15 +16,12 @@ const zoneNames = new Map<string, string>();
 
 /** `at`'s short zone name, as luxon's 'ZZZZ' token writes it. */
 export function zoneName(at: DateTime): string {
-  const key = `${at.zoneName ?? ''}|${at.offset}|${at.locale ?? ''}`;
-  let name = zoneNames.get(key);
-  if (name === undefined) {
-    name = at.offsetNameShort ?? '';
-    // Zones come from synced data: keep the map small whatever arrives.
-    if (zoneNames.size >= 1024) zoneNames.clear();
-    zoneNames.set(key, name);
-  }
-  return name;
+  return kept(
+    zoneNames,
+    `${at.zoneName ?? ''}|${at.offset}|${at.locale ?? ''}`,
+    () => at.offsetNameShort ?? '',
+    1024,
+  );
 }
 
 /**
@@ -33,15 +31,7 @@ export function zoneName(at: DateTime): string {
  */
 const texts = new Map<string, string>();
 
-function remembered(key: string, write: () => string): string {
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = write();
-    if (texts.size >= 20_000) texts.clear();
-    texts.set(key, text);
-  }
-  return text;
-}
+const remembered = (key: string, write: () => string): string => kept(texts, key, write, 20_000);
 
 /** `at` written with `format` (luxon tokens), then its short zone name. */
 const withZoneName = (at: DateTime, format: string): string =>

@@ -577,12 +577,11 @@ export class BoardQueries {
   /**
    * What the cost clock needs of the rows of a query that cost or may cost by tomorrow (free
    * time ending within a day or already over, fees reported, or picked up: per diem), a page at
-   * a time, so that a view
-   * of a million containers is summed with other reads in between. A page is a range of `span`
-   * container positions after `after` (0 first), read by position: paging the filter's own plan
-   * would find and sort every matching row again for each page (26 ms a page for a line at
-   * 100k). A filter matching no more than `span` rows is read in one page by its own plan.
-   * `next` is where the next page starts, null after the last.
+   * a time, so that a view of a million containers is summed with other reads in between. A
+   * page is a range of `span` container positions after `after` (0 first), read by position:
+   * paging the filter's own plan would find and sort every matching row again for each page
+   * (26 ms a page for a line at 100k). A filter matching no more than `span` rows is read in
+   * one page by its own plan. `next` is where the next page starts, null after the last.
    */
   costFactsPage(
     q: ContainerQuery,
@@ -670,8 +669,8 @@ export class BoardQueries {
     const params = conditions.flatMap(({ params }) => params);
     const totals = BOARD_VIEWS.map(() => 0);
     yield* this.positionRanges(span, (after, upTo) => {
-      const row = counts.raw().get(...params, after, upTo) as number[];
-      row.forEach((n, i) => (totals[i]! += n));
+      const row = counts.get(...params, after, upTo) as Record<string, number>;
+      totals.forEach((_, i) => (totals[i]! += row[`v${i}`]!));
     });
     return Object.fromEntries(BOARD_VIEWS.map((view, i) => [view, totals[i]!])) as Record<
       BoardView,

@@ -4,6 +4,7 @@
  * rule's (src/shared/container.ts).
  */
 import { DateTime } from 'luxon';
+import { kept } from '../../shared/kept';
 
 export { statusLabel } from '../../shared/container';
 
@@ -34,22 +35,22 @@ export function formatRelative(iso: string | null | undefined, now: number): str
 const moneyFormats = new Map<string, Intl.NumberFormat | null>();
 
 function moneyFormat(currency: string): Intl.NumberFormat | null {
-  let format = moneyFormats.get(currency);
-  if (format === undefined) {
-    try {
-      format = new Intl.NumberFormat(undefined, {
-        style: 'currency',
-        currency,
-        maximumFractionDigits: 2,
-      });
-    } catch {
-      format = null;
-    }
-    // Codes come from synced data: keep the map small whatever arrives.
-    if (moneyFormats.size >= 64) moneyFormats.clear();
-    moneyFormats.set(currency, format);
-  }
-  return format;
+  return kept(
+    moneyFormats,
+    currency,
+    () => {
+      try {
+        return new Intl.NumberFormat(undefined, {
+          style: 'currency',
+          currency,
+          maximumFractionDigits: 2,
+        });
+      } catch {
+        return null;
+      }
+    },
+    64,
+  );
 }
 
 export function formatMoney(amount: number | null, currency: string | null): string {
