@@ -237,6 +237,9 @@ const isoParam = (value: string, name: string): string => {
 /** Totals kept for recent filters (a handful of views and filter menus in use at a time). */
 const TOTALS_KEPT = 64;
 
+/** Whether a query filters by terminal (only then do its counts need the terminal join). */
+const filtersTerminal = (q: ContainerQuery): boolean => (q.terminal?.length ?? 0) > 0;
+
 /** A box out of the terminal, as the empty-return (per diem) clock reads it. */
 export type PickedUpBox = Pick<
   BoardRow,
@@ -498,7 +501,7 @@ export class BoardQueries {
     const { clause, params } = this.where(q, now);
     const limit = Math.min(Math.max(Math.trunc(q.limit ?? 100), 1), 1000);
     const offset = Math.max(Math.trunc(q.offset ?? 0), 0);
-    const byTerminal = (q.terminal?.length ?? 0) > 0;
+    const byTerminal = filtersTerminal(q);
     const total = this.total(clause, params, byTerminal);
     const order = this.orderBy(q);
     // The window's ids are found and sorted first, then only its rows get their columns: the
@@ -601,7 +604,7 @@ export class BoardQueries {
     type Row = Omit<CostFacts, 'deadlines'> & { deadlines: string | null };
     const toFacts = (rows: Row[]): CostFacts[] =>
       rows.map(({ deadlines, ...row }) => ({ ...row, deadlines: parseDeadlines(deadlines) }));
-    if (after === 0 && this.total(clause, params, (q.terminal?.length ?? 0) > 0) <= span) {
+    if (after === 0 && this.total(clause, params, filtersTerminal(q)) <= span) {
       return { facts: toFacts(select(FROM, '').all(...params, now + DAY) as Row[]), next: null };
     }
     const upTo = after + span;
@@ -611,10 +614,7 @@ export class BoardQueries {
       after,
       upTo,
     ) as Row[];
-    const { last } = this.stmt('SELECT max(seq) AS last FROM containers').get() as {
-      last: number | null;
-    };
-    return { facts: toFacts(rows), next: upTo < (last ?? 0) ? upTo : null };
+    return { facts: toFacts(rows), next: upTo < this.lastPosition() ? upTo : null };
   }
 
   /** Every row of a query with its itemised fees, in board order (for the exports). */
@@ -733,12 +733,17 @@ export class BoardQueries {
   ): Generator<void, void> {
     for (let after = 0; ; after += span) {
       read(after, after + span);
-      const { last } = this.stmt('SELECT max(seq) AS last FROM containers').get() as {
-        last: number | null;
-      };
-      if (after + span >= (last ?? 0)) return;
+      if (after + span >= this.lastPosition()) return;
       yield;
     }
+  }
+
+  /** The last container position (rowid) in use, 0 when there is none. */
+  private lastPosition(): number {
+    const { last } = this.stmt('SELECT max(seq) AS last FROM containers').get() as {
+      last: number | null;
+    };
+    return last ?? 0;
   }
 
   /**

@@ -143,30 +143,23 @@ export function ContainersView() {
   // Custom field columns are hidden until chosen in the Columns menu.
   const customFields = facets.value?.customFields;
   const fieldsKey = JSON.stringify(customFields ?? []);
-  // Made again only when the fields change, not with each facets answer.
+  // The fields as of their last change, not each facets answer: what the table's columns and
+  // visibility are made from, so both stay the same objects between renders (every prop of the
+  // board table does: a cost or count arriving re-renders this view, never the table's rows).
+  const stableFields = useMemo(() => JSON.parse(fieldsKey) as CustomFieldColumn[], [fieldsKey]);
   const columns = useMemo(
-    () => [
-      ...BOARD_COLUMN_DEFS,
-      ...customFieldColumnDefs(JSON.parse(fieldsKey) as CustomFieldColumn[]),
-    ],
-    [fieldsKey],
+    () => [...BOARD_COLUMN_DEFS, ...customFieldColumnDefs(stableFields)],
+    [stableFields],
   );
   const shownFields = (customFields ?? []).filter(
     (field) => visibility[customFieldColumnKey(field.slug)] === true,
   );
-  // Kept between renders (like every prop of the board table): a cost or count arriving
-  // re-renders this view, never the table's rows.
   const tableVisibility = useMemo(
     () => ({
-      ...Object.fromEntries(
-        (JSON.parse(fieldsKey) as CustomFieldColumn[]).map((field) => [
-          customFieldColumnKey(field.slug),
-          false,
-        ]),
-      ),
+      ...Object.fromEntries(stableFields.map((field) => [customFieldColumnKey(field.slug), false])),
       ...visibility,
     }),
-    [fieldsKey, visibility],
+    [stableFields, visibility],
   );
 
   // A sort on a custom field that is gone falls back to the LFD.
