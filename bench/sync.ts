@@ -29,7 +29,7 @@ import { seedInChild, serveInChild, type ChildService } from './lib/service-proc
 const CONTAINERS = 10_000;
 const EVENTS_PER_CONTAINER = 20;
 const FULL_RUNS = quick ? 1 : 3;
-const INCREMENTAL_RUNS = 3;
+const INCREMENTAL_RUNS = 5;
 const CHANGED = 100;
 const LAG_RESOLUTION_MS = 1;
 /** The issue's bound on the main thread's event-loop lag p99 during a full sync. */
@@ -53,6 +53,24 @@ async function bareTransfer(urls: string[], key: string): Promise<number> {
     JSON.parse(await response.text());
   }
   return performance.now() - started;
+}
+
+/**
+ * Reads the changed records once, unmeasured, the way the sync will. The service keeps rendered
+ * resources until they change, so the first reader after a change renders them and later ones
+ * are served the copy. Without this the sync would always be that first reader and its bare
+ * replay a later one: the ratio would count the service's rendering against the app.
+ */
+async function primeService(baseUrl: string, key: string, changedFrom: string): Promise<void> {
+  const since = `filter[updated_at][start]=${encodeURIComponent(changedFrom)}`;
+  for (const path of [
+    `shipments?page[size]=100&${since}`,
+    `containers?page[size]=100&include=shipment,pod_terminal,transport_events&${since}`,
+  ]) {
+    await (
+      await realFetch(`${baseUrl}/${path}`, { headers: { Authorization: `Token ${key}` } })
+    ).text();
+  }
 }
 
 async function timedSync(
@@ -159,7 +177,9 @@ try {
   const incBare: number[] = [];
   const incRequests: number[] = [];
   for (let run = 0; run < INCREMENTAL_RUNS; run++) {
+    const changedFrom = new Date(Date.now() - 1000).toISOString();
     await service.touch(CHANGED, run);
+    await primeService(service.baseUrl, key, changedFrom);
     const { ms, urls, result } = await timedSync(kept!.engine);
     if (result.mode !== 'incremental' || result.changedContainers !== CHANGED) {
       throw new Error(
@@ -181,7 +201,7 @@ try {
     baseline: median(incBare),
     unit: 'ms',
     target: { max: 2 },
-    note: `median of ${INCREMENTAL_RUNS}; baseline: the same page URLs fetched and JSON-parsed.`,
+    note: `median of ${INCREMENTAL_RUNS}; baseline: the same page URLs fetched and JSON-parsed. Before each run the changed records are read once, unmeasured, so the sync and its replay find the service with the same rendered copies.`,
   });
   reportResult({
     name: `incremental sync requests (${CHANGED} changed of ${CONTAINERS / 1000}k)`,

@@ -216,11 +216,14 @@ export class Cache implements CacheStore {
       }
       for (const s of page.shipments ?? []) {
         const row = shipmentRow(s);
-        const existing = this.stmt('SELECT hash, json FROM shipments WHERE id = ?').get(s.id) as
-          { hash: string; json: string } | undefined;
+        const existing = this.stmt(
+          `SELECT hash, json, ${SHIPMENT_SEARCHED.join(', ')} FROM shipments WHERE id = ?`,
+        ).get(s.id) as ShipmentRow | undefined;
         if (existing?.hash === row.hash) continue;
         this.upsertShipment(row, now);
-        this.refreshSearchForShipment(s.id);
+        if (searchedTextChanged(existing, row, SHIPMENT_SEARCHED)) {
+          this.refreshSearchForShipment(s.id);
+        }
         outcome.shipmentsChanged++;
         if (detectAlerts) {
           const before = existing ? (JSON.parse(existing.json) as CachedShipment) : null;
@@ -235,16 +238,18 @@ export class Cache implements CacheStore {
       for (const c of page.containers ?? []) {
         const row = containerRow(c);
         const existing = this.stmt(
-          'SELECT seq, hash, json, events_stale FROM containers WHERE id = ?',
-        ).get(c.id) as
-          { seq: number; hash: string; json: string; events_stale: number } | undefined;
+          `SELECT seq, hash, json, events_stale, ${CONTAINER_SEARCHED.join(', ')}
+           FROM containers WHERE id = ?`,
+        ).get(c.id) as (ContainerRow & { seq: number; events_stale: number }) | undefined;
         const changed = existing?.hash !== row.hash;
         let seq = existing?.seq;
         if (changed) {
           seq = this.upsertContainer(row, now);
-          // A container new to the cache has no search row to remove yet.
-          if (existing) this.stmt('DELETE FROM container_search WHERE rowid = ?').run(seq);
-          this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(seq);
+          if (searchedTextChanged(existing, row, CONTAINER_SEARCHED)) {
+            // A container new to the cache has no search row to remove yet.
+            if (existing) this.stmt('DELETE FROM container_search WHERE rowid = ?').run(seq);
+            this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(seq);
+          }
           outcome.containersChanged++;
           outcome.changedContainerIds.push(c.id);
           if (detectAlerts) {
@@ -831,6 +836,24 @@ function newestFirst(a: CachedEvent, b: CachedEvent): number {
   if (x.timestamp !== y.timestamp) return x.timestamp! > y.timestamp! ? -1 : 1;
   if (x.created_at !== y.created_at) return (x.created_at ?? '') > (y.created_at ?? '') ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The columns SEARCH_INSERT reads from each table (custom field values are refreshed on their
+ * own). A changed record whose searched text is the same keeps its search row: rewriting it
+ * costs more than the rest of the record's write, and most changes are dates and statuses.
+ */
+const CONTAINER_SEARCHED = ['number', 'ref_numbers', 'shipment_id'] as const;
+const SHIPMENT_SEARCHED = [
+  'bill_of_lading',
+  'ref_numbers',
+  'vessel_name',
+  'voyage_number',
+  'customer_name',
+] as const;
+
+function searchedTextChanged<R>(stored: R | undefined, row: R, columns: readonly (keyof R)[]) {
+  return !stored || columns.some((column) => stored[column] !== row[column]);
 }
 
 /** A container's search row; its custom field text holds its own values and its shipment's. */

@@ -7,7 +7,15 @@
  * costs the main thread about three times the parse. So the text is parsed here, in pieces: one
  * pass finds the elements of each array member of the top-level object (`data`, `included`),
  * the elements are parsed in batches with the native parser, and the event loop gets a turn
- * whenever a few milliseconds have passed. Everything else (the object's other members, its
+ * whenever a few milliseconds have passed.
+ *
+ * That pass walks the text a character at a time in JavaScript, which costs about as much as the
+ * native parse itself. Inside an array it is mostly skipped: the next batch is cut at the first
+ * `}},{` past the batch size (where one resource object ends and the next begins in compact
+ * JSON:API text), and the batch's own parse proves the cut. If `[batch]` parses, the batch began
+ * between two elements and is a complete run of elements, so the comma after it lies between two
+ * elements too. A cut that does not parse (inside a string, or deeper in an element) sends the
+ * rest of that array through the character pass. Everything else (the object's other members, its
  * syntax as a whole) goes through `JSON.parse` of the text with those arrays emptied, so the
  * result and the errors are JSON.parse's: malformed text throws a SyntaxError.
  */
@@ -17,6 +25,8 @@ import { nextTurn } from '../core/turns';
 const SLICE_FROM_CHARS = 128 * 1024;
 /** Elements are parsed in batches of about this much text. */
 const BATCH_CHARS = 32 * 1024;
+/** Where compact JSON:API text ends one resource object and begins the next. */
+const LIKELY_CUT = '}},{';
 /** Work between two turns of the event loop. */
 const TURN_MS = 4;
 
@@ -66,6 +76,7 @@ export async function parseJsonSliced(text: string): Promise<unknown> {
   let current: { key: string; elements: unknown[] } | null = null;
   let batchStart = 0;
   let batches = 0;
+  let likelyCutsFrom = 0;
 
   const parseBatch = (end: number, last: boolean) => {
     const slice = text.slice(batchStart, end);
@@ -77,6 +88,36 @@ export async function parseJsonSliced(text: string): Promise<unknown> {
     const parsed = JSON.parse(`[${slice}]`) as unknown[];
     for (const element of parsed) current!.elements.push(element);
     batches++;
+  };
+
+  /**
+   * Parses batches cut at likely element boundaries, proven by their parse, from `batchStart`;
+   * returns when no likely cut is left or one fails to parse. `batchStart` is then where the
+   * character pass resumes, between two elements of the array.
+   */
+  const parseLikelyBatches = async () => {
+    if (batchStart < likelyCutsFrom) return;
+    for (;;) {
+      const cut = text.indexOf(LIKELY_CUT, batchStart + BATCH_CHARS);
+      if (cut < 0) {
+        likelyCutsFrom = Infinity;
+        return;
+      }
+      const comma = cut + 2;
+      let parsed: unknown[];
+      try {
+        parsed = JSON.parse(`[${text.slice(batchStart, comma)}]`) as unknown[];
+      } catch {
+        // Not tried again before the character pass is past this cut: each stretch of text is
+        // parsed in vain at most once.
+        likelyCutsFrom = cut;
+        return;
+      }
+      for (const element of parsed) current!.elements.push(element);
+      batches++;
+      batchStart = comma + 1;
+      await maybeYield();
+    }
   };
 
   for (let i = first; i < text.length; i++) {
@@ -94,6 +135,11 @@ export async function parseJsonSliced(text: string): Promise<unknown> {
         skeleton.push(text.slice(copiedTo, i + 1));
         batchStart = i + 1;
         batches = 0;
+        await parseLikelyBatches();
+        // The pass resumes between two elements, inside the array.
+        depth = 2;
+        i = batchStart - 1;
+        continue;
       }
       depth++;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
@@ -109,6 +155,8 @@ export async function parseJsonSliced(text: string): Promise<unknown> {
       parseBatch(i, false);
       batchStart = i + 1;
       await maybeYield();
+      await parseLikelyBatches();
+      i = batchStart - 1;
     }
   }
   if (current) throw new SyntaxError('Unterminated array in JSON');

@@ -399,6 +399,58 @@ describe('applying pages', () => {
     cache.applyPage({ containers: [moved] }, at(1));
     expect(cache.getContainer(ready.id)?.attributes.pickup_lfd).toBe(at(30));
     expect(cache.counts().containers).toBe(5);
+    expect(numbers(cache.board.containers({ search: 'initech' }, NOW).rows)).toContain(
+      'MSKU1111110',
+    );
+  });
+
+  it('finds a record by each searched field after that field alone changes', () => {
+    const { s1, s2, ready } = seed();
+    const search = (text: string) =>
+      numbers(cache.board.containers({ search: text }, NOW).rows).sort();
+    const onS1 = search('MAEU900000001');
+    expect(onS1).toContain('MSKU1111110');
+
+    const renamedVessel = shipment(
+      { ...s1.attributes, pod_vessel_name: 'MAERSK KOLKATA', pod_voyage_number: '9W' },
+      s1.id,
+    );
+    cache.applyPage({ shipments: [renamedVessel] }, at(1));
+    expect(search('kolkata 9W')).toEqual(onS1);
+    expect(search('essen')).toEqual([]);
+
+    const rebooked = shipment(
+      { ...renamedVessel.attributes, bill_of_lading_number: 'MAEU900000777', ref_numbers: [] },
+      s1.id,
+    );
+    cache.applyPage({ shipments: [rebooked] }, at(2));
+    expect(search('MAEU900000777')).toEqual(onS1);
+    expect(search('PO-7781')).toEqual([]);
+
+    const renumbered = container(
+      { ...ready.attributes, number: 'MSKU9999990', ref_numbers: ['JOB-77'] },
+      { id: ready.id, shipmentId: s1.id },
+    );
+    cache.applyPage({ containers: [renumbered] }, at(3));
+    expect(search('MSKU9999990')).toEqual(['MSKU9999990']);
+    expect(search('JOB-77')).toEqual(['MSKU9999990']);
+    expect(search('MSKU1111110')).toEqual([]);
+
+    // Moved to the other shipment: found by that shipment's fields, no longer by the first's.
+    const moved = container(renumbered.attributes, { id: ready.id, shipmentId: s2.id });
+    cache.applyPage({ containers: [moved] }, at(4));
+    expect(search('MEDU500000002')).toContain('MSKU9999990');
+    expect(search('MAEU900000777')).not.toContain('MSKU9999990');
+
+    // A change of dates only keeps the entries as they are.
+    const later = container(
+      { ...moved.attributes, pickup_lfd: at(50) },
+      { id: ready.id, shipmentId: s2.id },
+    );
+    expect(cache.applyPage({ containers: [later] }, at(5)).containersChanged).toBe(1);
+    expect(search('MSKU9999990')).toEqual(['MSKU9999990']);
+    expect(search('globex')).toContain('MSKU9999990');
+    expect(cache.integrityCheck()).toBe('ok');
   });
 
   it('removes what a complete walk no longer lists, with its events and search rows', () => {

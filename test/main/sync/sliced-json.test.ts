@@ -13,6 +13,8 @@ function page(containers: number, eventsEach: number): Record<string, unknown> {
     'brackets ] } [ {',
     'comma, "quote\\"',
     'ünï ☃ 🚢',
+    // What an element boundary looks like in compact text, inside a string.
+    '}},{"id":"fake","type":"container"',
     '',
   ];
   const data = Array.from({ length: containers }, (_, i) => ({
@@ -21,7 +23,14 @@ function page(containers: number, eventsEach: number): Record<string, unknown> {
     attributes: {
       number: `MSCU${String(i).padStart(7, '0')}`,
       note: tricky[i % tricky.length],
-      holds: i % 3 === 0 ? [] : [{ name: 'customs', description: tricky[(i + 1) % tricky.length] }],
+      // Objects ending in an object, in an array: an element boundary's look, one level deeper.
+      holds:
+        i % 3 === 0
+          ? []
+          : [
+              { name: 'customs', detail: { text: tricky[(i + 1) % tricky.length] } },
+              { name: 'freight', detail: { text: tricky[(i + 2) % tricky.length] } },
+            ],
       weight: i * 1.5,
       nothing: null,
       flags: [true, false, [[], {}]],
@@ -60,6 +69,20 @@ describe('parseJsonSliced', () => {
     const parsed = (await parseJsonSliced(text)) as ReturnType<typeof page>;
     expect(parsed).toEqual(JSON.parse(text));
     expect((parsed.included as unknown[]).length).toBe(6000);
+  });
+
+  it('reads a large compact page exactly as JSON.parse does', async () => {
+    const text = JSON.stringify(page(600, 20));
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(await parseJsonSliced(text)).toEqual(JSON.parse(text));
+    // Elements far longer than a batch, and arrays of numbers between arrays of objects.
+    const long = JSON.stringify({
+      numbers: Array.from({ length: 60_000 }, (_, i) => i),
+      data: page(40, 400).included,
+      big: [page(30, 30), page(30, 30)],
+      more: page(200, 5).data,
+    });
+    expect(await parseJsonSliced(long)).toEqual(JSON.parse(long));
   });
 
   it('reads small bodies, top-level arrays and scalars as JSON.parse does', async () => {
