@@ -216,10 +216,12 @@ export function withKnownAttributes(kind: TolerantKind, record: Record<string, u
   if (!shared) return record;
   const known = shared.properties!.attributes!.properties!;
   const sent = (record.attributes ?? {}) as Record<string, unknown>;
-  const attributes: Record<string, unknown> = {};
+  let attributes: Record<string, unknown> | null = null;
   for (const name of Object.keys(known)) {
-    if (name === 'updated_at') continue;
-    if (!(name in sent)) attributes[name] = null;
+    if (name === 'updated_at' || name in sent) continue;
+    (attributes ??= {})[name] = null;
   }
+  // A complete record (what a conforming service sends) is kept as it is: no copy to make.
+  if (!attributes && record.attributes) return record;
   return { ...record, attributes: { ...attributes, ...sent } };
 }
