@@ -121,7 +121,7 @@ async function loadAcross(
   );
   return {
     perSecond: results.reduce((sum, r) => sum + r.requests.average, 0),
-    p99: Math.max(...results.map((r) => r.latency.p99)),
+    p99: Math.max(...results.map((r) => r.p99Ms)),
   };
 }
 
@@ -150,8 +150,10 @@ try {
     const s = small[kind];
     const detail = `/v2/containers/${s.containerIds[s.containerIds.length >> 1]}?include=shipment`;
     throughput[kind] = (await load(s.origin + LIST_PATH, s.headers, 10, seconds)).requests.average;
-    p99[kind] = (await load(s.origin + detail, s.headers, 50, seconds)).latency.p99;
-    console.log(`${kind}: list ${throughput[kind]!.toFixed(0)} req/s, detail p99 ${p99[kind]} ms`);
+    p99[kind] = (await load(s.origin + detail, s.headers, 50, seconds)).p99Ms;
+    console.log(
+      `${kind}: list ${throughput[kind]!.toFixed(0)} req/s, detail p99 ${p99[kind]!.toFixed(2)} ms`,
+    );
   }
   reportResult({
     name: 'postgres list throughput vs sqlite (1 instance)',
