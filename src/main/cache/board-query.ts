@@ -74,6 +74,9 @@ const SORT_COLUMNS: Record<BoardColumn, string> = {
   customer: 's.customer_name',
 };
 
+/** A box's port zone: its own, else its shipment's (every read that dates a box uses it). */
+const POD_TIMEZONE = 'coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone';
+
 const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   s.bill_of_lading AS billOfLading, s.line_scac AS lineScac, c.current_status AS status,
   s.pod_locode AS podLocode, s.pod_name AS podName, t.name AS terminalName,
@@ -88,7 +91,7 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   c.fees_currency AS feesCurrency, c.lfd, c.lfd_source AS lfdSource,
   c.pickup_appointment_at AS pickupAppointmentAt, c.picked_up_at AS pickedUpAt,
   c.terminal_checked_at AS terminalCheckedAt,
-  c.updated_at AS updatedAt, coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone,
+  c.updated_at AS updatedAt, ${POD_TIMEZONE},
   s.customer_name AS customer, c.lfd_deadlines AS deadlines,
   json_extract(c.json, '$.attributes.final_destination_timezone') AS destinationTimezone,
   json_extract(c.json, '$.attributes.pod_rail_departed_at') AS railDepartedAt,
@@ -572,7 +575,7 @@ export class BoardQueries {
     return this.stmt(
       `SELECT c.id, c.shipment_id AS shipmentId, c.number, c.current_status AS status,
          s.line_scac AS lineScac, c.picked_up_at AS pickedUpAt,
-         coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone
+         ${POD_TIMEZONE}
        ${FROM_WITHOUT_TERMINAL} ${clause ? `${clause} AND` : 'WHERE'} c.picked_up_at IS NOT NULL`,
     ).all(...params) as PickedUpBox[];
   }
@@ -598,7 +601,7 @@ export class BoardQueries {
         `SELECT c.current_status AS status, t.name AS terminalName,
            c.lfd_deadlines AS deadlines, c.fees_amount AS feesAmount,
            c.fees_currency AS feesCurrency, s.line_scac AS lineScac, c.picked_up_at AS pickedUpAt,
-           coalesce(c.pod_timezone, s.pod_timezone) AS podTimezone
+           ${POD_TIMEZONE}
          ${from} ${clause ? `${clause} AND` : 'WHERE'} ${COSTS} ${range}`,
       );
     type Row = Omit<CostFacts, 'deadlines'> & { deadlines: string | null };
