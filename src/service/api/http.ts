@@ -9,9 +9,8 @@ import type { Account } from '../store/accounts';
 export const JSON_API = 'application/vnd.api+json';
 
 /**
- * Serializes once to UTF-8 bytes (reusing the remembered JSON of cached resources; the bytes are
- * those of JSON.stringify) and sends with the JSON:API media type. The charset is named here
- * because Fastify adds it only to string payloads.
+ * Serializes once (reusing the remembered JSON of cached resources; the text is that of
+ * JSON.stringify) and sends with the JSON:API media type, its charset named.
  */
 export function sendDocument(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));

@@ -14,8 +14,11 @@ import type { Resource } from '../jsonapi/include';
  */
 const CONTAINER_CACHE_BYTES = 6 * 1024 * 1024;
 const SHIPMENT_CACHE_BYTES = 4 * 1024 * 1024;
-/** An entry's memory as a multiple of its JSON: the bytes themselves plus the frozen objects. */
-const MEMORY_PER_JSON_BYTE = 3;
+/**
+ * An entry's memory as a multiple of its JSON's length: the text itself (a byte a character while
+ * it is Latin-1) plus the frozen objects.
+ */
+const MEMORY_PER_JSON_CHARACTER = 3;
 
 interface CachedResource {
   /** What the rendering was made from (see RenderedResourceCache.stamp). */
@@ -54,7 +57,7 @@ export class ResourceCache {
   }
 
   set(id: string, stamp: string, resource: Resource): void {
-    const bytes = MEMORY_PER_JSON_BYTE * Math.max(1, serializedLength(resource));
+    const bytes = MEMORY_PER_JSON_CHARACTER * Math.max(1, serializedLength(resource));
     this.entries.set(id, { stamp, resource }, bytes);
   }
 }
