@@ -16,9 +16,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { quick } from './lib/load';
 import { reportResult } from './lib/report';
-import { seedInChild, serveInChild, type ChildService } from './lib/service-process';
+import {
+  seedInChild,
+  serveInChild,
+  type ChildService,
+  type ServiceMemory,
+} from './lib/service-process';
 
 const MB = 1024 * 1024;
+const described = (m: ServiceMemory) =>
+  `RSS ${(m.rss / MB).toFixed(0)} MB, peak ${(m.peakRss / MB).toFixed(0)} MB, heap ${(m.heapUsed / MB).toFixed(0)}/${(m.heapTotal / MB).toFixed(0)} MB, external ${(m.external / MB).toFixed(0)} MB` +
+  (m.cHeap === undefined ? '' : `, C heap ${(m.cHeap / MB).toFixed(0)} MB`);
 const SIZES = process.env.QUAYSIDE_BENCH_MEMORY_SIZES
   ? process.env.QUAYSIDE_BENCH_MEMORY_SIZES.split(',').map(Number)
   : quick
@@ -58,9 +66,7 @@ try {
   await walk(empty);
   const emptyMemory = await empty.memory();
   await empty.close();
-  console.log(
-    `empty service after a walk: RSS ${(emptyMemory.rss / MB).toFixed(0)} MB, peak ${(emptyMemory.peakRss / MB).toFixed(0)} MB, heap ${(emptyMemory.heapUsed / MB).toFixed(0)}/${(emptyMemory.heapTotal / MB).toFixed(0)} MB, external ${(emptyMemory.external / MB).toFixed(0)} MB`,
-  );
+  console.log(`empty service after a walk: ${described(emptyMemory)}`);
 
   const bySize: { size: number; rss: number; peakRss: number }[] = [];
   for (const size of SIZES) {
@@ -81,7 +87,7 @@ try {
       const memory = await service.memory();
       bySize.push({ size, rss: memory.rss, peakRss: memory.peakRss });
       console.log(
-        `${size} containers (seeded in ${seededS.toFixed(0)} s), ${requests} requests per walk: RSS ${(memory.rss / MB).toFixed(0)} MB, peak ${(memory.peakRss / MB).toFixed(0)} MB, heap ${(memory.heapUsed / MB).toFixed(0)}/${(memory.heapTotal / MB).toFixed(0)} MB, external ${(memory.external / MB).toFixed(0)} MB`,
+        `${size} containers (seeded in ${seededS.toFixed(0)} s), ${requests} requests per walk: ${described(memory)}`,
       );
     } finally {
       await service.close();

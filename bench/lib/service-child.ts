@@ -1,4 +1,5 @@
 /** The process side of bench/lib/service-process.ts. */
+import fs from 'node:fs';
 import { startService } from '../../src/service';
 import { marineSeaRouter } from '../../src/service/routing/network';
 import { applyFeedAnswer } from '../../test/support/feed-answers';
@@ -10,6 +11,27 @@ interface Args {
   /** A PostgreSQL URL to serve from instead of the data folder's SQLite file. */
   database?: string;
   seed?: BenchSeedOptions;
+}
+
+/**
+ * Resident bytes of the C allocator's main heap (`[heap]` in /proc/self/smaps): SQLite's page
+ * cache and Node's native buffers live there, and freed chunks it cannot give back stay counted
+ * in RSS. Undefined where /proc is not there.
+ */
+function cAllocatorHeap(): number | undefined {
+  let smaps: string;
+  try {
+    smaps = fs.readFileSync('/proc/self/smaps', 'utf8');
+  } catch {
+    return undefined;
+  }
+  let inHeap = false;
+  let kB = 0;
+  for (const line of smaps.split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inHeap = line.endsWith('[heap]');
+    else if (inHeap && line.startsWith('Rss:')) kB += Number(/(\d+)/.exec(line)![1]);
+  }
+  return kB * 1024;
 }
 
 const args = JSON.parse(process.argv[2]!) as Args;
@@ -51,6 +73,7 @@ if (args.mode === 'seed') {
           heapUsed: usage.heapUsed,
           heapTotal: usage.heapTotal,
           external: usage.external,
+          cHeap: cAllocatorHeap(),
         });
       } else if (message.type === 'touch') {
         // Changed the way production changes a box: a feed answer (a new line LFD) applied by

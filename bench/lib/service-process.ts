@@ -18,6 +18,8 @@ export interface ServiceMemory {
   heapUsed: number;
   heapTotal: number;
   external: number;
+  /** Resident bytes of the C allocator's main heap, where /proc tells (Linux). */
+  cHeap?: number;
 }
 
 export interface ChildService {
