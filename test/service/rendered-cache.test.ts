@@ -192,8 +192,11 @@ describe('rendered resource reuse', () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000205');
     const id = seeded.containers[0]!.id;
     await text(LIST);
-    await text(`/containers/${id}`);
-    await text(`/shipments/${seeded.shipment.id}`);
+    // Twice each: a detail read again with nothing written reuses what it read the first time.
+    for (let i = 0; i < 2; i++) {
+      await text(`/containers/${id}?include=shipment`);
+      await text(`/shipments/${seeded.shipment.id}`);
+    }
     const at = new Date(t.clock.now() + 1).toISOString();
     await writeAsAnotherProcess([
       [
@@ -205,16 +208,17 @@ describe('rendered resource reuse', () => {
         ['Other Co', at, seeded.shipment.id],
       ],
     ]);
-    const doc = JSON.parse(await text(LIST));
-    expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-OTHER');
-    expect(shipmentIn(doc, seeded.shipment.id).attributes.customer_name).toBe('Other Co');
-    // The detail routes too.
-    expect(JSON.parse(await text(`/containers/${id}`)).data.attributes.seal_number).toBe(
-      'SEAL-OTHER',
-    );
+    // The detail routes first (the list would render the new rows for them), with a detail's
+    // included shipment.
+    const detail = JSON.parse(await text(`/containers/${id}?include=shipment`));
+    expect(detail.data.attributes.seal_number).toBe('SEAL-OTHER');
+    expect(detail.included[0].attributes.customer_name).toBe('Other Co');
     expect(
       JSON.parse(await text(`/shipments/${seeded.shipment.id}`)).data.attributes.customer_name,
     ).toBe('Other Co');
+    const doc = JSON.parse(await text(LIST));
+    expect(containerIn(doc, id).attributes.seal_number).toBe('SEAL-OTHER');
+    expect(shipmentIn(doc, seeded.shipment.id).attributes.customer_name).toBe('Other Co');
   });
 
   it("never serves one account's containers or shipments to another", async () => {

@@ -36,7 +36,7 @@ export async function loadIncluded(
   ids: string[],
 ): Promise<Resource[]> {
   const { renderer, rows: stored, ref } = sources;
-  const owned = <T extends { account_id: string }>(rows: T[]) =>
+  const owned = <T extends { account_id: string }>(rows: readonly T[]) =>
     rows.filter((r) => r.account_id === accountId);
   const fromMap = <T>(map: Map<string, T>, render: (row: T) => Resource) =>
     ids.flatMap((id) => {

@@ -111,7 +111,7 @@ export class Renderer {
    * for those not cached. `readAt`: the generation() captured before `keys` were read.
    * Rows gone since `keys` were read are left out.
    */
-  async containersByKey(keys: RowKey[], readAt: number | undefined): Promise<Resource[]> {
+  async containersByKey(keys: readonly RowKey[], readAt: number | undefined): Promise<Resource[]> {
     const cached = keys.map((k) => this.cache.lookup(this.cache.containers, k));
     const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
     if (missingIds.length === 0) return cached as Resource[];
@@ -121,7 +121,7 @@ export class Renderer {
   }
 
   /** Like containersByKey, for shipments. */
-  async shipmentsByKey(keys: RowKey[], readAt: number | undefined): Promise<Resource[]> {
+  async shipmentsByKey(keys: readonly RowKey[], readAt: number | undefined): Promise<Resource[]> {
     const cached = keys.map((k) => this.cache.lookup(this.cache.shipments, k));
     const missingIds = keys.filter((_k, i) => !cached[i]).map((k) => k.id);
     if (missingIds.length === 0) return cached as Resource[];

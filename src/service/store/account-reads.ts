@@ -15,6 +15,7 @@ import type {
 
 import { containingText as containing } from './like';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
+import { memoizedKeyRead } from './key-memo';
 import { preparedRead } from './prepared-read';
 
 export interface PageWindow {
@@ -86,13 +87,16 @@ export class AccountReads {
 
   constructor(private readonly db: Kysely<Database>) {
     const keyRead = (table: 'containers' | 'shipments') =>
-      preparedRead(db, 2, (id: string, accountId: string) =>
-        db
-          .selectFrom(table)
-          .select(['id', 'updated_at'])
-          .$if(carriesRowVersions(db), (qb) => qb.select(rowVersion(table)))
-          .where('id', '=', id)
-          .where('account_id', '=', accountId),
+      memoizedKeyRead(
+        db,
+        preparedRead(db, 2, (id: string, accountId: string) =>
+          db
+            .selectFrom(table)
+            .select(['id', 'updated_at'])
+            .$if(carriesRowVersions(db), (qb) => qb.select(rowVersion(table)))
+            .where('id', '=', id)
+            .where('account_id', '=', accountId),
+        ),
       );
     this.containerKeyRead = keyRead('containers');
     this.shipmentKeyRead = keyRead('shipments');

@@ -101,6 +101,12 @@ function tablesOf(node: OperationNode, out = new Set<string>()): Set<string> {
  */
 export class RenderedTableWrites implements KyselyPlugin {
   generation = 0;
+  /**
+   * A number that moves when another connection (another process) commits to the database:
+   * SQLite's data_version, read straight from the connection (a microsecond, where a query
+   * through Kysely costs several). Undefined when it cannot be read.
+   */
+  externalVersion: () => number | undefined = () => undefined;
   private readonly pending = new WeakSet<QueryId>();
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
@@ -122,6 +128,27 @@ export class RenderedTableWrites implements KyselyPlugin {
     }
     return args.result;
   }
+}
+
+/**
+ * SQLite's data_version, read once per turn of the event loop: starting a read on the file costs
+ * as much as a small indexed query, and every request of a turn would otherwise pay it again.
+ * Requests handled in one turn see what other processes committed before the turn began, as if
+ * a commit during the turn had come just after it.
+ */
+function dataVersionReader(sqlite: SQLite.Database): () => number | undefined {
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let thisTurn: number | undefined;
+  return () => {
+    if (thisTurn !== undefined) return thisTurn;
+    try {
+      thisTurn = dataVersion.get() as number;
+    } catch {
+      return undefined; // The connection is busy or closed: callers then read the rows.
+    }
+    setImmediate(() => (thisTurn = undefined));
+    return thisTurn;
+  };
 }
 
 const writeCounters = new WeakMap<object, RenderedTableWrites>();
@@ -161,6 +188,7 @@ export async function openDatabase(
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   const writes = new RenderedTableWrites();
+  writes.externalVersion = dataVersionReader(sqlite);
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
     plugins: options.secretBox ? [writes, new SealedColumns(options.secretBox)] : [writes],

@@ -5,6 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { renderedTableWrites } from './db';
+import { memoizedKeyRead } from './key-memo';
 import { preparedRead } from './prepared-read';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
 import type {
@@ -34,7 +35,7 @@ export class ResourceRows {
   /** One row's key by id, compiled once (see keysOf): what a detail's include reads. */
   private readonly keyReads = new Map<
     'containers' | 'shipments',
-    (id: string) => Promise<OwnedRowKey[]>
+    (id: string) => Promise<readonly OwnedRowKey[]>
   >();
 
   constructor(private readonly db: Db) {}
@@ -43,7 +44,10 @@ export class ResourceRows {
    * The keys of rows by id. A single id (a detail request's include, on every request) is read
    * through a query compiled once; building a Kysely query costs more than the indexed read.
    */
-  private keysOf(table: 'containers' | 'shipments', ids: string[]): Promise<OwnedRowKey[]> {
+  private keysOf(
+    table: 'containers' | 'shipments',
+    ids: string[],
+  ): Promise<readonly OwnedRowKey[]> {
     const db = this.db;
     const select = (qb: ReturnType<typeof db.selectFrom<typeof table>>) =>
       qb
@@ -54,7 +58,10 @@ export class ResourceRows {
     }
     let read = this.keyReads.get(table);
     if (!read) {
-      read = preparedRead(db, 1, (id: string) => select(db.selectFrom(table)).where('id', '=', id));
+      read = memoizedKeyRead(
+        db as Kysely<Database>,
+        preparedRead(db, 1, (id: string) => select(db.selectFrom(table)).where('id', '=', id)),
+      );
       this.keyReads.set(table, read);
     }
     return read(ids[0]!);
@@ -128,11 +135,11 @@ export class ResourceRows {
       .execute();
   }
 
-  containerKeys(ids: string[]): Promise<OwnedRowKey[]> {
+  containerKeys(ids: string[]): Promise<readonly OwnedRowKey[]> {
     return this.keysOf('containers', ids);
   }
 
-  shipmentKeys(ids: string[]): Promise<OwnedRowKey[]> {
+  shipmentKeys(ids: string[]): Promise<readonly OwnedRowKey[]> {
     return this.keysOf('shipments', ids);
   }
 
