@@ -13,6 +13,8 @@ export default defineConfig({
           browser: resolve('src/main/browser/main.ts'),
           // The embedded tracking service with its simulated world, forked out of the UI process.
           'service-process': resolve('src/embedded/service-process.ts'),
+          // Its sea-route worker thread (src/service/routing/sea-routes-client.ts finds it here).
+          'sea-route-worker': resolve('src/service/routing/sea-route-worker.ts'),
         },
       },
     },

@@ -17,6 +17,7 @@ import type { Position } from 'geojson';
 import { positionAlong, type SeaRouter } from '../src/shared/geo/sea-routes';
 import type { PortCall } from '../src/service/feeds/normalize/shipment-facts';
 import { marineSeaRouter } from '../src/service/routing/network';
+import { inProcessSeaRoutes } from '../src/service/routing/sea-routes-client';
 import {
   memoryPositionHistory,
   type VesselPositionHistory,
@@ -232,7 +233,7 @@ async function main() {
   const service = createRouteMapService({
     source: { ...source, positions: live, portCalls: async () => calls },
     clock,
-    router: () => router,
+    routes: inProcessSeaRoutes(router),
     copies: memoryRouteMapCopies(),
   });
   const input = {

@@ -1,7 +1,7 @@
 /** The process side of bench/lib/service-process.ts. */
 import fs from 'node:fs';
 import { startService } from '../../src/service';
-import { marineSeaRouter } from '../../src/service/routing/network';
+import { marineSeaRoutes } from '../../src/service/routing/sea-routes-client';
 import { applyFeedAnswer } from '../../test/support/feed-answers';
 import { seedBenchData, type BenchSeedOptions } from './seed';
 
@@ -55,10 +55,10 @@ if (args.mode === 'seed') {
     void (async () => {
       if (message.type === 'memory') {
         // Every process is read in the state a running service reaches seconds after start,
-        // its sea-route graph built (startService does it ROUTER_WARM_UP_DELAY_MS after
-        // listening; about 25 MB of heap). Otherwise a long walk (100k containers) is read with
-        // the graph and a short one (no data, 10k) without.
-        marineSeaRouter();
+        // its sea-route worker running with the graph built (startService starts it
+        // ROUTER_WARM_UP_DELAY_MS after listening). Otherwise a long walk (100k containers) is
+        // read with the worker and a short one (no data, 10k) without.
+        await marineSeaRoutes().ready();
         // Buffers are freed after a collection, off the main thread: collect, let that finish,
         // and collect again, so the reading is what the process keeps, not garbage on its way.
         const gc = (globalThis as { gc?: () => void }).gc;

@@ -14,7 +14,7 @@ import { Documents } from './documents';
 import { startSmtpInbox } from './email/smtp-inbox';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
-import { marineSeaRouter } from './routing/network';
+import { marineSeaRoutes } from './routing/sea-routes-client';
 import { createRouteMapService } from './routing/route-builder';
 import { AccountStore } from './store/accounts';
 import {
@@ -140,7 +140,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         positions,
       },
       clock,
-      router: marineSeaRouter,
+      routes: marineSeaRoutes(),
       copies: stores.routeMapCopies,
     });
     const documents = new Documents({
@@ -276,9 +276,10 @@ export async function startService(
             port: options.smtpPort,
             logger: options.logger,
           });
-    // The sea-route graph costs about 1.5 s of CPU to build: do it soon after start, in real
-    // time, so the first map request does not pay; a service closed before then never builds it.
-    const warmUp = setTimeout(() => marineSeaRouter(), ROUTER_WARM_UP_DELAY_MS);
+    // The sea-route graph costs about 1.5 s of CPU to build (on the routing worker, not this
+    // thread): start it soon after start so the first map request does not wait for it; a
+    // service closed before then never starts it. A failure shows on the first map request.
+    const warmUp = setTimeout(() => void marineSeaRoutes().ready(), ROUTER_WARM_UP_DELAY_MS);
     warmUp.unref();
     return {
       ...service,

@@ -5,11 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { isValidLonLat } from '../../shared/geo/antimeridian';
+import { NoSeaRoute } from '../../shared/geo/sea-routes';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { renderVessel } from '../resources/render';
 import { futurePositions } from '../routing/future-positions';
-import { marineSeaRouter } from '../routing/network';
+import { marineSeaRoutes } from '../routing/sea-routes-client';
 import { parseVesselKey } from '../routing/vessel-positions';
 import { ROUTING_NOT_ENABLED } from './containers';
 import { accountOf, isUuid, sendDocument } from './http';
@@ -106,15 +107,19 @@ export function registerVesselRouteRoutes(app: FastifyInstance, ctx: ServiceCont
         }
         let positions;
         try {
-          positions = futurePositions({
-            router: marineSeaRouter(),
-            from,
-            to,
-            startMs: ctx.clock.now(),
-            speedKnots: vessel.nautical_speed_knots,
-          });
-        } catch {
-          throw new ApiError(422, 'No sea route connects these places');
+          positions = await marineSeaRoutes().withRoutes((router) =>
+            futurePositions({
+              router,
+              from,
+              to,
+              startMs: ctx.clock.now(),
+              speedKnots: vessel.nautical_speed_knots,
+            }),
+          );
+        } catch (error) {
+          if (error instanceof NoSeaRoute)
+            throw new ApiError(422, 'No sea route connects these places');
+          throw error;
         }
         const rendered = renderVessel(vessel);
         return sendDocument(reply, 200, {

@@ -4,7 +4,7 @@
  * time step at the vessel's speed. Serves `/vessels/{id}/future_positions[_with_coordinates]`.
  */
 import type { Position } from 'geojson';
-import { KM_PER_NM, positionAlong, type SeaRouter } from '../../shared/geo/sea-routes';
+import { KM_PER_NM, positionAlong, type RouteLookup } from '../../shared/geo/sea-routes';
 
 /** Used when the vessel's reported speed is unknown or that of a ship not under way. */
 export const DEFAULT_SPEED_KNOTS = 16;
@@ -24,7 +24,7 @@ export interface FuturePosition {
 }
 
 export interface FuturePositionsInput {
-  router: SeaRouter;
+  router: RouteLookup;
   /** [lon, lat] */
   from: Position;
   to: Position;
@@ -43,7 +43,7 @@ export function sailingSpeed(reported: number | null): number {
 /**
  * Positions from `from` to `to` along the sea route, one every minute (or every
  * `duration / MAX_POSITIONS`, rounded up to whole minutes, for long voyages), the arrival last.
- * Throws when the router finds no sea route.
+ * Throws NoSeaRoute when the router finds no sea route.
  */
 export function futurePositions(input: FuturePositionsInput): FuturePosition[] {
   const route = input.router.seaRoute(input.from, input.to);

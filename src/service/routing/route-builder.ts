@@ -4,7 +4,6 @@
  * with ETag / 304 and stored copies of completed journeys (route-cache.ts).
  */
 import type { Clock } from '../../shared/clock';
-import type { SeaRouter } from '../../shared/geo/sea-routes';
 import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
 import type { ContainersTable, ShipmentsTable } from '../store/schema';
 import { emptyFeatureCollection, type RouteBuilder } from './index';
@@ -20,6 +19,7 @@ import {
   type RouteResponse,
 } from './route-cache';
 import { ByteLru } from '../byte-lru';
+import type { SeaRoutes } from './sea-routes-client';
 import {
   FRESH_POSITION_MS,
   buildRouteMap,
@@ -129,8 +129,8 @@ export async function loadRouteMapData(
 export interface RouteMapServiceOptions {
   source: RouteDataSource;
   clock: Clock;
-  /** The sea router; a function so the network graph is built only when first needed. */
-  router: () => SeaRouter;
+  /** Sea routes (on a worker in the service: sea-routes-client.ts). */
+  routes: SeaRoutes;
   copies: RouteMapCopies;
   freshPositionMs?: number;
 }
@@ -168,11 +168,9 @@ export function createRouteMapService(options: RouteMapServiceOptions): RouteMap
   );
 
   const build = (data: RouteMapData, now: number) =>
-    buildRouteMap(data, {
-      now,
-      router: options.router(),
-      freshPositionMs: options.freshPositionMs,
-    });
+    options.routes.withRoutes((router) =>
+      buildRouteMap(data, { now, router, freshPositionMs: options.freshPositionMs }),
+    );
 
   return {
     async build(input) {
@@ -207,7 +205,7 @@ export function createRouteMapService(options: RouteMapServiceOptions): RouteMap
           ({ body, etag } = kept);
           complete = false;
         } else {
-          const map = data && build(data, now);
+          const map = data && (await build(data, now));
           body = JSON.stringify(map ?? emptyFeatureCollection());
           etag = routeEtag(body);
           complete = map !== null && journeyDone;

@@ -37,8 +37,9 @@ import {
   normalizedPath,
   reachedIndex,
   routeBehind,
+  RouteNotKnown,
+  type RouteLookup,
   type SeaRoute,
-  type SeaRouter,
 } from '../../shared/geo/sea-routes';
 import { simplifyPath, toleranceFor } from '../../shared/geo/simplify';
 import type { PortCall, VesselRef } from '../feeds/normalize/shipment-facts';
@@ -108,7 +109,7 @@ export interface RouteMapData {
 
 export interface RouteMapOptions {
   now: number;
-  router: SeaRouter;
+  router: RouteLookup;
   freshPositionMs?: number;
   /** Douglas-Peucker tolerance in degrees; by default it scales with each line's size. */
   toleranceDeg?: number;
@@ -351,7 +352,9 @@ export function buildRouteMap(
   const lane = (from: Position, to: Position): SeaRoute | null => {
     try {
       return router.seaRoute(from, to);
-    } catch {
+    } catch (error) {
+      // Not computed yet: the build is run again once it is (sea-routes-client.ts).
+      if (error instanceof RouteNotKnown) throw error;
       return null; // No route on the network (e.g. an inland port): draw nothing rather than fail.
     }
   };

@@ -35,12 +35,23 @@ export interface SeaRouter {
   /**
    * Shortest sea route between two places ([lon, lat], any longitude). The path starts exactly
    * at `from`; its destination copy (-360, 0, +360) is whichever gives the shortest route, which
-   * is how trans-Pacific legs come to cross the antimeridian. Throws when no route exists.
+   * is how trans-Pacific legs come to cross the antimeridian. Throws NoSeaRoute when no route
+   * exists.
    */
   seaRoute(from: Position, to: Position): SeaRoute;
   /** True when a position (unwrapped or not) is a vertex of the replicated network. */
   isNetworkVertex(p: Position): boolean;
 }
+
+/**
+ * What a map build asks of a router: routes only. A lookup over routes computed elsewhere (the
+ * service's routing worker) throws RouteNotKnown for one it does not have yet; a build lets that
+ * through, keeping nothing it made without the route, and is run again once it is computed.
+ */
+export type RouteLookup = Pick<SeaRouter, 'seaRoute'>;
+
+/** The route is being computed elsewhere: not an answer about the network (see RouteLookup). */
+export class RouteNotKnown extends Error {}
 
 export interface SeaRouterOptions {
   /** Routes remembered (by origin and destination); oldest forgotten first. Default 2000. */
@@ -68,6 +79,17 @@ export function bearingDeg(a: Position, b: Position): number {
 }
 
 const keyOf = (p: Position): string => `${p[0]!.toFixed(5)},${p[1]!.toFixed(5)}`;
+
+/** What identifies a route between two places (any longitude): the key routes are kept by. */
+export const routeKey = (from: Position, to: Position): string =>
+  `${keyOf([normalizeLon(from[0]!), from[1]!])}>${keyOf([normalizeLon(to[0]!), to[1]!])}`;
+
+/** No route on the network joins the two places (an inland port, a stray piece of network). */
+export class NoSeaRoute extends Error {
+  constructor(from: Position, to: Position) {
+    super(`no sea route from ${from.join(',')} to ${to.join(',')}`);
+  }
+}
 
 const pointFeature = (p: Position): Feature<Point> => ({
   type: 'Feature',
@@ -127,7 +149,7 @@ export function createSeaRouter(
   function seaRoute(from: Position, to: Position): SeaRoute {
     const origin: Position = [normalizeLon(from[0]!), from[1]!];
     const destination: Position = [normalizeLon(to[0]!), to[1]!];
-    const cacheKey = `${keyOf(origin)}>${keyOf(destination)}`;
+    const cacheKey = routeKey(origin, destination);
     const hit = cache.get(cacheKey);
     if (hit) return hit;
     const a = snap(origin[0]!, origin[1]!);
@@ -139,7 +161,7 @@ export function createSeaRouter(
         best = { path: found.path, weight: found.weight, shift };
       }
     }
-    if (!best) throw new Error(`no sea route from ${from.join(',')} to ${to.join(',')}`);
+    if (!best) throw new NoSeaRoute(from, to);
     // The origin may itself lie just across the antimeridian from its snapped vertex.
     const start: Position = [origin[0]! + nearestShift(origin[0]!, a[0]!), origin[1]!];
     const path: Position[] = [start, ...best.path, [destination[0]! + best.shift, destination[1]!]];

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock';
 import { AisVesselStore } from '../../../src/service/feeds/ais/vessel-store';
 import type { PortCall } from '../../../src/service/feeds/normalize/shipment-facts';
-import { marineSeaRouter } from '../../../src/service/routing/network';
+import { marineSeaRoutes } from '../../../src/service/routing/sea-routes-client';
 import { aisPositionHistory } from '../../../src/service/routing/positions';
 import {
   createRouteMapService,
@@ -132,7 +132,7 @@ describe('GET map_geojson wired to the route map service', () => {
     service = createRouteMapService({
       source,
       clock,
-      router: marineSeaRouter,
+      routes: marineSeaRoutes(),
       copies: sqlRouteMapCopies(db),
     });
     app = Fastify();
