@@ -279,7 +279,7 @@ export async function startService(
     // The sea-route graph costs about 1.5 s of CPU to build (on the routing worker, not this
     // thread): start it soon after start so the first map request does not wait for it; a
     // service closed before then never starts it. A failure shows on the first map request.
-    const warmUp = setTimeout(() => void marineSeaRoutes().ready(), ROUTER_WARM_UP_DELAY_MS);
+    const warmUp = setTimeout(() => marineSeaRoutes().warmUp(), ROUTER_WARM_UP_DELAY_MS);
     warmUp.unref();
     return {
       ...service,

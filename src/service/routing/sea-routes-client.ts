@@ -26,13 +26,18 @@ export interface SeaRoutes {
    * the build is run again. Rejects when the routes cannot be computed (the worker failed).
    */
   withRoutes<T>(build: (router: RouteLookup) => T): Promise<T>;
-  /** Resolves once routes can be computed without waiting for the network graph. */
+  /**
+   * Resolves once routes can be computed without waiting for the network graph; the process
+   * stays up meanwhile.
+   */
   ready(): Promise<void>;
+  /** Starts building the network graph, without keeping the process up for it. */
+  warmUp(): void;
 }
 
 /** For tests and benches that hold a router of their own: builds run once, in process. */
 export function inProcessSeaRoutes(router: RouteLookup): SeaRoutes {
-  return { withRoutes: async (build) => build(router), ready: async () => {} };
+  return { withRoutes: async (build) => build(router), ready: async () => {}, warmUp: () => {} };
 }
 
 /** Routes kept (and "no route" answers), oldest dropped first: as many as the router used to keep. */
@@ -56,6 +61,7 @@ interface Pending {
   resolve(route: SeaRoute | null): void;
   reject(error: Error): void;
   timer: NodeJS.Timeout;
+  worker: Worker;
 }
 
 class WorkerSeaRoutes implements SeaRoutes {
@@ -98,8 +104,25 @@ class WorkerSeaRoutes implements SeaRoutes {
   }
 
   ready(): Promise<void> {
+    const worker = this.start();
+    this.hold(worker);
+    return this.built!.finally(() => this.release(worker));
+  }
+
+  warmUp(): void {
     this.start();
-    return this.built!;
+  }
+
+  /**
+   * The worker keeps the process up only while someone waits on it (a route asked, ready()):
+   * an idle worker, or one warming up, never does.
+   */
+  private holds = 0;
+  private hold(worker: Worker): void {
+    if (this.holds++ === 0) worker.ref();
+  }
+  private release(worker: Worker): void {
+    if (--this.holds === 0) worker.unref();
   }
 
   private compute(key: string, from: Position, to: Position): Promise<void> {
@@ -128,9 +151,8 @@ class WorkerSeaRoutes implements SeaRoutes {
         );
       }, ROUTE_TIME_LIMIT_MS);
       timer.unref();
-      this.pending.set(id, { resolve, reject, timer });
-      // Held open while a route is awaited; otherwise the worker never keeps the process alive.
-      if (this.pending.size === 1) worker.ref();
+      this.pending.set(id, { resolve, reject, timer, worker });
+      this.hold(worker);
       worker.postMessage({ id, from: [from[0], from[1]], to: [to[0], to[1]] });
     });
   }
@@ -140,7 +162,7 @@ class WorkerSeaRoutes implements SeaRoutes {
     if (!waiting) return;
     this.pending.delete(id);
     clearTimeout(waiting.timer);
-    if (this.pending.size === 0) this.worker?.unref();
+    this.release(waiting.worker);
     if ('error' in outcome) waiting.reject(outcome.error);
     else waiting.resolve(outcome.route);
   }
@@ -148,7 +170,6 @@ class WorkerSeaRoutes implements SeaRoutes {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = spawnRouteWorker();
-    worker.unref();
     this.worker = worker;
     this.built = new Promise<void>((resolve, reject) => {
       worker.on('message', (reply: WorkerReply) => {
@@ -166,6 +187,8 @@ class WorkerSeaRoutes implements SeaRoutes {
     });
     // Nobody may be waiting on it (a warm-up): a failure is reported to whoever asks next.
     this.built.catch(() => {});
+    // Unreferenced once its listeners are on (adding them refers it again); see hold().
+    worker.unref();
     return worker;
   }
 

@@ -2,6 +2,8 @@
  * The service's sea routes come from a worker thread (sea-routes-client.ts): the same routes the
  * in-process router finds, each computed once, with a build that needs several getting them all.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { marineSeaRoutes } from '../../../src/service/routing/sea-routes-client';
 import { marineSeaRouter } from '../../../src/service/routing/network';
@@ -50,4 +52,34 @@ describe('sea routes on the routing worker', () => {
       }),
     ).rejects.toThrow('broken build');
   });
+
+  /** Runs a module script in a fresh Node process; resolves with how it ended. */
+  const runScript = (script: string) =>
+    new Promise<{ code: number | null; killed: boolean; out: string }>((resolve) => {
+      const child = execFile(
+        process.execPath,
+        ['--import', 'tsx', '--input-type=module', '-e', script],
+        { timeout: 60_000 },
+        (error, stdout) => resolve({ code: child.exitCode, killed: !!error?.killed, out: stdout }),
+      );
+    });
+  const client = JSON.stringify(
+    fileURLToPath(new URL('../../../src/service/routing/sea-routes-client.ts', import.meta.url)),
+  );
+
+  it('never keeps a process alive once nothing waits on a route', async () => {
+    // Started, a route got, then nothing left to do: the process ends by itself.
+    const routed = await runScript(`
+      const { marineSeaRoutes } = await import(${client});
+      await marineSeaRoutes().ready();
+      await marineSeaRoutes().withRoutes((router) => router.seaRoute([121.8, 31.2], [4.05, 51.95]));
+      console.log('routed');`);
+    expect(routed).toEqual({ code: 0, killed: false, out: 'routed\n' });
+    // A warm-up (as a service starts one) neither: a closed service's process is not held.
+    const warming = await runScript(`
+      const { marineSeaRoutes } = await import(${client});
+      marineSeaRoutes().warmUp();
+      console.log('warming');`);
+    expect(warming).toEqual({ code: 0, killed: false, out: 'warming\n' });
+  }, 150_000);
 });
