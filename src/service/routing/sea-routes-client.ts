@@ -210,14 +210,22 @@ class WorkerSeaRoutes implements SeaRoutes {
 function spawnRouteWorker(): Worker {
   for (const candidate of ['./sea-route-worker.js', '../sea-route-worker.js']) {
     const built = new URL(candidate, import.meta.url);
-    if (existsSync(fileURLToPath(built))) return new Worker(built);
+    if (existsSync(fileURLToPath(built))) return new Worker(built, { resourceLimits: HEAP_LIMITS });
   }
   const entry = JSON.stringify(new URL('./sea-route-worker.ts', import.meta.url).href);
   return new Worker(
     `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`,
-    { eval: true },
+    { eval: true, resourceLimits: HEAP_LIMITS },
   );
 }
+
+/**
+ * The graph takes about 30 MB once built. A small young generation keeps the worker's idle
+ * footprint near that (with V8's default it stays about 40 MB larger: nothing allocates after
+ * the build to prompt a collection); the old generation's cap ends a runaway worker, not the
+ * service (the next route starts a fresh one).
+ */
+const HEAP_LIMITS = { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 };
 
 let shared: WorkerSeaRoutes | undefined;
 
