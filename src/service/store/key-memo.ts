@@ -30,17 +30,14 @@ export function memoizedKeyRead<Args extends string[], Row extends object>(
       kept.clear();
       keptAt = { generation, version };
     }
+    const stamp = keptAt;
     const key = args.join('\u0000');
     const hit = kept.get(key);
     if (hit) return hit;
     const rows = await read(...args);
     // A write in between (ours, counted when compiled and after it ran) may have changed the row;
     // a newer stamp kept meanwhile means another process committed since this read was asked.
-    if (
-      writes.generation === generation &&
-      keptAt.generation === generation &&
-      keptAt.version === version
-    ) {
+    if (writes.generation === generation && keptAt === stamp) {
       if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
       // Shared by every later caller: frozen, so none can change what another gets.
       kept.set(key, Object.freeze(rows.map((row) => Object.freeze(row))));
