@@ -17,7 +17,7 @@ const runtimeUrl = electronReleaseUrl();
 const reason = await unreachableReason(runtimeUrl);
 if (reason !== null) {
   stop(
-    `npm run dist stopped: the Electron ${electronVersion} runtime cannot be downloaded from ${runtimeUrl} (${reason}); build the installers on a machine that reaches it, or set ELECTRON_MIRROR.`,
+    `npm run dist stopped: the Electron ${electronVersion()} runtime cannot be downloaded from ${runtimeUrl} (${reason}); build the installers on a machine that reaches it, or set ELECTRON_MIRROR.`,
   );
 }
 if (run(bin('electron-vite'), ['build']) !== 0)

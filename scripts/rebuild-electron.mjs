@@ -28,7 +28,7 @@ try {
   );
   await rebuild({
     buildPath: scratch,
-    electronVersion,
+    electronVersion: electronVersion(),
     onlyModules: ['better-sqlite3'],
     force: true,
   });
@@ -36,10 +36,10 @@ try {
   if (!existsSync(built)) throw new Error(`the build left no ${built}`);
   mkdirSync(dirname(target), { recursive: true });
   cpSync(built, target);
-  console.error(`better-sqlite3 for Electron ${electronVersion} (ABI ${abi}): ${target}`);
+  console.error(`better-sqlite3 for Electron ${electronVersion()} (ABI ${abi}): ${target}`);
 } catch (error) {
   console.error(
-    `Could not build better-sqlite3 for Electron ${electronVersion}: ${error?.message ?? error} ` +
+    `Could not build better-sqlite3 for Electron ${electronVersion()}: ${error?.message ?? error} ` +
       '(it needs the Electron headers or a prebuilt binary from the network, or a C++ toolchain).',
   );
   process.exitCode = 1;

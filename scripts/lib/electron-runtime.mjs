@@ -6,12 +6,18 @@ import { root } from './setup.mjs';
 
 const require = createRequire(join(root, 'package.json'));
 
-export const electronVersion = require('electron/package.json').version;
+/**
+ * The Electron version this checkout builds for. Read when asked, never at import: `npm start` on
+ * a fresh clone imports this file before its dependencies are installed.
+ */
+export function electronVersion() {
+  return require('electron/package.json').version;
+}
 
 /** Electron's NODE_MODULE_VERSION, from @electron/rebuild's own node-abi table. */
 export function electronAbi() {
   const rebuildRequire = createRequire(import.meta.resolve('@electron/rebuild'));
-  return String(rebuildRequire('node-abi').getAbi(electronVersion, 'electron'));
+  return String(rebuildRequire('node-abi').getAbi(electronVersion(), 'electron'));
 }
 
 /** Mirrors src/native/sqlite-binding.ts: native/electron-abi<N>/better_sqlite3.node. */
@@ -24,7 +30,8 @@ export function electronReleaseUrl(platform = process.platform, arch = process.a
   const mirror =
     process.env.ELECTRON_MIRROR ?? 'https://github.com/electron/electron/releases/download/';
   const base = mirror.endsWith('/') ? mirror : `${mirror}/`;
-  return `${base}v${electronVersion}/electron-v${electronVersion}-${platform}-${arch}.zip`;
+  const version = electronVersion();
+  return `${base}v${version}/electron-v${version}-${platform}-${arch}.zip`;
 }
 
 /** Resolves to null when `url` answers, else to a short reason (status or network error). */
