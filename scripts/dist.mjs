@@ -3,7 +3,8 @@
 // one line saying so instead of a long electron-builder stack.
 import { join } from 'node:path';
 import { root, run } from './lib/setup.mjs';
-import { electronReleaseUrl, electronVersion, unreachableReason } from './lib/electron-runtime.mjs';
+import { unreachableReason } from './lib/electron-download.mjs';
+import { electronReleaseUrl, electronVersion } from './lib/electron-runtime.mjs';
 
 const bin = (name) =>
   join(root, 'node_modules', '.bin', process.platform === 'win32' ? `${name}.cmd` : name);

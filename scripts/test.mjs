@@ -5,7 +5,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuild, ensureDependencies, root } from './lib/setup.mjs';
 
-ensureDependencies();
+await ensureDependencies();
 
 function ensureChromium() {
   const found = spawnSync('sh', ['-c', 'command -v chromium || command -v chromium-browser']);

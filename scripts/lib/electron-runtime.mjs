@@ -2,6 +2,7 @@
 // for, where its SQLite addon lives, and whether the Electron downloads are reachable.
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
+import { electronReleaseUrlFor } from './electron-download.mjs';
 import { root } from './setup.mjs';
 
 const require = createRequire(join(root, 'package.json'));
@@ -25,22 +26,7 @@ export function electronAddonFile(abi = electronAbi()) {
   return join(root, 'native', `electron-abi${abi}`, 'better_sqlite3.node');
 }
 
-/** The release archive electron-builder downloads (ELECTRON_MIRROR is honoured, as @electron/get does). */
+/** The release archive electron-builder downloads for this checkout's Electron. */
 export function electronReleaseUrl(platform = process.platform, arch = process.arch) {
-  const mirror =
-    process.env.ELECTRON_MIRROR ?? 'https://github.com/electron/electron/releases/download/';
-  const base = mirror.endsWith('/') ? mirror : `${mirror}/`;
-  const version = electronVersion();
-  return `${base}v${version}/electron-v${version}-${platform}-${arch}.zip`;
-}
-
-/** Resolves to null when `url` answers, else to a short reason (status or network error). */
-export async function unreachableReason(url, timeoutMs = 15_000) {
-  try {
-    const response = await fetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) });
-    return response.ok ? null : `HTTP ${response.status}`;
-  } catch (error) {
-    const cause = error?.cause?.code ?? error?.cause?.message ?? error?.message ?? String(error);
-    return String(cause);
-  }
+  return electronReleaseUrlFor(electronVersion(), platform, arch);
 }

@@ -7,6 +7,7 @@ import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from '
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { electronReleaseUrlFor, unreachableReason } from './electron-download.mjs';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -66,23 +67,41 @@ export function dependenciesMatchLock(projectRoot = root) {
 
 /**
  * `npm ci` when node_modules is missing or does not match the lock file. Electron's postinstall
- * downloads its runtime from outside the npm registry; where that is unreachable the install is
- * retried without the runtime, and the app runs in browser mode.
+ * downloads its runtime from outside the npm registry: where that address does not answer, the
+ * install skips the runtime from the start (one install, not a failed one and a retry) and the
+ * app runs in browser mode; where it answers but the install still fails, it is retried without.
  */
-export function ensureDependencies() {
+export async function ensureDependencies() {
   if (dependenciesMatchLock()) return;
   console.error(
     'Installing dependencies (first run; better-sqlite3 may compile for a few minutes)…',
   );
   const args = ['ci', '--no-audit', '--no-fund'];
   const installed = () => writeFileSync(installStampOf(root), lockHash(root));
-  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD !== '1' && run(npm, args) === 0) return installed();
-  console.error('Installing without the Electron runtime (it could not be downloaded here)…');
-  if (run(npm, args, { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } }) !== 0) {
+  const withoutRuntime = { env: { ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } };
+  let skipRuntime = process.env.ELECTRON_SKIP_BINARY_DOWNLOAD === '1';
+  if (!skipRuntime) {
+    const reason = await unreachableReason(electronReleaseUrlFor(lockedElectronVersion()), 10_000);
+    if (reason !== null) {
+      console.error(
+        `Installing without the Electron runtime: its download does not answer here (${reason}); the app opens in browser mode.`,
+      );
+      skipRuntime = true;
+    }
+  }
+  if (!skipRuntime && run(npm, args) === 0) return installed();
+  if (!skipRuntime) console.error('Installing without the Electron runtime (its download failed)…');
+  if (run(npm, args, withoutRuntime) !== 0) {
     console.error('npm ci failed; see the output above.');
     process.exit(1);
   }
   installed();
+}
+
+/** The Electron version the lock file pins (readable before anything is installed). */
+function lockedElectronVersion() {
+  const lock = JSON.parse(readFileSync(lockFileOf(root), 'utf8'));
+  return lock.packages?.['node_modules/electron']?.version ?? '0.0.0';
 }
 
 const BUILD_INPUTS = [

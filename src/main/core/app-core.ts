@@ -49,6 +49,8 @@ export class AppCore {
   /** The daily digest and empty-return reminders, on the app clock. */
   readonly morning: MorningWatch;
   readonly sync: SyncEngine;
+  /** Set by stop(): late reports (the embedded process exiting) find the cache closed. */
+  private stopped = false;
   private syncStatus: SyncStatus;
   private readonly clock: Clock;
   /** One request budget per configured service, for every call the app makes to it. */
@@ -173,7 +175,8 @@ export class AppCore {
    * still, as the simulated world does while its process is not running.
    */
   onEmbeddedState(state: EmbeddedState): void {
-    if (!this.simulated()) return;
+    // The embedded process reports its exit while the shell shuts down, after the cache closed.
+    if (this.stopped || !this.simulated()) return;
     if (state.up) {
       this.restartSync();
       void this.sync.sync().catch(() => undefined);
@@ -213,6 +216,7 @@ export class AppCore {
   }
 
   stop(): void {
+    this.stopped = true;
     this.savedClock?.stop();
     this.sync.stop();
     this.alerts.stop();
