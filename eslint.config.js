@@ -18,6 +18,12 @@ const nodeBuiltins = [
   'crypto',
 ];
 
+const mainBoundary = {
+  group: ['**/service/**', '**/service', '**/sim/**', '**/sim', '**/renderer/**'],
+  message:
+    'Main talks to the service over HTTP; shared names live in src/shared, the embedded composition in src/embedded.',
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -93,6 +99,55 @@ export default tseslint.config(
     rules: {
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
+    // The desktop's main process reaches the service over HTTP, and its embedded service only
+    // through src/embedded (the one place that composes the service with the simulated world).
+    files: ['src/main/**/*.ts'],
+    ignores: ['src/main/electron/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: 'electron',
+              message: 'Only src/main/electron and src/preload import electron.',
+            },
+          ],
+          patterns: [mainBoundary],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/main/electron/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [mainBoundary],
+        },
+      ],
+    },
+  },
+  {
+    // The simulated world stands in for carriers, terminals and AIS: it knows only the wire.
+    files: ['src/sim/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'electron', message: 'The simulated world runs in plain Node.' }],
+          patterns: [
+            {
+              group: ['**/service/**', '**/service', '**/main/**', '**/renderer/**'],
+              message: 'The simulated world speaks to the service only over its protocols.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

@@ -26,7 +26,7 @@ import { EmbeddedServiceProcess } from '../embedded/launcher';
 import { ScaledClock } from '../../shared/clock';
 import { PRODUCT_NAME } from '../paths';
 import { ElectronSettingsStore } from './electron-settings-store';
-import { SECRET_KEY_ENV } from '../../service/security/secret-box';
+import { SECRET_KEY_ENV } from '../../shared/service-env';
 import { createSecretStore, embeddedServiceSecretKey } from './safe-storage-secret-store';
 import { notificationRoute } from '../desktop/notification-route';
 import {

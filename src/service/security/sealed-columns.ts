@@ -23,7 +23,8 @@ import {
 } from 'kysely';
 import type { Database } from '../store/schema';
 import { storeKindOf } from '../store/dialect';
-import { SEALED_PREFIX, SECRET_KEY_ENV, SECRET_KEY_FILE, SecretBox } from './secret-box';
+import { SECRET_KEY_ENV } from '../../shared/service-env';
+import { SEALED_PREFIX, SECRET_KEY_FILE, SecretBox } from './secret-box';
 
 /** Tables whose `secret`/`headers` values are sealed: webhooks and carrier subscriptions. */
 const SEALED_TABLES = new Set(['webhooks', 'line_subscriptions']);

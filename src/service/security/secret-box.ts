@@ -12,10 +12,10 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SECRET_KEY_ENV } from '../../shared/service-env';
 import { ensurePrivateDir, restrictFiles, writePrivateFile } from './private-files';
 
 export const SECRET_KEY_FILE = 'secret.key';
-export const SECRET_KEY_ENV = 'QUAYSIDE_SECRET_KEY';
 export const SEALED_PREFIX = 'qsbox1:';
 const KEY_BYTES = 32;
 const NONCE_BYTES = 12;
