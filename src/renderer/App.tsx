@@ -188,7 +188,7 @@ export function App() {
               ))}
             </ul>
           </nav>
-          <main className="shell__main" ref={main}>
+          <main className="shell__main" ref={main} tabIndex={0}>
             <h1>{current.label}</h1>
             {error ? (
               <p role="alert" className="error-banner">
