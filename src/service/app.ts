@@ -85,6 +85,8 @@ export function buildApp(
     wallClock?: Clock;
     /** Served at /metrics with /healthz beside it (no API key, as any scrape target). */
     metrics?: FeedMetrics;
+    /** Whether the database answers, reported (and decisive) at /healthz. */
+    databaseHealth?: () => Promise<{ ok: boolean; detail?: string }>;
     /** Carrier subscriptions whose signed callbacks are answered under CALLBACK_PATH. */
     lineSubscriptions?: LineSubscriptions;
   } = {},
@@ -265,7 +267,11 @@ export function buildApp(
     },
     { prefix: API_PREFIX },
   );
-  if (options.metrics) app.register(operatorPlugin, { metrics: options.metrics });
+  if (options.metrics)
+    app.register(operatorPlugin, {
+      metrics: options.metrics,
+      database: options.databaseHealth,
+    });
   const subscriptions = options.lineSubscriptions;
   if (subscriptions) {
     // A subscription another instance created is read from the store before verifying.
