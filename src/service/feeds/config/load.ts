@@ -22,7 +22,7 @@ import {
   type RawAisSource,
   type RawAuth,
 } from './schema';
-import { Secret } from './secret';
+import { Secret, secretProblem, type SecretUse } from './secret';
 
 export type FeedAuth =
   | { type: 'none' }
@@ -261,17 +261,17 @@ function parseAuth(
           problems.push(`${at}/headers/${name}: expected an HTTP header name`);
           continue;
         }
-        headers[name] = resolver.secret(value, `${at}/headers/${name}`);
+        headers[name] = resolver.secret(value, `${at}/headers/${name}`, 'header');
       }
       return { type: 'headers', headers };
     }
     case 'bearer':
-      return { type: 'bearer', token: resolver.secret(auth.token, `${at}/token`) };
+      return { type: 'bearer', token: resolver.secret(auth.token, `${at}/token`, 'bearer') };
     case 'basic':
       return {
         type: 'basic',
-        username: resolver.secret(auth.username, `${at}/username`),
-        password: resolver.secret(auth.password, `${at}/password`),
+        username: resolver.secret(auth.username, `${at}/username`, 'basic_username'),
+        password: resolver.secret(auth.password, `${at}/password`, 'encoded'),
       };
     case 'oauth2_client_credentials': {
       const tokenUrl = checkUrl(
@@ -283,8 +283,8 @@ function parseAuth(
       return {
         type: 'oauth2_client_credentials',
         tokenUrl,
-        clientId: resolver.secret(auth.client_id, `${at}/client_id`),
-        clientSecret: resolver.secret(auth.client_secret, `${at}/client_secret`),
+        clientId: resolver.secret(auth.client_id, `${at}/client_id`, 'encoded'),
+        clientSecret: resolver.secret(auth.client_secret, `${at}/client_secret`, 'encoded'),
         ...(auth.scope !== undefined ? { scope: resolver.text(auth.scope, `${at}/scope`) } : {}),
         ...(auth.audience !== undefined
           ? { audience: resolver.text(auth.audience, `${at}/audience`) }
@@ -305,8 +305,11 @@ class Resolver {
     return this.resolve(value, at).value;
   }
 
-  secret(value: string, at: string): Secret {
+  /** Checked for where it goes (`use`) now, so a bad value stops the start, never a request. */
+  secret(value: string, at: string, use: SecretUse): Secret {
     const { value: resolved, origin } = this.resolve(value, at);
+    const problem = resolved === '' ? null : secretProblem(resolved, use);
+    if (problem) this.problems.push(`${at}: the credential (${origin}) ${problem}`);
     return new Secret(resolved, origin);
   }
 
