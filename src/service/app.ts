@@ -31,7 +31,6 @@ import { RequestLimits } from './rate-limit';
 import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
 import { CallbackVerifier, dcsaCallbackPlugin, storedReplayRecord } from './feeds/dcsa/callback';
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
-import { systemClock, type Clock } from '../shared/clock';
 import { isStoreUnavailable } from './store/dialect';
 import { endConnectionsOnClose } from '../shared/server-close';
 
@@ -81,8 +80,6 @@ export function buildApp(
   ctx: ServiceContext,
   options: {
     logger?: FastifyServerOptions['loggerInstance'];
-    /** Real time for the request limits (the service's own clock may be simulated). */
-    wallClock?: Clock;
     /** Served at /metrics with /healthz beside it (no API key, as any scrape target). */
     metrics?: FeedMetrics;
     /** Whether the database answers, reported (and decisive) at /healthz. */
@@ -134,11 +131,7 @@ export function buildApp(
     },
   );
 
-  const limits = new RequestLimits(
-    options.wallClock ?? systemClock,
-    ctx.config,
-    ctx.stores.sharedRateLimits,
-  );
+  const limits = new RequestLimits(ctx.wallClock, ctx.config, ctx.stores.sharedRateLimits);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {

@@ -166,6 +166,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       tracking,
       render: new Renderer(stores.resources, ref),
       clock,
+      wallClock: options.wallClock ?? systemClock,
       config,
       routeMaps,
       positions,
@@ -200,7 +201,6 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       : null;
     const app = buildApp(context, {
       logger: options.logger,
-      wallClock: options.wallClock,
       metrics,
       databaseHealth: databaseHealth(opened.db),
       lineSubscriptions: engine?.lineSubscriptions(),
