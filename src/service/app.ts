@@ -6,6 +6,7 @@ import swagger from '@fastify/swagger';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
+  type FastifyReply,
   type FastifyServerOptions,
 } from 'fastify';
 import { registerContainerActionRoutes } from './api/container-actions';
@@ -26,12 +27,11 @@ import { registerWebhookIpRoutes } from './api/webhook-ips';
 import { registerWebhookRoutes } from './api/webhooks';
 import type { ServiceContext } from './context';
 import { answerClientError, answerParserEdges, requireHostHeader } from './http-edges';
-import { ApiError, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
+import { ApiError, boundedErrors, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
 import { RequestLimits } from './rate-limit';
 import { operatorPlugin, type FeedMetrics } from './feeds/metrics';
 import { CallbackVerifier, dcsaCallbackPlugin, storedReplayRecord } from './feeds/dcsa/callback';
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
-import { systemClock, type Clock } from '../shared/clock';
 import { isStoreUnavailable } from './store/dialect';
 import { endConnectionsOnClose } from '../shared/server-close';
 
@@ -77,14 +77,29 @@ function validationErrors(error: FastifyError): {
   return { status: context === 'body' ? 422 : 400, errors };
 }
 
+/** An error document, bounded in size whatever the request quoted (`boundedErrors`). */
+function sendErrors(
+  reply: FastifyReply,
+  status: number,
+  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[],
+): FastifyReply {
+  return sendDocument(reply, status, {
+    errors: boundedErrors(errors).map((e) => ({
+      status: String(status),
+      title: titleFor(status),
+      ...e,
+    })),
+  });
+}
+
 export function buildApp(
   ctx: ServiceContext,
   options: {
     logger?: FastifyServerOptions['loggerInstance'];
-    /** Real time for the request limits (the service's own clock may be simulated). */
-    wallClock?: Clock;
     /** Served at /metrics with /healthz beside it (no API key, as any scrape target). */
     metrics?: FeedMetrics;
+    /** Whether the database answers, reported (and decisive) at /healthz. */
+    databaseHealth?: () => Promise<{ ok: boolean; detail?: string }>;
     /** Carrier subscriptions whose signed callbacks are answered under CALLBACK_PATH. */
     lineSubscriptions?: LineSubscriptions;
   } = {},
@@ -100,9 +115,7 @@ export function buildApp(
       const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
       const detail =
         status === 414 ? 'A path parameter is too long' : 'The request url is not valid';
-      return sendDocument(reply, status, {
-        errors: [{ status: String(status), title: titleFor(status), detail }],
-      });
+      return sendErrors(reply, status, [{ detail }]);
     },
     // Requests the HTTP parser rejects never reach Fastify; answer them as JSON:API too.
     clientErrorHandler: answerClientError,
@@ -132,36 +145,22 @@ export function buildApp(
     },
   );
 
-  const limits = new RequestLimits(
-    options.wallClock ?? systemClock,
-    ctx.config,
-    ctx.stores.sharedRateLimits,
-  );
+  const limits = new RequestLimits(ctx.wallClock, ctx.config, ctx.stores.sharedRateLimits);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      return sendDocument(reply, error.status, { errors: error.errors });
+      return sendErrors(reply, error.status, error.errors);
     }
     if (error.validation) {
       const { status, errors } = validationErrors(error);
-      return sendDocument(reply, status, {
-        errors: errors.map((e) => ({ status: String(status), title: titleFor(status), ...e })),
-      });
+      return sendErrors(reply, status, errors);
     }
     if (isStoreUnavailable(error)) {
       // The database is unreachable or too slow right now: the request may be retried.
       request.log.warn({ err: error }, 'database unavailable');
       reply.header('retry-after', '5');
-      return sendDocument(reply, 503, {
-        errors: [
-          {
-            status: '503',
-            title: titleFor(503),
-            detail: 'The database is unavailable; retry shortly',
-          },
-        ],
-      });
+      return sendErrors(reply, 503, [{ detail: 'The database is unavailable; retry shortly' }]);
     }
     const status =
       error.statusCode && error.statusCode >= 400 && error.statusCode < 500
@@ -176,21 +175,13 @@ export function buildApp(
           : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
             ? `Request body is larger than ${ctx.config.bodyLimitBytes} bytes`
             : error.message;
-    return sendDocument(reply, status, {
-      errors: [{ status: String(status), title: titleFor(status), detail }],
-    });
+    return sendErrors(reply, status, [{ detail }]);
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendDocument(reply, 404, {
-      errors: [
-        {
-          status: '404',
-          title: 'Not Found',
-          detail: `No route for ${request.method} ${request.url.split('?')[0]}`,
-        },
-      ],
-    }),
+    sendErrors(reply, 404, [
+      { detail: `No route for ${request.method} ${request.url.split('?')[0]}` },
+    ]),
   );
 
   app.register(swagger, {
@@ -265,7 +256,11 @@ export function buildApp(
     },
     { prefix: API_PREFIX },
   );
-  if (options.metrics) app.register(operatorPlugin, { metrics: options.metrics });
+  if (options.metrics)
+    app.register(operatorPlugin, {
+      metrics: options.metrics,
+      database: options.databaseHealth,
+    });
   const subscriptions = options.lineSubscriptions;
   if (subscriptions) {
     // A subscription another instance created is read from the store before verifying.

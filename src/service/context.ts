@@ -53,6 +53,11 @@ export interface ServiceContext {
   tracking: TrackingStore;
   render: Renderer;
   clock: Clock;
+  /**
+   * Real time, whatever `clock` is (a `--sim` service's clock runs fast): request limits and
+   * the lifetime of signed links are promises to people and run on it.
+   */
+  wallClock: Clock;
   config: ServiceConfig;
   /** The route map behind map_geojson (ETag, stored copies of completed journeys). */
   routeMaps: RouteMapService;

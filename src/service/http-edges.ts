@@ -14,16 +14,24 @@ function errorBody(status: number, detail: string): string {
   return JSON.stringify({ errors: [{ status: String(status), title: titleFor(status), detail }] });
 }
 
-/** Writes a complete error response straight to a socket and closes it. */
-function endSocket(socket: Duplex, status: number, detail: string, extra = ''): void {
+/**
+ * Writes a complete error response straight to a socket and closes it. The answer to a HEAD
+ * request has headers only (RFC 9110 9.3.2): body bytes would be read as the next response.
+ */
+function endSocket(
+  socket: Duplex,
+  status: number,
+  detail: string,
+  options: { extra?: string; head?: boolean } = {},
+): void {
   if (!socket.writable) {
     socket.destroy();
     return;
   }
   const body = errorBody(status, detail);
   socket.end(
-    `HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: ${JSON_API}\r\n${extra}` +
-      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${titleFor(status)}\r\nContent-Type: ${JSON_API}\r\n${options.extra ?? ''}` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${options.head ? '' : body}`,
   );
 }
 
@@ -33,7 +41,10 @@ export function answerClientError(error: Error, socket: Duplex): void {
   if (code === 'ECONNRESET' || socket.destroyed) return;
   const status =
     code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-  endSocket(socket, status, 'Malformed HTTP request');
+  // The parser hands over the bytes it read; the method is their first word.
+  const packet = (error as { rawPacket?: unknown }).rawPacket;
+  const head = Buffer.isBuffer(packet) && packet.toString('latin1', 0, 5) === 'HEAD ';
+  endSocket(socket, status, 'Malformed HTTP request', { head });
 }
 
 /** Listens for the parser events whose default answers are empty or a closed connection. */
@@ -51,7 +62,9 @@ export function answerParserEdges(server: Server): void {
     response.end(body);
   });
   server.on('connect', (_request: IncomingMessage, socket: Duplex) => {
-    endSocket(socket, 405, 'CONNECT is not supported', 'Allow: GET, POST, PATCH, DELETE\r\n');
+    endSocket(socket, 405, 'CONNECT is not supported', {
+      extra: 'Allow: GET, POST, PATCH, DELETE\r\n',
+    });
   });
 }
 

@@ -23,6 +23,7 @@ import {
 } from './security/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
+import { databaseHealth } from './store/health';
 import type { PostgresOptions } from './store/dialect';
 import { DocumentStore } from './store/documents';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
@@ -165,6 +166,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       tracking,
       render: new Renderer(stores.resources, ref),
       clock,
+      wallClock: options.wallClock ?? systemClock,
       config,
       routeMaps,
       positions,
@@ -199,8 +201,8 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       : null;
     const app = buildApp(context, {
       logger: options.logger,
-      wallClock: options.wallClock,
       metrics,
+      databaseHealth: databaseHealth(opened.db),
       lineSubscriptions: engine?.lineSubscriptions(),
     });
     await engine?.start();

@@ -16,6 +16,13 @@ export interface PostgresCluster {
   port: number;
   /** Creates a fresh database and returns its URL. */
   createDatabase(name: string): Promise<string>;
+  /**
+   * Stops the server as an operator or a failover would, `pg_ctl stop -m fast` (clients are
+   * told 57P01 and disconnected) or `-m immediate` (no goodbye, as in a crash); keeps its data.
+   */
+  halt(mode: 'fast' | 'immediate'): Promise<void>;
+  /** Starts the halted server again on the same port and data. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -98,8 +105,18 @@ async function waitUntilAccepting(
   throw new Error(`postgres did not accept connections on port ${port} (sockets in ${socketDir})`);
 }
 
+export interface PostgresClusterOptions {
+  /**
+   * Commits wait for their WAL write (`synchronous_commit=on`): a test that stops the server
+   * with `-m immediate` and counts accepted writes needs it; others save the time.
+   */
+  durableCommits?: boolean;
+}
+
 /** Starts a new cluster; call `stop()` when done (it also removes the folder). */
-export async function startPostgres(): Promise<PostgresCluster> {
+export async function startPostgres(
+  options: PostgresClusterOptions = {},
+): Promise<PostgresCluster> {
   const bin = binDir();
   if (!bin) throw new Error(postgresAvailable()!);
   const user = runAs();
@@ -131,37 +148,43 @@ export async function startPostgres(): Promise<PostgresCluster> {
 
   const port = await freePort();
   // Durability off: a test cluster is thrown away, and fsync costs seconds per test file.
-  const server = spawn(
-    path.join(bin, 'postgres'),
-    [
-      '-D',
-      dataDir,
-      '-p',
-      String(port),
-      '-k',
-      dir,
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'fsync=off',
-      '-c',
-      'synchronous_commit=off',
-      '-c',
-      'full_page_writes=off',
-      '-c',
-      'max_connections=200',
-    ],
-    { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] },
-  );
+  const launch = () =>
+    spawn(
+      path.join(bin, 'postgres'),
+      [
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'fsync=off',
+        '-c',
+        `synchronous_commit=${options.durableCommits ? 'on' : 'off'}`,
+        '-c',
+        'full_page_writes=off',
+        '-c',
+        'max_connections=200',
+      ],
+      { ...spawnOptions, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
   let log = '';
-  server.stderr?.on('data', (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-4000);
-  });
+  let server: ChildProcess;
+  const startServer = async () => {
+    server = launch();
+    server.stderr?.on('data', (chunk: Buffer) => {
+      log = (log + chunk.toString()).slice(-4000);
+    });
+    await waitUntilAccepting(bin, port, dir, server);
+  };
 
   try {
-    await waitUntilAccepting(bin, port, dir, server);
+    await startServer();
   } catch (error) {
-    server.kill('SIGKILL');
+    server!.kill('SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
     throw new Error(`${(error as Error).message}\n${log}`);
   }
@@ -180,8 +203,21 @@ export async function startPostgres(): Promise<PostgresCluster> {
       if (created.status !== 0) throw new Error(`createdb failed: ${created.stderr}`);
       return url(name);
     },
+    async halt(mode) {
+      const exited = new Promise((resolve) => server.once('exit', resolve));
+      const stopped = spawnSync(
+        path.join(bin, 'pg_ctl'),
+        ['stop', '-D', dataDir, '-m', mode, '-w', '-t', '30'],
+        { ...spawnOptions, encoding: 'utf8' },
+      );
+      if (stopped.status !== 0) throw new Error(`pg_ctl stop failed: ${stopped.stderr}`);
+      await exited;
+    },
+    async resume() {
+      await startServer();
+    },
     async stop() {
-      if (server.exitCode === null) {
+      if (server.exitCode === null && server.signalCode === null) {
         const exited = new Promise((resolve) => server.once('exit', resolve));
         // SIGINT is PostgreSQL's "fast shutdown": disconnect clients, stop at once.
         server.kill('SIGINT');

@@ -353,7 +353,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const row = await loadDocument(request);
-      const expires = Math.floor(ctx.clock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
+      // Real seconds: the link is handed to a person, whatever pace the service's clock keeps.
+      const expires = Math.floor(ctx.wallClock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
       const signature = files.sign(row.id, expires);
       const base = `${request.protocol}://${request.host}/v2/documents/${row.id}/download`;
       return sendDocument(reply, 200, {
@@ -380,7 +381,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     async (request, reply) => {
       const { id } = request.params as { id: string };
       const { expires, signature } = request.query as { expires: number; signature: string };
-      if (!isUuid(id) || !files.verify(id, expires, signature, ctx.clock.now())) {
+      if (!isUuid(id) || !files.verify(id, expires, signature, ctx.wallClock.now())) {
         throw new ApiError(403, 'The download link is invalid or has expired', {
           source: { parameter: 'signature' },
         });

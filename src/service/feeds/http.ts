@@ -4,6 +4,7 @@
  * as values so a bad feed can never crash the caller.
  */
 import { systemClock } from '../../shared/clock';
+import { redactCredentials } from './config/secret';
 
 /** How a source authenticates. DCSA carriers use either an API key header or a bearer token. */
 export type FeedCredentials =
@@ -143,6 +144,28 @@ export function excerpt(text: string, max = 200): string {
 }
 
 /**
+ * The outcome with the credentials it was sent with taken out of every text an error message is
+ * built from: what fetch said (undici quotes a header value it refuses) and a failed answer's
+ * body (a source may echo the header back).
+ */
+function withoutCredentials(outcome: HttpOutcome, headerValues: string[]): HttpOutcome {
+  if (headerValues.length === 0) return outcome;
+  // The secret part of `Bearer x` / `Basic x`, and the whole value of other headers.
+  const values = headerValues.flatMap((v) => [v, v.replace(/^(Bearer|Basic)\s+/i, '')]);
+  if (outcome.kind === 'unreachable')
+    return { ...outcome, error: redactCredentials(outcome.error, values) };
+  if (outcome.kind === 'unparseable')
+    return {
+      ...outcome,
+      error: redactCredentials(outcome.error, values),
+      rawText: redactCredentials(outcome.rawText, values),
+    };
+  // A useful answer's text is never quoted in a message; only a failure's is.
+  if (outcome.status < 300) return outcome;
+  return { ...outcome, rawText: redactCredentials(outcome.rawText, values) };
+}
+
+/**
  * A request to a configured source: waits for the source's limiter, signs with its auth, retries
  * once with fresh credentials after a 401, and pauses only this source after a 429 with
  * `Retry-After`. A token endpoint that refuses the client credentials comes back as a 401 answer
@@ -171,11 +194,15 @@ export async function sendFeedRequest(
         }
         return { kind: 'unreachable', reason: 'network', error: message };
       }
-      const outcome = await requestJson(url, {
-        ...options,
-        headers: { ...authHeaders(config.credentials), ...options.headers, ...signed },
-        timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      });
+      const credentials = { ...authHeaders(config.credentials), ...signed };
+      const outcome = withoutCredentials(
+        await requestJson(url, {
+          ...options,
+          headers: { ...options.headers, ...credentials },
+          timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        }),
+        Object.values(credentials),
+      );
       if (outcome.kind === 'unreachable') return outcome;
       if (outcome.status === 429 && config.gate) {
         const retryAfter = outcome.headers.get('retry-after');

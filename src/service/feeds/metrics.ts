@@ -18,6 +18,13 @@ export interface FeedMetricsOptions {
   processMetrics?: boolean;
 }
 
+export interface FeedLastSuccess {
+  source: string;
+  kind: SourceKind;
+  /** Unix milliseconds. */
+  at: number;
+}
+
 export class FeedMetrics {
   readonly registry = new Registry();
   private readonly requests: Counter<'source' | 'kind'>;
@@ -26,6 +33,8 @@ export class FeedMetrics {
   private readonly rateLimitWaits: Counter<'source'>;
   private readonly callbacks: Counter<'source' | 'verdict'>;
   private readonly aisSentences: Counter<'source' | 'result'>;
+  /** The same instants as `lastSuccess`, kept for /healthz (the gauge holds no readable map). */
+  private readonly lastSuccessAt = new Map<string, FeedLastSuccess>();
 
   constructor(options: FeedMetricsOptions = {}) {
     const registers = [this.registry];
@@ -99,9 +108,15 @@ export class FeedMetrics {
     this.requests.inc({ source, kind });
     if (outcome === 'found' || outcome === 'not_found') {
       this.lastSuccess.set({ source, kind }, at / 1000);
+      this.lastSuccessAt.set(`${kind} ${source}`, { source, kind, at });
     } else {
       this.errors.inc({ source, kind, error: outcome });
     }
+  }
+
+  /** When each source last answered usefully, in the order they first did. */
+  lastSuccesses(): FeedLastSuccess[] {
+    return [...this.lastSuccessAt.values()];
   }
 
   recordRateLimitWait(source: string): void {
@@ -121,8 +136,12 @@ export class FeedMetrics {
 
 export interface OperatorPluginOptions {
   metrics: FeedMetrics;
-  /** Extra readiness checks; healthz answers 503 when one reports not ok. */
-  health?: () => Promise<{ ok: boolean; detail?: string }>;
+  /**
+   * The database's state; `/healthz` answers 503 while it is not ok, so a balancer stops sending
+   * this instance traffic it can only answer with 503s. Feeds are reported, never decisive: a
+   * carrier's outage is not this instance's.
+   */
+  database?: () => Promise<{ ok: boolean; detail?: string }>;
 }
 
 /** `GET /metrics` (Prometheus text) and `GET /healthz`; no API key, like any scrape target. */
@@ -132,10 +151,20 @@ export const operatorPlugin: FastifyPluginAsync<OperatorPluginOptions> = async (
     return reply.type(opts.metrics.registry.contentType).send(text);
   });
   app.get('/healthz', { schema: { hide: true } }, async (_req, reply) => {
-    const health = (await opts.health?.()) ?? { ok: true };
-    return reply.status(health.ok ? 200 : 503).send({
-      status: health.ok ? 'ok' : 'degraded',
-      ...(health.detail ? { detail: health.detail } : {}),
-    });
+    const database = (await opts.database?.()) ?? { ok: true };
+    return reply
+      .status(database.ok ? 200 : 503)
+      .header('cache-control', 'no-store')
+      .send({
+        status: database.ok ? 'ok' : 'unavailable',
+        database: database.ok
+          ? { status: 'ok' }
+          : { status: 'unavailable', ...(database.detail ? { detail: database.detail } : {}) },
+        feeds: opts.metrics.lastSuccesses().map(({ source, kind, at }) => ({
+          source,
+          kind,
+          last_success_at: new Date(at).toISOString(),
+        })),
+      });
   });
 };

@@ -5,7 +5,9 @@
  * sources by binding their port. Each probe is bounded by a timeout and never throws.
  */
 import { createSocket } from 'node:dgram';
-import { connect } from 'node:net';
+import { connect, isIPv6 } from 'node:net';
+import { aisSourceLabel } from './ais/sources';
+import { DEFAULT_AIS_UDP_HOST } from './ais/udp';
 import { createAuthenticator } from './auth';
 import type { AisFeed, FeedsConfig } from './config/load';
 import { DcsaClient } from './dcsa/client';
@@ -60,15 +62,11 @@ export async function probeFeeds(config: FeedsConfig): Promise<ProbeResult[]> {
     );
   }
   config.ais.forEach((source, index) => {
-    probes.push(timed(`ais ${index} ${source.type}`, aisTarget(source), () => probeAis(source)));
+    probes.push(
+      timed(`ais ${index} ${source.type}`, aisSourceLabel(source), () => probeAis(source)),
+    );
   });
   return Promise.all(probes);
-}
-
-function aisTarget(source: AisFeed): string {
-  return source.type === 'nmea_tcp'
-    ? `tcp://${source.host}:${source.port}`
-    : `udp://${source.host ?? '0.0.0.0'}:${source.port}`;
 }
 
 async function timed(
@@ -100,12 +98,13 @@ function probeAis(source: AisFeed): Promise<{ ok: boolean; detail: string }> {
     });
   }
   return new Promise((resolve) => {
-    const socket = createSocket('udp4');
+    const host = source.host ?? DEFAULT_AIS_UDP_HOST;
+    const socket = createSocket(isIPv6(host) ? 'udp6' : 'udp4');
     socket.once('error', (err) => {
       socket.close();
       resolve({ ok: false, detail: `cannot listen: ${err.message}` });
     });
-    socket.bind(source.port, source.host, () => {
+    socket.bind(source.port, host, () => {
       socket.close();
       resolve({ ok: true, detail: 'port can be bound for listening' });
     });

@@ -69,3 +69,33 @@ export class ApiError extends Error {
 }
 
 export const notFound = (detail?: string) => new ApiError(404, detail);
+
+/** Most error objects one answer carries: enough to fix a body, never a copy of a huge one. */
+export const MAX_ERRORS = 20;
+/** Longest detail, pointer or parameter in an answer; longer ones (quoted input) are cut. */
+export const MAX_ERROR_TEXT = 300;
+
+const cut = (text: string): string =>
+  text.length <= MAX_ERROR_TEXT
+    ? text
+    : `${Array.from(text.slice(0, MAX_ERROR_TEXT)).slice(0, -1).join('')}…`;
+
+/**
+ * Error objects as sent: at most MAX_ERRORS, each text at most MAX_ERROR_TEXT characters, so a
+ * huge bad body (a 200 KB event name, ten thousand bad entries) gets a small answer.
+ */
+export function boundedErrors<T extends Omit<JsonApiErrorObject, 'status' | 'title'>>(
+  errors: T[],
+): T[] {
+  return errors.slice(0, MAX_ERRORS).map((e) => ({
+    ...e,
+    ...(e.detail !== undefined ? { detail: cut(e.detail) } : {}),
+    ...(e.source
+      ? {
+          source: Object.fromEntries(
+            Object.entries(e.source).map(([k, v]) => [k, typeof v === 'string' ? cut(v) : v]),
+          ),
+        }
+      : {}),
+  }));
+}

@@ -39,7 +39,7 @@ export interface OpenDatabaseOptions {
   secretBox?: SecretBox;
   /** Use this PostgreSQL database instead of the SQLite file in the data folder. */
   postgres?: PostgresOptions;
-  /** Where errors of idle PostgreSQL connections go (default: stderr). */
+  /** Where errors of PostgreSQL connections go (default: stderr); they never end the process. */
   onConnectionError?: (error: Error) => void;
 }
 

@@ -75,10 +75,14 @@ const pgTypes = {
   },
 } as pg.CustomTypesConfig;
 
-/** A connection pool with the service's limits; errors of idle connections are reported, not thrown. */
+/**
+ * A connection pool with the service's limits. Errors of its connections (a server shutting down
+ * sends 57P01, a crashed one just closes the socket) are reported, never thrown: the next use of
+ * that connection fails with an "unavailable" error and the pool opens a new one.
+ */
 export function createPostgresPool(
   options: PostgresOptions,
-  onIdleError: (error: Error) => void,
+  onConnectionError: (error: Error) => void,
 ): pg.Pool {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
@@ -94,9 +98,14 @@ export function createPostgresPool(
     options: '-c TimeZone=UTC',
     types: pgTypes,
   });
-  // A server restart closes idle connections: pg emits this on the pool, and an unhandled
-  // 'error' event would end the process.
-  pool.on('error', onIdleError);
+  // A connection's error is emitted on its client, where pg-pool listens only while the client
+  // is idle (and then emits it again on the pool); a checked-out one (a transaction between
+  // statements) has no other listener. Unhandled, either would end the process. Each client is
+  // reported once, from its own listener; the pool's copy is the same error.
+  pool.on('connect', (client) => {
+    client.on('error', onConnectionError);
+  });
+  pool.on('error', () => undefined);
   return pool;
 }
 

@@ -9,7 +9,10 @@ import dns from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 
 export interface UrlGuardOptions {
-  /** Allow loopback and private (RFC 1918, ULA, CGNAT) targets and plain http, for local use. */
+  /**
+   * Allow loopback and private (RFC 1918, ULA, site-local, CGNAT) targets and plain http, for
+   * local use.
+   */
   allowPrivate: boolean;
 }
 
@@ -50,6 +53,8 @@ privateRanges.addSubnet('172.16.0.0', 12, 'ipv4');
 privateRanges.addSubnet('192.168.0.0', 16, 'ipv4');
 privateRanges.addSubnet('100.64.0.0', 10, 'ipv4');
 privateRanges.addSubnet('fc00::', 7, 'ipv6');
+// Site-local (deprecated by RFC 3879, still routed inside some networks): private like ULA.
+privateRanges.addSubnet('fec0::', 10, 'ipv6');
 
 /** Expands an IPv6 address to its eight 16-bit groups. */
 function ipv6Groups(address: string): number[] {

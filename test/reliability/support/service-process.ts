@@ -25,6 +25,8 @@ export interface ChildService {
   pid: number;
   /** Everything the child wrote to stdout and stderr. */
   output(): string;
+  /** How the process ended, or null while it runs. */
+  exit(): { code: number | null; signal: NodeJS.Signals | null } | null;
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
   /** Stops tracking, waits until every notification is delivered or failed. */
@@ -42,8 +44,9 @@ export function startChildService(config: ChildServiceConfig): Promise<ChildServ
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | null = null;
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => resolve((ended = { code, signal }))),
   );
 
   return new Promise((resolve, reject) => {
@@ -57,6 +60,7 @@ export function startChildService(config: ChildServiceConfig): Promise<ChildServ
         initialKey: message.initialKey,
         pid: child.pid!,
         output: () => output,
+        exit: () => ended,
         async kill() {
           child.kill('SIGKILL');
           await exited;

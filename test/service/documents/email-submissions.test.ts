@@ -6,6 +6,11 @@ import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock';
 import { startService, type RunningService } from '../../../src/service';
+import {
+  MAX_ATTACHMENTS,
+  MAX_HEADER_BYTES,
+  MAX_SUBJECT_CHARS,
+} from '../../../src/service/email/smtp-inbox';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
 import { ARRIVAL, arrivalNotice, executable } from './generated-pdfs';
 
@@ -125,6 +130,59 @@ describe('email submissions over SMTP', () => {
         attachments: [{ filename: 'big.pdf', content: Buffer.alloc(26 * 1024 * 1024, 0x41) }],
       }),
     ).rejects.toThrow(/552/);
+    expect((await get('/email_submissions')).body.meta.total).toBe(before);
+  });
+
+  /** Sends `mail` to the inbox; resolves with the server's final reply to a refused message. */
+  const refusal = async (mail: nodemailer.SendMailOptions) => {
+    const error = await transport()
+      .sendMail({ from: 'someone@example.com', to: inbox, ...mail })
+      .then(
+        () => null,
+        (e: unknown) => e as { responseCode?: number; response?: string },
+      );
+    expect(error).not.toBeNull();
+    return { code: error!.responseCode, response: error!.response ?? '' };
+  };
+
+  it('refuses the inbox token at another domain at RCPT TO', async () => {
+    const before = (await get('/email_submissions')).body.meta.total;
+    const other = inbox.replace(/@.*$/, '@another.example');
+    const refused = await refusal({ to: other, subject: 'hello', text: 'x' });
+    expect(refused.code).toBe(550);
+    expect(refused.response).toContain('@localhost only');
+    expect((await get('/email_submissions')).body.meta.total).toBe(before);
+  });
+
+  it('refuses for good (5xx, never 451) what can never be taken, and stores nothing', async () => {
+    const before = (await get('/email_submissions')).body.meta.total;
+    const headers = await refusal({
+      subject: 'huge headers',
+      text: 'x',
+      headers: Object.fromEntries(
+        Array.from({ length: 4500 }, (_, i) => [`X-Filler-${i}`, 'f'.repeat(1000)]),
+      ),
+    });
+    expect(headers.code).toBe(552);
+    expect(headers.response).toContain(`headers exceed the limit of ${MAX_HEADER_BYTES} bytes`);
+
+    const hugeSubject = await refusal({ subject: 's'.repeat(2 * 1024 * 1024), text: 'x' });
+    expect(hugeSubject.code).toBe(552);
+
+    const longSubject = await refusal({ subject: 's '.repeat(MAX_SUBJECT_CHARS), text: 'x' });
+    expect(longSubject.code).toBe(554);
+    expect(longSubject.response).toContain(`longer than ${MAX_SUBJECT_CHARS} characters`);
+
+    const many = await refusal({
+      subject: 'many attachments',
+      text: 'x',
+      attachments: Array.from({ length: MAX_ATTACHMENTS + 1 }, (_, i) => ({
+        filename: `notice-${i}.pdf`,
+        content: Buffer.from(`%PDF-1.4 ${i}`),
+      })),
+    });
+    expect(many.code).toBe(552);
+    expect(many.response).toContain(`at most ${MAX_ATTACHMENTS} per message`);
     expect((await get('/email_submissions')).body.meta.total).toBe(before);
   });
 });

@@ -80,6 +80,11 @@ describe('/metrics and /healthz', () => {
 
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('cache-control')).toBe('no-store');
+    expect(await health.json()).toEqual({
+      status: 'ok',
+      database: { status: 'ok' },
+      feeds: [{ source: 'MSCU', kind: 'carrier', last_success_at: expect.any(String) }],
+    });
   });
 });

@@ -47,6 +47,23 @@ function expectJsonApiError(
 }
 
 describe('answers from the HTTP parser', () => {
+  it('a malformed HEAD request gets a 400 with headers only', async () => {
+    const res = await raw(`HEAD /v2/shipments HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n`);
+    expect(res.status).toBe(400);
+    expect(res.headers).toMatch(/content-type: application\/vnd\.api\+json/i);
+    expect(res.body).toBe('');
+  });
+
+  it('a HEAD request Fastify refuses gets a 400 with headers only', async () => {
+    for (const path of ['/v2/%zz', `/v2/containers?include=nothing`]) {
+      const res = await raw(
+        `HEAD ${path} HTTP/1.1\r\nHost: x\r\nAuthorization: Token ${t.keyA}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(res.status).toBe(400);
+      expect(res.body).toBe('');
+    }
+  });
+
   it('no Host header on HTTP/1.1 is a JSON:API 400', async () => {
     expectJsonApiError(
       await raw(

@@ -47,3 +47,16 @@ describe('IPv6 forms with an embedded IPv4 address', () => {
     expect(classifyAddress('2606:4700::1111')).toBe('public');
   });
 });
+
+describe('IPv6 site-local (fec0::/10)', () => {
+  it('is private: refused at registration and at delivery-time lookups', async () => {
+    for (const address of ['fec0::1', 'fed0:1:2::3', 'feff:ffff::1'])
+      expect(classifyAddress(address)).toBe('private');
+    // The neighbours on either side stay what they were.
+    expect(classifyAddress('febf::1')).toBe('forbidden');
+    expect(classifyAddress('ff02::1')).toBe('forbidden');
+    const res = await register('https://[fec0::1]/hook');
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].source.pointer).toBe('/data/attributes/url');
+  });
+});

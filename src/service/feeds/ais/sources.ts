@@ -5,7 +5,7 @@
 import type { Clock } from '../../../shared/clock';
 import type { AisFeed } from '../config/load';
 import { AisTcpClient, type AisCounters } from './client';
-import { AisUdpListener } from './udp';
+import { AisUdpListener, DEFAULT_AIS_UDP_HOST } from './udp';
 import { AisVesselStore } from './vessel-store';
 
 export interface AisSourceStats extends AisCounters {
@@ -16,7 +16,7 @@ export interface AisSourceStats extends AisCounters {
 export function aisSourceLabel(source: AisFeed): string {
   return source.type === 'nmea_tcp'
     ? `tcp://${source.host}:${source.port}`
-    : `udp://${source.host ?? '0.0.0.0'}:${source.port}`;
+    : `udp://${source.host ?? DEFAULT_AIS_UDP_HOST}:${source.port}`;
 }
 
 export class AisSources {

@@ -5,13 +5,21 @@
  * other AIS sources (positions then merge per MMSI, newest report wins).
  */
 import { createSocket, type Socket } from 'node:dgram';
+import { isIPv6 } from 'node:net';
 import type { Clock } from '../../../shared/clock';
 import { AisTcpClient, type AisCounters } from './client';
 import type { AisVesselStore } from './vessel-store';
 
+/**
+ * Where a UDP source listens when the feeds file names no host: loopback, like every listener
+ * of the service. Anyone who can send to the port can move vessels, so listening on the
+ * network (`host: 0.0.0.0` or an interface's address) is the operator's explicit choice.
+ */
+export const DEFAULT_AIS_UDP_HOST = '127.0.0.1';
+
 export interface AisUdpConfig {
   port: number;
-  /** Address to bind; all interfaces when absent. */
+  /** Address to bind (DEFAULT_AIS_UDP_HOST when absent). */
   host?: string;
   /** Largest datagram processed; bigger ones are counted as malformed and dropped. */
   maxDatagramBytes?: number;
@@ -30,7 +38,7 @@ export class AisUdpListener {
     store?: AisVesselStore,
   ) {
     this.lines = new AisTcpClient(
-      { host: config.host ?? '0.0.0.0', port: config.port },
+      { host: config.host ?? DEFAULT_AIS_UDP_HOST, port: config.port },
       clock,
       store,
     );
@@ -47,14 +55,15 @@ export class AisUdpListener {
 
   /** Resolves with the bound port once listening (useful with port 0). */
   start(): Promise<number> {
-    const socket = createSocket('udp4');
+    const host = this.config.host ?? DEFAULT_AIS_UDP_HOST;
+    const socket = createSocket(isIPv6(host) ? 'udp6' : 'udp4');
     this.socket = socket;
     socket.on('message', (datagram) => this.ingest(datagram));
     // A bad datagram or a transient socket error must not stop the listener.
     socket.on('error', () => undefined);
     return new Promise((resolve, reject) => {
       socket.once('error', reject);
-      socket.bind(this.config.port, this.config.host, () => {
+      socket.bind(this.config.port, host, () => {
         socket.off('error', reject);
         resolve(socket.address().port);
       });

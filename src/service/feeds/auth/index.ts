@@ -5,6 +5,7 @@
  * fetch, and drops it when the carrier answers 401 so the caller can retry once with a new one.
  */
 import type { FeedAuth } from '../config/load';
+import { redactCredentials, secretProblem } from '../config/secret';
 import { DEFAULT_TIMEOUT_MS, excerpt, type RequestSigner } from '../http';
 
 export interface Authenticator extends RequestSigner {
@@ -104,6 +105,20 @@ class ClientCredentials implements Authenticator {
   }
 
   private async fetchToken(): Promise<string> {
+    try {
+      return await this.requestToken();
+    } catch (err) {
+      // The endpoint's answer may quote what it was sent (the client id names the client; it
+      // stays, so a refusal says which one).
+      if (err instanceof AuthError) {
+        const secret = this.auth.clientSecret.reveal();
+        throw new AuthError(redactCredentials(err.message, [secret]), err.refused);
+      }
+      throw err;
+    }
+  }
+
+  private async requestToken(): Promise<string> {
     this.fetches += 1;
     const form = new URLSearchParams({
       grant_type: 'client_credentials',
@@ -155,6 +170,14 @@ class ClientCredentials implements Authenticator {
     if (typeof body.access_token !== 'string' || body.access_token === '') {
       throw new AuthError(
         `token endpoint ${this.auth.tokenUrl} answered without access_token`,
+        true,
+      );
+    }
+    // It goes into a header: one that cannot is the endpoint's fault, said without quoting it.
+    const problem = secretProblem(body.access_token, 'bearer');
+    if (problem) {
+      throw new AuthError(
+        `token endpoint ${this.auth.tokenUrl} answered an access_token that ${problem}`,
         true,
       );
     }

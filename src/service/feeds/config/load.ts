@@ -22,7 +22,7 @@ import {
   type RawAisSource,
   type RawAuth,
 } from './schema';
-import { Secret } from './secret';
+import { Secret, secretProblem, type SecretUse } from './secret';
 
 export type FeedAuth =
   | { type: 'none' }
@@ -127,7 +127,33 @@ export function loadFeedsFile(
     const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
     throw new FeedsConfigError(file, [`not valid YAML${where}: ${reason}`]);
   }
+  if (expandsBeyond(document, MAX_DOCUMENT_VALUES))
+    throw new FeedsConfigError(file, [
+      `the document expands to more than ${MAX_DOCUMENT_VALUES} values through YAML aliases (*name); write the values out`,
+    ]);
   return parseFeedsConfig(document ?? {}, file, secrets);
+}
+
+/**
+ * Most values a feeds file may stand for once its aliases are followed: a real one has a few
+ * hundred, while nine lines of nested aliases (an "alias bomb") stand for hundreds of millions,
+ * which validation would walk one by one.
+ */
+export const MAX_DOCUMENT_VALUES = 10_000;
+
+/** True when walking `document` (aliases followed) meets more than `limit` values; stops there. */
+function expandsBeyond(document: unknown, limit: number): boolean {
+  let seen = 0;
+  const stack: unknown[] = [document];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    const children = Array.isArray(value) ? value : Object.values(value);
+    seen += children.length;
+    if (seen > limit) return true;
+    stack.push(...children);
+  }
+  return false;
 }
 
 /**
@@ -261,17 +287,17 @@ function parseAuth(
           problems.push(`${at}/headers/${name}: expected an HTTP header name`);
           continue;
         }
-        headers[name] = resolver.secret(value, `${at}/headers/${name}`);
+        headers[name] = resolver.secret(value, `${at}/headers/${name}`, 'header');
       }
       return { type: 'headers', headers };
     }
     case 'bearer':
-      return { type: 'bearer', token: resolver.secret(auth.token, `${at}/token`) };
+      return { type: 'bearer', token: resolver.secret(auth.token, `${at}/token`, 'bearer') };
     case 'basic':
       return {
         type: 'basic',
-        username: resolver.secret(auth.username, `${at}/username`),
-        password: resolver.secret(auth.password, `${at}/password`),
+        username: resolver.secret(auth.username, `${at}/username`, 'basic_username'),
+        password: resolver.secret(auth.password, `${at}/password`, 'encoded'),
       };
     case 'oauth2_client_credentials': {
       const tokenUrl = checkUrl(
@@ -283,8 +309,8 @@ function parseAuth(
       return {
         type: 'oauth2_client_credentials',
         tokenUrl,
-        clientId: resolver.secret(auth.client_id, `${at}/client_id`),
-        clientSecret: resolver.secret(auth.client_secret, `${at}/client_secret`),
+        clientId: resolver.secret(auth.client_id, `${at}/client_id`, 'encoded'),
+        clientSecret: resolver.secret(auth.client_secret, `${at}/client_secret`, 'encoded'),
         ...(auth.scope !== undefined ? { scope: resolver.text(auth.scope, `${at}/scope`) } : {}),
         ...(auth.audience !== undefined
           ? { audience: resolver.text(auth.audience, `${at}/audience`) }
@@ -305,8 +331,11 @@ class Resolver {
     return this.resolve(value, at).value;
   }
 
-  secret(value: string, at: string): Secret {
+  /** Checked for where it goes (`use`) now, so a bad value stops the start, never a request. */
+  secret(value: string, at: string, use: SecretUse): Secret {
     const { value: resolved, origin } = this.resolve(value, at);
+    const problem = resolved === '' ? null : secretProblem(resolved, use);
+    if (problem) this.problems.push(`${at}: the credential (${origin}) ${problem}`);
     return new Secret(resolved, origin);
   }
 
@@ -361,19 +390,27 @@ function checkByType<T>(
 
 function check(schema: TSchema, value: unknown, at: string, problems: string[]): boolean {
   if (Value.Check(schema, value)) return true;
+  const found = new Set<string>();
   for (const error of Value.Errors(schema, value)) {
-    if (error.keyword === 'boolean') continue;
     const where = `${at}${error.instancePath}` || '/';
-    if (error.keyword === 'additionalProperties') {
+    if (error.keyword === 'boolean') {
+      // A key no schema allows (`schema is false` at its path); TypeBox may stop reporting
+      // before the `additionalProperties` error that says the same.
+      const slash = where.lastIndexOf('/');
+      found.add(`${where.slice(0, slash) || '/'}: unknown key '${where.slice(slash + 1)}'`);
+    } else if (error.keyword === 'additionalProperties') {
       const keys = (error.params as { additionalProperties?: string[] }).additionalProperties ?? [];
-      problems.push(`${where}: unknown key ${keys.map((k) => `'${k}'`).join(', ')}`);
+      for (const key of keys) found.add(`${where}: unknown key '${key}'`);
     } else if (error.keyword === 'required') {
       const keys = (error.params as { requiredProperties?: string[] }).requiredProperties ?? [];
-      problems.push(`${where}: missing ${keys.map((k) => `'${k}'`).join(', ') || error.message}`);
+      found.add(`${where}: missing ${keys.map((k) => `'${k}'`).join(', ') || error.message}`);
     } else {
-      problems.push(`${where}: expected ${describe(error.keyword, error.message)}`);
+      found.add(`${where}: expected ${describe(error.keyword, error.message)}`);
     }
   }
+  // Never a failure without a reason.
+  if (found.size === 0) found.add(`${at || '/'}: not a valid value here`);
+  problems.push(...found);
   return false;
 }
 

@@ -41,7 +41,7 @@ export const AIS_SCHEMAS = {
     {
       type: Type.Literal('nmea_udp'),
       port: Port,
-      /** Address to bind; all interfaces when absent. */
+      /** Address to bind; loopback when absent (DEFAULT_AIS_UDP_HOST). */
       host: Type.Optional(Text),
     },
     closed,

@@ -1,4 +1,5 @@
 import { createSocket } from 'node:dgram';
+import { networkInterfaces } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/shared/clock';
 import { AisUdpListener } from '../../../../src/service/feeds/ais/udp';
@@ -13,9 +14,9 @@ afterEach(async () => {
 const sender = createSocket('udp4');
 afterAll(() => sender.close());
 
-function send(port: number, text: string): Promise<void> {
+function send(port: number, text: string, address = '127.0.0.1'): Promise<void> {
   return new Promise((resolve, reject) =>
-    sender.send(Buffer.from(text, 'latin1'), port, '127.0.0.1', (err) =>
+    sender.send(Buffer.from(text, 'latin1'), port, address, (err) =>
       err ? reject(err) : resolve(),
     ),
   );
@@ -65,4 +66,29 @@ describe('AIS over UDP', () => {
     await until(() => (store.latest('366123456')?.lat ?? 0) > 33.75);
     expect(store.latest('366123456')?.received_at).toBe(Date.UTC(2026, 2, 10) + 60_000);
   });
+
+  /** This machine's IPv4 addresses other than loopback (what the network can send to). */
+  const networkAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === 'IPv4' && !a.internal)?.address;
+
+  it.skipIf(!networkAddress)(
+    'listens on loopback only when the feeds file names no host',
+    async () => {
+      const clock = new ManualClock(Date.UTC(2026, 2, 10));
+      // A fixed port is what a feeds file names; find a free one first.
+      const probe = new AisUdpListener({ port: 0, host: '127.0.0.1' }, clock);
+      const port = await probe.start();
+      await probe.stop();
+      const listener = new AisUdpListener({ port }, clock);
+      listeners.push(listener);
+      await listener.start();
+      // Sent to the machine's network address first, then to loopback: only the second is heard.
+      await send(port, `${type1({ ...at(10, 10), mmsi: 366000001 })}\n`, networkAddress);
+      await send(port, `${type1({ ...at(20, 20), mmsi: 366000002 })}\n`);
+      await until(() => listener.store.latest('366000002') !== null);
+      expect(listener.store.latest('366000001')).toBeNull();
+      expect(listener.datagrams).toBe(1);
+    },
+  );
 });

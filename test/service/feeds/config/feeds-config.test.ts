@@ -131,6 +131,29 @@ describe('feeds file', () => {
     expect(problems.join('\n')).toMatch(/\/ais\/0\/port: expected/);
   });
 
+  it('refuses an alias bomb with a reason, at once', () => {
+    const levels = 'abcdefghi'.split('');
+    const bomb = [
+      'a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]',
+      ...levels
+        .slice(1)
+        .map((name, i) => `${name}: &${name} [${Array(9).fill(`*${levels[i]}`).join(',')}]`),
+      'ais: *i',
+    ].join('\n');
+    const started = performance.now();
+    expect(problemsOf(bomb)).toEqual([
+      expect.stringMatching(/expands to more than 10000 values through YAML aliases/),
+    ]);
+    expect(performance.now() - started).toBeLessThan(2_000);
+  });
+
+  it('names unknown top-level keys however many there are (never an empty reason)', () => {
+    const keys = Array.from({ length: 12 }, (_, i) => `extra_${i}`);
+    const problems = problemsOf(keys.map((k) => `${k}: 1`).join('\n'));
+    expect(problems.length).toBeGreaterThan(0);
+    for (const problem of problems) expect(problem).toMatch(/^\/: unknown key 'extra_\d+'$/);
+  });
+
   it('reports broken YAML with its position', () => {
     expect(problemsOf('carriers: [\n')[0]).toMatch(/not valid YAML at line/);
   });

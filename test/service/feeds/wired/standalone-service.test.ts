@@ -182,6 +182,17 @@ describe('a standalone service with a feeds file', () => {
 
     const health = await fetch(service.baseUrl.replace(/\/v2$/, '/healthz'));
     expect(health.status).toBe(200);
-    expect(await health.json()).toEqual({ status: 'ok' });
+    const report = (await health.json()) as {
+      status: string;
+      database: { status: string };
+      feeds: { source: string; kind: string; last_success_at: string }[];
+    };
+    expect(report).toMatchObject({ status: 'ok', database: { status: 'ok' } });
+    // Each source's last useful answer, so an operator sees a feed gone quiet.
+    expect(report.feeds).toContainEqual({
+      source: scac,
+      kind: 'carrier',
+      last_success_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
   });
 });
