@@ -16,13 +16,12 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { Cache } from '../../src/main/cache/cache';
 import { DocumentCache } from '../../src/main/cache/document-cache';
 import { privateDataDir } from '../../src/main/private-data';
-import { ManualClock } from '../../src/shared/clock';
 import { tempDir } from './cache/support/fixtures';
-import { startSeededService, type Harness } from './sync/support/harness';
+import { smallServiceForFile } from './sync/support/harness';
 
 const CLI = fileURLToPath(new URL('../../bin/quayside.mjs', import.meta.url));
 const mode = (path: string) => statSync(path).mode & 0o777;
@@ -110,19 +109,10 @@ describe('private data folder', () => {
 });
 
 describe('quayside sync --data-dir', () => {
-  let h: Harness;
-  beforeAll(async () => {
-    h = await startSeededService({
-      clock: new ManualClock(Date.UTC(2026, 2, 1, 12)),
-      shipments: 2,
-      containersPerShipment: 2,
-    });
-  });
-  afterAll(async () => {
-    await h?.close();
-  });
+  const service = smallServiceForFile();
 
   it('writes a private folder under umask 022', async () => {
+    const h = service();
     const dir = join(temp(), 'synced');
     const result = await new Promise<{ code: number; output: string }>((resolve) => {
       execFile(
