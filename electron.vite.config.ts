@@ -15,6 +15,8 @@ export default defineConfig({
           'service-process': resolve('src/embedded/service-process.ts'),
           // Its sea-route worker thread (src/service/routing/sea-routes-client.ts finds it here).
           'sea-route-worker': resolve('src/service/routing/sea-route-worker.ts'),
+          // Its document reader process (src/service/documents/document-reader.ts finds it here).
+          'document-worker': resolve('src/service/documents/document-worker.ts'),
         },
       },
     },

@@ -3,6 +3,7 @@ import type { Clock } from '../shared/clock';
 import type { Renderer } from './resources/renderer';
 import type { CustomFields } from './custom-fields';
 import type { Documents } from './documents';
+import type { DocumentBudget } from './documents/budget';
 import type { VesselPositionHistory } from './routing/positions';
 import type { RouteMapService } from './routing/route-builder';
 import type { AccountStore } from './store/accounts';
@@ -31,6 +32,8 @@ export interface ServiceConfig {
   webhookSourceIps?: string[];
   /** Host part of the accounts' inbox addresses (track+<token>@host): the domain whose mail reaches the SMTP listener. */
   mailDomain: string;
+  /** What reading one document may cost, and how many are read at once (documents/budget.ts). */
+  documentBudget?: Partial<DocumentBudget>;
 }
 
 export const DEFAULT_CONFIG: ServiceConfig = {

@@ -154,6 +154,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       createTrackingRequest: (accountId, attrs) => createTrackingRequest(context, accountId, attrs),
       findTrackingRequest: (accountId, number, scac) =>
         tracking.findActiveDuplicate(accountId, number, ref.linesByAnyScac.get(scac)?.scac ?? scac),
+      budget: config.documentBudget,
       logger: options.logger,
       mailDomain: config.mailDomain,
     });

@@ -4,13 +4,13 @@
  * (which carries the launch token) and, unless --no-open, opens it in the default browser.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeAppInfo } from '../app-info';
 import { parseShellOptions, UsageError } from '../cli-args';
 import { AppCore } from '../core/app-core';
 import { defaultDataDir } from '../paths';
+import { privateDataDir, privateNewFiles } from '../private-data';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
 import { FileSecretStore } from '../core/secret-store';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
@@ -29,7 +29,9 @@ function openInBrowser(url: string): void {
 async function main(): Promise<void> {
   const options = parseShellOptions(process.argv.slice(2));
   const dataDir = resolve(options.dataDir ?? defaultDataDir());
-  mkdirSync(dataDir, { recursive: true });
+  // Files made from here on (the embedded service's too) and those already there: the user's alone.
+  privateNewFiles();
+  privateDataDir(dataDir);
   let core: AppCore | null = null;
   const clock = new ScaledClock();
   const embedded = new EmbeddedServiceProcess({

@@ -41,6 +41,7 @@ import type {
   UpcomingDeadline,
 } from './interface';
 import type { AlertKind } from '../../shared/container';
+import { PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
 
 interface AlertRow {
   id: number;
@@ -85,7 +86,8 @@ export class Cache implements CacheStore {
   }
 
   static openFile(file: string): Cache {
-    mkdirSync(dirname(file), { recursive: true });
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    privateSqliteFile(file);
     const db = new Database(file, sqliteOptions());
     db.pragma('journal_mode = WAL');
     // NORMAL under WAL is still crash-safe for the database; a power cut may drop the last

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { sqliteOptions } from '../../native/sqlite-binding';
 import type { DocumentSummary } from '../../shared/documents';
+import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
 
 const DOCUMENTS_FILE = 'documents.sqlite';
 const FILES_DIR = 'documents';
@@ -58,7 +59,8 @@ export class DocumentCache {
   }
 
   static open(dataDir: string): DocumentCache {
-    mkdirSync(dataDir, { recursive: true });
+    mkdirSync(dataDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    privateSqliteFile(join(dataDir, DOCUMENTS_FILE));
     const db = new Database(join(dataDir, DOCUMENTS_FILE), sqliteOptions());
     db.pragma('journal_mode = WAL');
     db.pragma('busy_timeout = 5000');
@@ -95,11 +97,11 @@ export class DocumentCache {
 
   /** Writes a downloaded file, private to the user (0600 in a 0700 folder). */
   writeFile(id: string, bytes: Uint8Array): void {
-    mkdirSync(this.filesDir, { recursive: true, mode: 0o700 });
+    mkdirSync(this.filesDir, { recursive: true, mode: PRIVATE_FOLDER_MODE });
     const path = this.filePath(id);
     const partial = `${path}.part`;
-    writeFileSync(partial, bytes, { mode: 0o600 });
-    chmodSync(partial, 0o600);
+    writeFileSync(partial, bytes, { mode: PRIVATE_FILE_MODE });
+    chmodSync(partial, PRIVATE_FILE_MODE);
     // Renamed into place so a half-written download is never taken for the file.
     renameSync(partial, path);
   }

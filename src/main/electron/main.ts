@@ -25,6 +25,7 @@ import { AppCore } from '../core/app-core';
 import { EmbeddedServiceProcess } from '../embedded/launcher';
 import { ScaledClock } from '../../shared/clock';
 import { PRODUCT_NAME } from '../paths';
+import { privateDataDir, privateNewFiles } from '../private-data';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { SECRET_KEY_ENV } from '../../shared/service-env';
 import { createSecretStore, embeddedServiceSecretKey } from './safe-storage-secret-store';
@@ -40,6 +41,10 @@ import {
 const options = parseShellOptions(process.argv.slice(1));
 app.setName(PRODUCT_NAME);
 if (options.dataDir) app.setPath('userData', resolve(options.dataDir));
+// Files made from here on (Chromium's, the embedded service's) and those already there: the
+// user's alone.
+privateNewFiles();
+privateDataDir(app.getPath('userData'));
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const rendererIndex = join(here, '../renderer/index.html');

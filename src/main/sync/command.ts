@@ -11,6 +11,7 @@ import { Cache } from '../cache/cache';
 import type { ContainerQuery } from '../cache/board-query';
 import { containersCsv } from '../cache/csv';
 import { SyncEngine, type SyncResult } from './engine';
+import { privateDataDir } from '../private-data';
 
 export interface SyncCommandOptions {
   baseUrl: string;
@@ -37,6 +38,7 @@ export const summaryLine = (r: SyncResult): string =>
 export async function runSyncCommand(options: SyncCommandOptions): Promise<SyncResult> {
   const out = options.out ?? process.stdout;
   const clock = options.clock ?? systemClock;
+  privateDataDir(options.dataDir);
   const cache = Cache.open(options.dataDir);
   const alerts = new AlertCenter(cache, consoleNotifier(out), clock);
   const engine = new SyncEngine({

@@ -4,14 +4,10 @@ import type { EventSink } from '../events/event-sink';
 import type { DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
 import { DocumentFiles } from './files';
-import { TesseractOcr } from './ocr';
 import { DocumentRenderer } from './render';
-import {
-  DocumentService,
-  type CreateTrackingRequest,
-  type DocumentServiceDeps,
-  type OcrEngine,
-} from './service';
+import type { DocumentBudget } from './budget';
+import type { ReaderLogger } from './document-reader';
+import { DocumentService, type CreateTrackingRequest, type DocumentServiceDeps } from './service';
 
 export class Documents {
   readonly store: DocumentStore;
@@ -29,8 +25,8 @@ export class Documents {
     events: EventSink;
     createTrackingRequest: CreateTrackingRequest;
     findTrackingRequest: DocumentServiceDeps['findTrackingRequest'];
-    ocr?: OcrEngine;
-    logger?: { warn(obj: unknown, msg?: string): void };
+    budget?: Partial<DocumentBudget>;
+    logger?: ReaderLogger;
     mailDomain: string;
   }) {
     this.mailDomain = options.mailDomain;
@@ -46,7 +42,7 @@ export class Documents {
       createTrackingRequest: options.createTrackingRequest,
       findTrackingRequest: options.findTrackingRequest,
       render: (row) => this.renderer.document(row),
-      ocr: options.ocr ?? new TesseractOcr(),
+      budget: options.budget,
       logger: options.logger,
     });
   }

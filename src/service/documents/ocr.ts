@@ -1,20 +1,15 @@
 /**
  * Offline OCR with tesseract.js and the English traineddata shipped in @tesseract.js-data/eng
- * (nothing is downloaded at run time). Recognition runs in tesseract.js's worker thread; each
- * page is bounded in time (the worker is terminated and replaced when a page takes too long)
- * and in memory (images over MAX_OCR_PIXELS are refused before decoding).
+ * (nothing is downloaded at run time). Runs in the document reader's process
+ * (document-worker.ts), whose time limit bounds each document; images over the budget's pixel
+ * count are refused before decoding.
  */
 import { createRequire } from 'node:module';
 import { createWorker, OEM, type Worker } from 'tesseract.js';
-import { DocumentReadError } from './pdf-text';
-import type { OcrEngine } from './service';
+import { DocumentReadError } from './budget';
 
 const require = createRequire(import.meta.url);
 const ENGLISH = require('@tesseract.js-data/eng') as { langPath: string; gzip: boolean };
-
-/** About an A4 page at 400 dpi. */
-export const MAX_OCR_PIXELS = 20_000_000;
-export const OCR_PAGE_TIMEOUT_MS = 60_000;
 
 /** Width and height from a PNG header or a JPEG frame header; null when not found. */
 export function imageSize(bytes: Uint8Array): { width: number; height: number } | null {
@@ -58,10 +53,9 @@ export function grayscalePgm(image: {
   return out;
 }
 
-export class TesseractOcr implements OcrEngine {
+/** Recognizes page images with one tesseract.js worker, started on first use. */
+export class TesseractOcr {
   private worker: Promise<Worker> | null = null;
-
-  constructor(private readonly timeoutMs = OCR_PAGE_TIMEOUT_MS) {}
 
   private start(): Promise<Worker> {
     this.worker ??= createWorker('eng', OEM.LSTM_ONLY, {
@@ -72,37 +66,25 @@ export class TesseractOcr implements OcrEngine {
     return this.worker;
   }
 
-  async read(images: Uint8Array[]): Promise<{ text: string; confidence: number }[]> {
+  /** Text and mean word confidence (0..1) of each image (PNG, JPEG or PGM). */
+  async read(
+    images: Uint8Array[],
+    maxPixels: number,
+  ): Promise<{ text: string; confidence: number }[]> {
     const out: { text: string; confidence: number }[] = [];
     for (const image of images) {
       const size = imageSize(image);
-      if (size && size.width * size.height > MAX_OCR_PIXELS) {
+      if (size && size.width * size.height > maxPixels) {
         throw new DocumentReadError(
-          `The image is ${size.width}x${size.height} pixels; OCR reads at most ${MAX_OCR_PIXELS} pixels per page`,
+          `The image is ${size.width}x${size.height} pixels; OCR reads at most ${maxPixels} pixels per page`,
         );
       }
       const worker = await this.start();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () =>
-            reject(
-              new DocumentReadError(`OCR of a page took longer than ${this.timeoutMs / 1000} s`),
-            ),
-          this.timeoutMs,
-        );
-      });
       try {
-        const result = await Promise.race([worker.recognize(Buffer.from(image)), timeout]);
+        const result = await worker.recognize(Buffer.from(image));
         out.push({ text: result.data.text, confidence: result.data.confidence / 100 });
       } catch (err) {
-        // A timed-out or failed worker is replaced for the next page.
-        this.worker = null;
-        await worker.terminate().catch(() => {});
-        if (err instanceof DocumentReadError) throw err;
         throw new DocumentReadError(`The image could not be read: ${(err as Error).message}`);
-      } finally {
-        clearTimeout(timer);
       }
     }
     return out;

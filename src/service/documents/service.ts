@@ -1,8 +1,10 @@
 /**
  * The document pipeline: validate and store a file, record its metadata, then extract in the
- * background (one document at a time): text or OCR -> type and located values -> the
- * `document.extracted` / `document.extraction_failed` event in the same transaction as the
- * result -> tracking requests for what it names when the account's mode is `automatic`.
+ * background: text or OCR (in a reader process, within the document budget) -> type and located
+ * values -> the `document.extracted` / `document.extraction_failed` event in the same
+ * transaction as the result -> tracking requests for what it names when the account's mode is
+ * `automatic`. Uploads and email intake queue the same way: per account, taken in turns, with
+ * at most the budget's documents running at once for the service and for one account.
  */
 import type { EventSink } from '../events/event-sink';
 import { ApiError } from '../jsonapi/errors';
@@ -13,16 +15,9 @@ import type { TrackingRequestCreateBody } from '../../shared/api/documents';
 import { extractFields, type Extraction } from './extract';
 import type { DocumentFiles } from './files';
 import { MAX_DOCUMENT_BYTES, sniffContentType } from './files';
-import { grayscalePgm } from './ocr';
-import { DocumentReadError, PdfTextReader } from './pdf-text';
+import { DEFAULT_DOCUMENT_BUDGET, DocumentReadError, type DocumentBudget } from './budget';
+import { DocumentReader, type ReaderLogger } from './document-reader';
 import { isoString, type Clock } from '../../shared/clock';
-
-/** Reads images (and image-only PDF pages) when installed; text PDFs never need it. */
-export interface OcrEngine {
-  /** Text and mean word confidence (0..1) of each page image. */
-  read(images: Uint8Array[]): Promise<{ text: string; confidence: number }[]>;
-  close(): Promise<void>;
-}
 
 export type CreateTrackingRequest = (
   accountId: string,
@@ -52,18 +47,29 @@ export interface DocumentServiceDeps {
   ) => Promise<{ id: string } | undefined>;
   /** Renders a document for event payloads. */
   render: (row: DocumentRow) => Promise<Resource>;
-  ocr?: OcrEngine;
-  logger?: { warn(obj: unknown, msg?: string): void };
+  budget?: Partial<DocumentBudget>;
+  logger?: ReaderLogger;
 }
 
 export class DocumentService {
-  private queue: Promise<void> = Promise.resolve();
+  /** Documents waiting per account, in the order they came. */
+  private readonly waiting = new Map<string, string[]>();
+  private readonly runningPerAccount = new Map<string, number>();
+  private readonly freeReaders: DocumentReader[];
+  private readonly readers: DocumentReader[];
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  private readonly pdf = new PdfTextReader();
+  readonly budget: DocumentBudget;
 
-  constructor(private readonly deps: DocumentServiceDeps) {}
+  constructor(private readonly deps: DocumentServiceDeps) {
+    this.budget = { ...DEFAULT_DOCUMENT_BUDGET, ...deps.budget };
+    this.readers = Array.from(
+      { length: this.budget.concurrentJobs },
+      () => new DocumentReader(this.budget, deps.logger),
+    );
+    this.freeReaders = [...this.readers];
+  }
 
   /**
    * Checks a file (size, real type) and returns what to store; throws a DocumentInputError
@@ -162,16 +168,46 @@ export class DocumentService {
 
   /** Queues (re-)extraction of a document. */
   enqueue(accountId: string, documentId: string): void {
+    if (this.closed) return;
     this.pending++;
-    this.queue = this.queue
-      .then(() => (this.closed ? undefined : this.extract(accountId, documentId)))
-      .catch((err: unknown) =>
-        this.deps.logger?.warn({ err, documentId }, 'document extraction crashed'),
-      )
-      .finally(() => {
-        this.pending--;
-        if (this.pending === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
-      });
+    const queue = this.waiting.get(accountId);
+    if (queue) queue.push(documentId);
+    else this.waiting.set(accountId, [documentId]);
+    this.startReady();
+  }
+
+  /** Starts waiting documents while a reader is free, taking accounts in turns. */
+  private startReady(): void {
+    while (this.freeReaders.length > 0) {
+      const accountId = [...this.waiting.keys()].find(
+        (id) => (this.runningPerAccount.get(id) ?? 0) < this.budget.concurrentJobsPerAccount,
+      );
+      if (accountId === undefined) return;
+      const queue = this.waiting.get(accountId)!;
+      const documentId = queue.shift()!;
+      // The account goes to the back of the line for its next document.
+      this.waiting.delete(accountId);
+      if (queue.length > 0) this.waiting.set(accountId, queue);
+      const reader = this.freeReaders.pop()!;
+      this.runningPerAccount.set(accountId, (this.runningPerAccount.get(accountId) ?? 0) + 1);
+      this.extract(accountId, documentId, reader)
+        .catch((err: unknown) =>
+          this.deps.logger?.warn({ err, documentId }, 'document extraction crashed'),
+        )
+        .finally(() => {
+          this.freeReaders.push(reader);
+          const running = this.runningPerAccount.get(accountId)! - 1;
+          if (running > 0) this.runningPerAccount.set(accountId, running);
+          else this.runningPerAccount.delete(accountId);
+          this.finished(1);
+          if (!this.closed) this.startReady();
+        });
+    }
+  }
+
+  private finished(count: number): void {
+    this.pending -= count;
+    if (this.pending === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   /** Queues the extractions a previous run left unfinished. */
@@ -189,49 +225,32 @@ export class DocumentService {
 
   async close(): Promise<void> {
     this.closed = true;
+    // Waiting documents stay pending in the store; the next start resumes them.
+    const dropped = [...this.waiting.values()].reduce((n, queue) => n + queue.length, 0);
+    this.waiting.clear();
+    this.finished(dropped);
     await this.idle();
-    await this.deps.ocr?.close();
-    await this.pdf.close();
+    await Promise.all(this.readers.map((reader) => reader.close()));
   }
 
-  private async read(row: DocumentRow): Promise<Extraction> {
+  private async read(row: DocumentRow, reader: DocumentReader): Promise<Extraction> {
     const bytes = await this.deps.files.read(row.sha256);
-    const lines = this.deps.ref.lines;
-    if (row.content_type === 'application/pdf') {
-      const { pages, scans } = await this.pdf.read(bytes);
-      if (pages.some((p) => p.trim().length > 20)) {
-        return extractFields(pages, lines, { method: 'text' });
-      }
-      // No text layer: a scan. Read each page's image by OCR.
-      const images = scans.flatMap((s) => (s ? [grayscalePgm(s)] : []));
-      if (images.length === 0) throw new DocumentReadError('The PDF has neither text nor images');
-      const read = await this.ocr().read(images);
-      return extractFields(
-        read.map((p) => p.text),
-        lines,
-        { method: 'ocr', pageConfidence: read.map((p) => p.confidence) },
-      );
-    }
-    const [page] = await this.ocr().read([bytes]);
-    return extractFields([page?.text ?? ''], lines, {
-      method: 'ocr',
-      pageConfidence: [page?.confidence ?? 0],
-    });
-  }
-
-  private ocr(): OcrEngine {
-    if (!this.deps.ocr) throw new DocumentReadError('OCR is not available in this service');
-    return this.deps.ocr;
+    const text = await reader.read(row.content_type, bytes);
+    return extractFields(text.pages, this.deps.ref.lines, text);
   }
 
   /** Runs one extraction and records its result and event together. */
-  async extract(accountId: string, documentId: string): Promise<void> {
+  private async extract(
+    accountId: string,
+    documentId: string,
+    reader: DocumentReader,
+  ): Promise<void> {
     const { store, events } = this.deps;
     const row = await store.get(accountId, documentId);
     if (!row) return;
     let outcome: Parameters<DocumentStore['saveExtraction']>[3];
     try {
-      const extraction = await this.read(row);
+      const extraction = await this.read(row, reader);
       outcome = {
         status: 'extracted',
         documentType: extraction.document_type,

@@ -8,8 +8,6 @@
  * `withRoutes` runs a build, has the worker compute the route it missed, and runs the build
  * again. Routes are kept, so once a journey's routes are known its builds run once.
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Position } from 'geojson';
 import {
@@ -19,6 +17,7 @@ import {
   type RouteLookup,
   type SeaRoute,
 } from '../../shared/geo/sea-routes';
+import { workerEntry } from '../worker-entry';
 
 export interface SeaRoutes {
   /**
@@ -203,18 +202,14 @@ class WorkerSeaRoutes implements SeaRoutes {
 }
 
 /**
- * The worker from the built app (out/main/sea-route-worker.js, next to the service's bundle or
- * its chunks), or from source: the CLI and tests run TypeScript through tsx, registered in the
- * worker before its entry is loaded.
+ * The worker as built, or from source: the CLI and tests run TypeScript through tsx, registered
+ * in the worker before its entry is loaded.
  */
 function spawnRouteWorker(): Worker {
-  for (const candidate of ['./sea-route-worker.js', '../sea-route-worker.js']) {
-    const built = new URL(candidate, import.meta.url);
-    if (existsSync(fileURLToPath(built))) return new Worker(built, { resourceLimits: HEAP_LIMITS });
-  }
-  const entry = JSON.stringify(new URL('./sea-route-worker.ts', import.meta.url).href);
+  const entry = workerEntry('sea-route-worker', import.meta.url);
+  if (entry.built) return new Worker(entry.file, { resourceLimits: HEAP_LIMITS });
   return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${entry}); })`,
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.file.href)}); })`,
     { eval: true, resourceLimits: HEAP_LIMITS },
   );
 }

@@ -4,26 +4,16 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/shared/clock';
+import { expect, it } from 'vitest';
 import { tempDir } from '../cache/support/fixtures';
-import { startSeededService, type Harness } from './support/harness';
+import { smallServiceForFile } from './support/harness';
 
 const CLI = fileURLToPath(new URL('../../../bin/quayside.mjs', import.meta.url));
 
-let h: Harness;
-beforeAll(async () => {
-  h = await startSeededService({
-    clock: new ManualClock(Date.UTC(2026, 2, 1, 12)),
-    shipments: 2,
-    containersPerShipment: 2,
-  });
-});
-afterAll(async () => {
-  await h.close();
-});
+const service = smallServiceForFile();
 
 it('sync --watch syncs again and again until it is stopped', async () => {
+  const h = service();
   const tmp = tempDir('quayside-watch-');
   try {
     const child = spawn(

@@ -13,6 +13,7 @@ import {
   compressionBomb,
   corruptPdf,
   executable,
+  manyStreamBomb,
   nonDocument,
   wrongCheckDigit,
 } from './generated-pdfs';
@@ -311,7 +312,7 @@ describe('documents: bad input', () => {
   });
 
   it('fails a compression bomb with a clear reason instead of inflating it', async () => {
-    const { document } = await extracted(compressionBomb(), 'bomb.pdf');
+    const { document } = await extracted(compressionBomb(160 * 1024 * 1024), 'bomb.pdf');
     expect(document.attributes.extraction_status).toBe('failed');
     expect(document.attributes.extraction_error).toMatch(/compression bomb/);
     await until(() =>
@@ -321,6 +322,37 @@ describe('documents: bad input', () => {
           r.json.data.relationships.reference_object.data.id === document.id,
       ),
     );
+  });
+
+  it('fails a hostile PDF on its budget while the rest of the API keeps answering', async () => {
+    // The attack's larger file: 2.4 MB, 40 compressed streams of 60 MiB each (2.4 GB inflated,
+    // which on the service's thread stalled every request for seconds).
+    const hostile = manyStreamBomb(40, 60 * 1024 * 1024);
+    expect(hostile.byteLength).toBeLessThan(3 * 1024 * 1024);
+    const res = await upload(hostile, 'hostile.pdf');
+    expect(res.status).toBe(201);
+    const status = async () =>
+      (await t.get(`/documents/${res.body.data.id}`)).body.data.attributes as {
+        extraction_status: string;
+        extraction_error: string | null;
+      };
+    // Another route, asked again and again while the document is read: each answer comes
+    // promptly (the inflating happens in the reader's process, not on this thread).
+    const waits: number[] = [];
+    let attributes = await status();
+    while (attributes.extraction_status === 'pending') {
+      const started = performance.now();
+      expect((await t.get('/shipments')).status).toBe(200);
+      waits.push(performance.now() - started);
+      attributes = await status();
+    }
+    expect(attributes.extraction_status).toBe('failed');
+    expect(attributes.extraction_error).toBe(
+      "The PDF's compressed streams expand beyond 128 MB together; the file looks like a compression bomb",
+    );
+    expect(waits.length).toBeGreaterThan(0);
+    // A generous bound for one small read on a busy machine, far below the stall it guards.
+    expect(Math.max(...waits)).toBeLessThan(2000);
   });
 
   it('fails a corrupt PDF with a clear reason', async () => {

@@ -12,7 +12,7 @@ import {
   MAX_SUBJECT_CHARS,
 } from '../../../src/service/email/smtp-inbox';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
-import { ARRIVAL, arrivalNotice, executable } from './generated-pdfs';
+import { ARRIVAL, arrivalNotice, executable, manyStreamBomb } from './generated-pdfs';
 
 let service: RunningService;
 let key: string;
@@ -105,6 +105,25 @@ describe('email submissions over SMTP', () => {
     ]);
     expect(linked.body.included[0]).toMatchObject({ type: 'email_submission', id: submission.id });
     expect((await get(`/email_submissions/${submission.id}`)).status).toBe(200);
+  });
+
+  it('reads a mailed hostile PDF within the same budget as an upload: it fails with the reason', async () => {
+    await transport().sendMail({
+      from: 'someone@example.com',
+      to: inbox,
+      subject: 'Invoice',
+      attachments: [
+        { filename: 'invoice.pdf', content: Buffer.from(manyStreamBomb(15, 60 * 1024 * 1024)) },
+      ],
+    });
+    await service.store.context.documents.service.idle();
+    const list = await get('/documents?filter[source]=email&sort=-created_at');
+    const document = list.body.data.find((d: any) => d.attributes.file_name === 'invoice.pdf');
+    expect(document.attributes).toMatchObject({
+      extraction_status: 'failed',
+      extraction_error:
+        "The PDF's compressed streams expand beyond 128 MB together; the file looks like a compression bomb",
+    });
   });
 
   it('refuses mail for an unknown address at RCPT TO and stores nothing', async () => {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { classify, extractFields, parseDate } from '../../../src/service/documents/extract';
 import { sniffContentType } from '../../../src/service/documents/files';
-import { checkStreamSizes, DocumentReadError } from '../../../src/service/documents/pdf-text';
+import { DocumentReadError } from '../../../src/service/documents/budget';
+import { checkInflatedSize } from '../../../src/service/documents/pdf-streams';
 import type { ShippingLinesTable } from '../../../src/service/store/schema';
-import { compressionBomb, container } from './generated-pdfs';
+import { compressionBomb, container, manyStreamBomb } from './generated-pdfs';
 
 const LINES: ShippingLinesTable[] = [
   {
@@ -73,10 +74,21 @@ describe('document file checks', () => {
     expect(sniffContentType(Buffer.from('MZ\x90\x00 executable'))).toBeNull();
   });
 
-  it('refuses a compressed stream that expands beyond the cap', () => {
-    expect(() => checkStreamSizes(compressionBomb(8 * 1024 * 1024), 1024 * 1024)).toThrow(
+  it('refuses a compressed stream that expands beyond the budget', async () => {
+    await expect(checkInflatedSize(compressionBomb(8 * 1024 * 1024), 1024 * 1024)).rejects.toThrow(
       DocumentReadError,
     );
-    expect(() => checkStreamSizes(compressionBomb(512 * 1024), 1024 * 1024)).not.toThrow();
+    await expect(checkInflatedSize(compressionBomb(512 * 1024), 1024 * 1024)).resolves.toBe(
+      undefined,
+    );
+  });
+
+  it('counts the budget over all streams of a document, not per stream', async () => {
+    // Each stream is under the budget; together they are not.
+    const hostile = manyStreamBomb(6, 256 * 1024);
+    await expect(checkInflatedSize(hostile, 1024 * 1024)).rejects.toThrow(
+      /expand beyond 1 MB together/,
+    );
+    await expect(checkInflatedSize(hostile, 2 * 1024 * 1024)).resolves.toBe(undefined);
   });
 });

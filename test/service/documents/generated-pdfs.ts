@@ -136,6 +136,35 @@ export function compressionBomb(expandedBytes = 100 * 1024 * 1024): Uint8Array {
   return Buffer.concat(parts);
 }
 
+/**
+ * A hostile PDF as the attack sent it: one page whose contents are `streams` compressed streams
+ * of `expandedBytesEach` zeros each (15 x 60 MiB is under 1 MB on disk).
+ */
+export function manyStreamBomb(streams = 15, expandedBytesEach = 60 * 1024 * 1024): Uint8Array {
+  const stream = deflateSync(Buffer.alloc(expandedBytesEach), { level: 9 });
+  const ids = Array.from({ length: streams }, (_, i) => 4 + i);
+  const parts: Buffer[] = [
+    Buffer.from(
+      '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n' +
+        '2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj\n' +
+        `3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Contents [${ids.map((id) => `${id} 0 R`).join(' ')}] >> endobj\n`,
+      'latin1',
+    ),
+  ];
+  for (const id of ids) {
+    parts.push(
+      Buffer.from(
+        `${id} 0 obj << /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`,
+        'latin1',
+      ),
+      stream,
+      Buffer.from('\nendstream\nendobj\n', 'latin1'),
+    );
+  }
+  parts.push(Buffer.from('trailer << /Root 1 0 R >>\n%%EOF\n', 'latin1'));
+  return Buffer.concat(parts);
+}
+
 /** A PDF header followed by garbage: no objects, no cross-reference table. */
 export const corruptPdf = (): Uint8Array =>
   Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(4096, 0x5a), Buffer.from('\n%%EOF')]);

@@ -4,9 +4,10 @@
  */
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { startService, type RunningService } from '../../../../src/service/index';
 import { seedDemoData } from '../../../../src/service/dev/seed';
-import type { Clock } from '../../../../src/shared/clock';
+import { ManualClock, type Clock } from '../../../../src/shared/clock';
 import { tempDir } from '../../cache/support/fixtures';
 
 export interface Harness {
@@ -15,6 +16,25 @@ export interface Harness {
   apiKey: string;
   accountId: string;
   close(): Promise<void>;
+}
+
+/**
+ * A small seeded service (2 shipments of 2 containers, on a stopped clock) for the tests of the
+ * calling file: started before them, closed after; the returned function gives it to a test.
+ */
+export function smallServiceForFile(): () => Harness {
+  let h: Harness | undefined;
+  beforeAll(async () => {
+    h = await startSeededService({
+      clock: new ManualClock(Date.UTC(2026, 2, 1, 12)),
+      shipments: 2,
+      containersPerShipment: 2,
+    });
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  return () => h!;
 }
 
 export async function startSeededService(options: {

@@ -1,0 +1,121 @@
+/**
+ * Hostile documents against the document budget (issue 37): while a stream of hostile PDFs
+ * (under 1 MB each, 15 compressed streams of 60 MiB) is uploaded and read, the p99 of another
+ * route under load, against the same route's p99 with no documents being read (target <= 2);
+ * and the service's resident memory after the stream, against before it (target: within 200 MB).
+ *
+ *   npx tsx bench/document-budget.ts [--runs 2] [--seconds 5] [--quick]
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { startService } from '../src/service';
+import { manyStreamBomb } from '../test/service/documents/generated-pdfs';
+import { load, quick } from './lib/load';
+import { median, reportResult } from './lib/report';
+import { seedBenchData } from './lib/seed';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: quick ? '1' : '2' },
+    seconds: { type: 'string', default: quick ? '4' : '6' },
+    quick: { type: 'boolean', default: false },
+  },
+});
+const runs = Number(values.runs);
+const seconds = Number(values.seconds);
+const MB = 1024 * 1024;
+const rssMb = () => process.memoryUsage().rss / MB;
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-docs-'));
+const service = await startService({
+  dataDir,
+  port: 0,
+  config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
+});
+try {
+  const account = (await service.store.accounts.primary())!;
+  const { containerIds } = await seedBenchData(service.store, account.id, {
+    containers: 1000,
+    containersPerShipment: 4,
+    transportEventsPerContainer: 2,
+    rawEventsPerContainer: 2,
+  });
+  const headers = { Authorization: `Token ${service.initialKey!}` };
+  const detail = `${service.baseUrl}/containers/${containerIds[0]}?include=shipment`;
+  const hostile = manyStreamBomb(15, 60 * MB);
+  console.log(`hostile PDF: ${(hostile.byteLength / 1024).toFixed(0)} KB, 15 x 60 MiB streams`);
+
+  let uploaded = 0;
+  let failed = 0;
+  /** Uploads hostile PDFs one after another (each waits for the last to be read) until stopped. */
+  async function hostileStream(stop: { done: boolean }): Promise<void> {
+    while (!stop.done) {
+      const form = new FormData();
+      // Each one different: the same file twice is refused as a duplicate.
+      const bytes = Buffer.concat([hostile, Buffer.from(`%${uploaded}\n`)]);
+      form.append('file', new Blob([bytes]), `hostile-${uploaded}.pdf`);
+      const res = await fetch(`${service.baseUrl}/documents`, {
+        method: 'POST',
+        headers,
+        body: form,
+      });
+      if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
+      uploaded++;
+      const id = ((await res.json()) as { data: { id: string } }).data.id;
+      await service.store.context.documents.service.idle();
+      const read = (await (
+        await fetch(`${service.baseUrl}/documents/${id}`, { headers })
+      ).json()) as {
+        data: { attributes: { extraction_status: string } };
+      };
+      if (read.data.attributes.extraction_status === 'failed') failed++;
+    }
+  }
+
+  // Warm the route and the process (allocator, JIT) before the baseline.
+  await load(detail, headers, 10, 2);
+  const idle: number[] = [];
+  const underAttack: number[] = [];
+  let before = 0;
+  let peak = 0;
+  for (let i = 0; i < runs; i++) {
+    idle.push((await load(detail, headers, 10, seconds)).p99Ms);
+    if (i === 0) before = rssMb();
+    const stop = { done: false };
+    const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 20);
+    const stream = hostileStream(stop);
+    underAttack.push((await load(detail, headers, 10, seconds)).p99Ms);
+    stop.done = true;
+    await stream;
+    clearInterval(sampler);
+    console.log(
+      `run ${i + 1}: p99 idle ${idle.at(-1)!.toFixed(2)} ms, under hostile PDFs ${underAttack.at(-1)!.toFixed(2)} ms`,
+    );
+  }
+  const after = rssMb();
+  console.log(
+    `${uploaded} hostile PDFs read (${failed} failed on the budget); service RSS before ${before.toFixed(0)} MB, peak ${peak.toFixed(0)} MB, after ${after.toFixed(0)} MB`,
+  );
+
+  reportResult({
+    name: 'api p99 under hostile PDFs vs idle',
+    value: median(underAttack),
+    baseline: median(idle),
+    unit: 'ms',
+    target: { max: 2 },
+    note: `GET /v2/containers/{id}?include=shipment, 10 connections, ${runs} x ${seconds} s, while hostile PDFs (15 x 60 MiB streams each) are uploaded and read; baseline: the same load with no documents`,
+  });
+  reportResult({
+    name: 'service RSS after hostile PDFs vs before',
+    value: after,
+    baseline: before,
+    unit: 'MB',
+    target: { max: (before + 200) / before },
+    note: `resident memory of the service process after ${uploaded} hostile PDFs vs before them (target: within 200 MB); peak during them ${peak.toFixed(0)} MB`,
+  });
+} finally {
+  await service.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

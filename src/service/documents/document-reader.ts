@@ -1,0 +1,189 @@
+/**
+ * Reads documents in a child process (document-worker.ts), one document at a time per reader.
+ * A process, not a thread: pdf.js and tesseract.js (its WebAssembly heap alone is about 170 MB)
+ * keep what they grew until their process ends, and a worker thread's memory stays in the
+ * service's process after the thread is gone. So the reader ends its process when a document
+ * fails (over budget, past its time, a crash), and when it has had nothing to do for the
+ * budget's idle time; the next document starts a fresh one.
+ *
+ * What the process prints (pdf.js and tesseract.js write to the console) is read line by line
+ * into the service's logger at debug level, never onto the service's own stdout/stderr.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { setPriority } from 'node:os';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { workerEntry } from '../worker-entry';
+import { DocumentReadError, type DocumentBudget } from './budget';
+
+/** The text a document yielded, by page. */
+export interface DocumentText {
+  method: 'text' | 'ocr';
+  pages: string[];
+  /** OCR's mean word confidence (0..1) per page. */
+  pageConfidence?: number[];
+}
+
+export interface ReadRequest {
+  id: number;
+  contentType: string;
+  bytes: Uint8Array;
+  budget: DocumentBudget;
+}
+
+export type ReadReply = { id: number; result: DocumentText } | { id: number; error: string };
+
+export interface ReaderLogger {
+  debug?(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+}
+
+interface Running {
+  id: number;
+  resolve(text: DocumentText): void;
+  reject(error: DocumentReadError): void;
+}
+
+const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/i;
+/** The reader's scheduling priority (niceness; 19 is the lowest). */
+const READER_NICENESS = 10;
+
+export class DocumentReader {
+  private child: ChildProcess | null = null;
+  private running: Running | null = null;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private outOfMemory = false;
+  private nextId = 1;
+  /** Processes started so far (tests and benches watch recycling through it). */
+  started = 0;
+
+  constructor(
+    private readonly budget: DocumentBudget,
+    private readonly logger?: ReaderLogger,
+  ) {}
+
+  /** The process's id while one runs. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Reads one document; rejects with DocumentReadError (the reason to store) on any failure. */
+  read(contentType: string, bytes: Uint8Array): Promise<DocumentText> {
+    if (this.running) throw new Error('a DocumentReader reads one document at a time');
+    clearTimeout(this.idleTimer);
+    const child = this.start();
+    const id = this.nextId++;
+    return new Promise<DocumentText>((resolve, reject) => {
+      const timer = setTimeout(
+        () =>
+          this.fail(
+            child,
+            `Reading the document took longer than ${this.budget.timeoutMs / 1000} s`,
+          ),
+        this.budget.timeoutMs,
+      );
+      const settle = () => {
+        clearTimeout(timer);
+        this.running = null;
+      };
+      this.running = {
+        id,
+        resolve: (text) => {
+          settle();
+          this.idleTimer = setTimeout(() => this.end(child), this.budget.idleMs);
+          this.idleTimer.unref();
+          resolve(text);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      };
+      const request: ReadRequest = { id, contentType, bytes, budget: this.budget };
+      child.send(request);
+    });
+  }
+
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const child = this.child;
+    if (!child) return;
+    this.fail(child, 'The service stopped before the document was read');
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+
+  private start(): ChildProcess {
+    if (this.child) return this.child;
+    const entry = workerEntry('document-worker', import.meta.url);
+    const heap = `--max-old-space-size=${this.budget.maxHeapMb}`;
+    const child = fork(fileURLToPath(entry.file), [], {
+      execArgv: entry.built ? [heap] : ['--import', 'tsx', heap],
+      // Inside Electron the process running the service is Electron's binary: run it as Node.
+      env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+      serialization: 'advanced',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    this.child = child;
+    this.started++;
+    // Background work: on a busy machine the API's requests come first.
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, READER_NICENESS);
+      } catch {
+        // Not permitted here (some containers): the reader runs at normal priority.
+      }
+    }
+    this.outOfMemory = false;
+    this.relay(child.stdout, 'stdout');
+    this.relay(child.stderr, 'stderr');
+    child.on('message', (reply: ReadReply) => {
+      const running = this.running;
+      if (!running || reply.id !== running.id) return;
+      if ('error' in reply) {
+        // A document that failed may have left the process large: start the next one fresh.
+        this.end(child);
+        running.reject(new DocumentReadError(reply.error));
+      } else running.resolve(reply.result);
+    });
+    child.on('error', (err) => this.fail(child, `The document reader failed: ${err.message}`));
+    child.on('exit', () =>
+      this.fail(
+        child,
+        this.outOfMemory
+          ? `Reading the document needs more than ${this.budget.maxHeapMb} MB of memory`
+          : 'The document reader stopped before it finished',
+      ),
+    );
+    // An idle reader never holds the service's process open.
+    child.unref();
+    child.channel?.unref();
+    return child;
+  }
+
+  /** pdf.js and tesseract.js print to the console: their lines go to the logger. */
+  private relay(stream: Readable | null, source: 'stdout' | 'stderr'): void {
+    if (!stream) return;
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      if (OUT_OF_MEMORY.test(line)) this.outOfMemory = true;
+      this.logger?.debug?.({ source }, `document reader: ${line}`);
+    });
+    (stream as Readable & { unref?: () => void }).unref?.();
+  }
+
+  /** Fails the running read (if any) with `reason` and ends the process. */
+  private fail(child: ChildProcess, reason: string): void {
+    if (this.child !== child) return;
+    this.end(child);
+    this.running?.reject(new DocumentReadError(reason));
+  }
+
+  private end(child: ChildProcess): void {
+    if (this.child === child) this.child = null;
+    clearTimeout(this.idleTimer);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+}

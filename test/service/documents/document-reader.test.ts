@@ -1,0 +1,132 @@
+/**
+ * The document reader runs pdf.js and OCR in a child process, within one budget per document: a
+ * file over its budget (inflated bytes, pages, time, memory) fails with a plain reason and its
+ * process is ended, and a bad file never stops the next good one. What pdf.js prints reaches the
+ * logger, never the service's own stdout/stderr.
+ */
+import { PDFDocument } from 'pdf-lib';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  DEFAULT_DOCUMENT_BUDGET,
+  DocumentReadError,
+  type DocumentBudget,
+} from '../../../src/service/documents/budget';
+import { DocumentReader, type ReaderLogger } from '../../../src/service/documents/document-reader';
+import { ARRIVAL, arrivalNotice, corruptPdf, manyStreamBomb } from './generated-pdfs';
+
+const readers: DocumentReader[] = [];
+const reader = (budget: Partial<DocumentBudget> = {}, logger?: ReaderLogger) => {
+  const r = new DocumentReader({ ...DEFAULT_DOCUMENT_BUDGET, ...budget }, logger);
+  readers.push(r);
+  return r;
+};
+const PDF = 'application/pdf';
+
+afterEach(async () => {
+  vi.restoreAllMocks();
+  await Promise.all(readers.splice(0).map((r) => r.close()));
+});
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(condition: () => boolean, limitMs = 20_000): Promise<void> {
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > limitMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('document reader in its own process', () => {
+  it('reads every page of a text PDF, out of the service process, and a corrupt file does not stop the next one', async () => {
+    const documents = reader();
+    const first = await documents.read(PDF, await arrivalNotice());
+    expect(first.method).toBe('text');
+    expect(first.pages).toHaveLength(2);
+    expect(first.pages.join('\n')).toContain(ARRIVAL.bl);
+    expect(documents.pid).toBeDefined();
+    expect(documents.pid).not.toBe(process.pid);
+
+    await expect(documents.read(PDF, corruptPdf())).rejects.toThrow(/The PDF could not be read/);
+    const again = await documents.read(PDF, await arrivalNotice());
+    expect(again.pages.join('\n')).toContain(ARRIVAL.bl);
+  });
+
+  it('fails a PDF whose streams together pass the inflated-bytes budget, and ends its process', async () => {
+    const documents = reader({ maxInflatedBytes: 64 * 1024 * 1024 });
+    await documents.read(PDF, await arrivalNotice());
+    const pid = documents.pid!;
+    await expect(documents.read(PDF, manyStreamBomb(15, 8 * 1024 * 1024))).rejects.toThrow(
+      new DocumentReadError(
+        "The PDF's compressed streams expand beyond 64 MB together; the file looks like a compression bomb",
+      ),
+    );
+    // The process that held the hostile file is gone; the next document gets a fresh one.
+    await until(() => !isRunning(pid));
+    const next = await documents.read(PDF, await arrivalNotice());
+    expect(next.pages.join('\n')).toContain(ARRIVAL.bl);
+    expect(documents.pid).not.toBe(pid);
+  });
+
+  it('fails a PDF with more pages than the budget', async () => {
+    const pdf = await PDFDocument.create();
+    for (let i = 0; i < 4; i++) pdf.addPage();
+    await expect(reader({ maxPages: 3 }).read(PDF, await pdf.save())).rejects.toThrow(
+      new DocumentReadError('The PDF has 4 pages; documents may have at most 3'),
+    );
+  });
+
+  it('ends a read that passes its time limit with a plain reason', async () => {
+    const failure = await reader({ timeoutMs: 1 })
+      .read(PDF, await arrivalNotice())
+      .catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(DocumentReadError);
+    expect((failure as Error).message).toBe('Reading the document took longer than 0.001 s');
+  });
+
+  it('stops a read that needs more memory than the reader may use', async () => {
+    // Each stream alone fits the inflated-bytes budget; pdf.js holding them all does not fit 16 MB.
+    const documents = reader({ maxHeapMb: 16, maxInflatedBytes: 2 ** 40 });
+    await expect(documents.read(PDF, manyStreamBomb(20, 32 * 1024 * 1024))).rejects.toThrow(
+      new DocumentReadError('Reading the document needs more than 16 MB of memory'),
+    );
+  });
+
+  it('ends its process when idle, so the memory it grew goes back', async () => {
+    const documents = reader({ idleMs: 50 });
+    await documents.read(PDF, await arrivalNotice());
+    const pid = documents.pid!;
+    await until(() => documents.pid === undefined && !isRunning(pid));
+  });
+
+  it("sends what pdf.js prints to the logger, never to the service's stdout or stderr", async () => {
+    const written: string[] = [];
+    for (const stream of [process.stdout, process.stderr]) {
+      const write = stream.write.bind(stream);
+      vi.spyOn(stream, 'write').mockImplementation(((chunk: string | Uint8Array, ...rest: []) => {
+        written.push(String(chunk));
+        return write(chunk, ...rest);
+      }) as typeof stream.write);
+    }
+    const logged: string[] = [];
+    const documents = reader(
+      {},
+      { debug: (_obj, msg) => logged.push(msg ?? ''), warn: (_obj, msg) => logged.push(msg ?? '') },
+    );
+    // A PDF whose cross-reference table is broken makes pdf.js warn while it rebuilds it.
+    const damaged = Buffer.from(await arrivalNotice());
+    const xref = damaged.lastIndexOf('startxref');
+    damaged.write('999999', xref + 'startxref\n'.length, 'latin1');
+    await documents.read(PDF, damaged).catch(() => {});
+    await expect(documents.read(PDF, corruptPdf())).rejects.toThrow(DocumentReadError);
+    expect(logged).toContain('document reader: Warning: Indexing all PDF objects');
+    expect(written.filter((line) => /warning|pdf/i.test(line))).toEqual([]);
+  });
+});
