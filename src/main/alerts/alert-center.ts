@@ -29,6 +29,8 @@ export class AlertCenter {
     private readonly notifier: Notifier,
     private readonly clock: Clock,
     private readonly preferences: () => AlertPreferences = () => DEFAULT_SETTINGS.alerts,
+    /** True while the source's first sync loads: what it brings is the baseline, not news. */
+    private readonly loading: () => boolean = () => false,
   ) {}
 
   /**
@@ -45,6 +47,7 @@ export class AlertCenter {
 
   /** The alerts a page write's changes raise; handed to `Cache.applyPage`. */
   readonly detect = (changes: PageChanges): AlertDraft[] => {
+    if (this.loading()) return [];
     const preferences = { ...this.preferences(), since: this.baseline() };
     return [
       ...changes.shipments.flatMap(({ before, after, containerIds }) =>

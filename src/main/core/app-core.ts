@@ -20,6 +20,8 @@ import { syncDocuments } from '../sync/documents';
 import type { EmbeddedServiceProcess, EmbeddedState } from '../embedded/launcher';
 import { SavedAppClock } from './app-clock';
 import { sourceFor, type Source } from './source';
+import { FirstSync, LOADING_RESYNC_MS } from './first-sync';
+import { pendingTrackingRequests } from './service-requests';
 import { BridgeEventBus } from './event-bus';
 import { bridgeHandlers, type HandlerContext } from './handlers';
 import type { SecretStore } from './secret-store';
@@ -56,6 +58,7 @@ interface SourceSession {
   alerts: AlertCenter;
   morning: MorningWatch;
   sync: SyncEngine;
+  firstSync: FirstSync;
 }
 
 export class AppCore {
@@ -88,7 +91,10 @@ export class AppCore {
       this.savedClock.restore(newestAlert ? Date.parse(newestAlert) : null);
     }
     this.documents = DocumentCache.open(options.appInfo.dataDir);
-    this.syncStatus = this.session.sync.status();
+    this.syncStatus = {
+      ...this.session.sync.status(),
+      firstSync: this.session.firstSync.loading(),
+    };
     this.session.alerts.baseline();
     this.dispatch = createBridgeDispatcher(
       bridgeHandlers(
@@ -160,7 +166,10 @@ export class AppCore {
   private openSession(source: Source): SourceSession {
     const clock = source.simulated ? this.demoClock : this.realClock;
     const cache = Cache.openFile(source.cacheFile ?? ':memory:');
-    const session: Partial<SourceSession> = { source, clock, cache };
+    const firstSync = new FirstSync(cache, () =>
+      pendingTrackingRequests(this.connection(), this.budgets),
+    );
+    const session: Partial<SourceSession> = { source, clock, cache, firstSync };
     const shown = () => this.session === session;
     const alerts = new AlertCenter(
       cache,
@@ -183,6 +192,7 @@ export class AppCore {
       },
       clock,
       () => this.settings().alerts,
+      () => firstSync.loading(),
     );
     const morning = new MorningWatch(cache, alerts, clock, () => this.settings());
     const sync = new SyncEngine({
@@ -195,9 +205,8 @@ export class AppCore {
       onStatus: (status) => {
         if (!shown()) return;
         this.setSyncStatus(status);
-        // The first complete sync of a source: what is already true, summed up once.
-        if (status.state === 'idle' && status.lastSuccessAt !== null)
-          morning.summarizeSource(this.sourceName());
+        if (status.state === 'idle' && status.lastSuccessAt !== null && firstSync.loading())
+          void this.firstRunEnded(session as SourceSession, status.lastSuccessAt);
       },
       onSkipped: (record) =>
         this.log(`sync skipped ${record.type} ${record.id ?? ''}: ${record.reason}`),
@@ -223,6 +232,23 @@ export class AppCore {
     });
     Object.assign(session, { alerts, morning, sync });
     return session as SourceSession;
+  }
+
+  /**
+   * A complete run while the source was loading: once it has brought what the service has, what
+   * is already true is summed up once and the views stop saying "loading"; while the service is
+   * still looking up its tracking requests, the next run comes soon.
+   */
+  private async firstRunEnded(session: SourceSession, at: string): Promise<void> {
+    const outcome = await session.firstSync.runEnded(at).catch(() => 'waiting' as const);
+    if (this.session !== session || outcome === 'loaded-before') return;
+    if (outcome === 'loaded') session.morning.summarizeSource(this.sourceName());
+    else
+      session.clock.setTimer(LOADING_RESYNC_MS * session.clock.speed, () => {
+        if (this.session === session) void session.sync.sync().catch(() => undefined);
+      });
+    this.setSyncStatus(session.sync.status());
+    this.events.emit('dataChanged', { at: new Date(session.clock.now()).toISOString() });
   }
 
   /** "the built-in demo service", or the remote service's host. */
@@ -252,8 +278,7 @@ export class AppCore {
     // Set before the first sync: what that sync finds is the baseline, not news.
     this.session.alerts.baseline();
     void left.sync.settled().then(() => left.cache.close());
-    this.syncStatus = this.session.sync.status();
-    this.events.emit('syncStatus', this.syncStatus);
+    this.setSyncStatus(this.session.sync.status());
     this.events.emit('dataChanged', { at: new Date(this.session.clock.now()).toISOString() });
     if (this.started) {
       this.session.alerts.deliverPending();
@@ -379,7 +404,14 @@ export class AppCore {
   }
 
   /** The sync engine reports progress here; every renderer is told. */
-  setSyncStatus(status: SyncStatus): void {
+  setSyncStatus(engineStatus: SyncStatus): void {
+    const { firstSync } = this.session;
+    const loading = firstSync.loading();
+    const status: SyncStatus = {
+      ...engineStatus,
+      firstSync: loading,
+      message: engineStatus.message ?? (loading ? firstSync.waitingMessage() : null),
+    };
     const finishedRun = this.syncStatus.state === 'syncing' && status.state !== 'syncing';
     this.syncStatus = status;
     this.events.emit('syncStatus', status);
