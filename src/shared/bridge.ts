@@ -56,6 +56,11 @@ export const SyncStatus = Type.Object({
   lastSuccessAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   /** Wall-clock time since when the service has not been answering; null while it answers. */
   offlineSince: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()])),
+  /**
+   * True while the shown source's first sync has not yet brought what the service has: the
+   * views say "loading", never "nothing to act on" or "up to date".
+   */
+  firstSync: Type.Optional(Type.Boolean()),
 });
 
 /** A result main produces (never validated at runtime: only its static type matters). */

@@ -15,6 +15,9 @@ import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from
 /** The alert part of the settings: thresholds, the master switch and the per-kind switches. */
 export type AlertPreferences = AlertSettings;
 
+/** Where a source's cache keeps its baseline: when the app first looked at that source. */
+const BASELINE_STATE = 'source_baseline_at';
+
 /** Deadline checks run at least this often even when no crossing is due (LFDs change). */
 const MAX_CHECK_INTERVAL = 15 * 60_000;
 
@@ -26,11 +29,26 @@ export class AlertCenter {
     private readonly notifier: Notifier,
     private readonly clock: Clock,
     private readonly preferences: () => AlertPreferences = () => DEFAULT_SETTINGS.alerts,
+    /** True while the source's first sync loads: what it brings is the baseline, not news. */
+    private readonly loading: () => boolean = () => false,
   ) {}
+
+  /**
+   * The source's baseline (epoch ms on the source's clock), set the first time the app looks at
+   * the source: what was already true then is shown and summed up once, never alerted.
+   */
+  baseline(): number {
+    const saved = this.cache.getState<number>(BASELINE_STATE);
+    if (saved !== null) return saved;
+    const now = this.clock.now();
+    this.cache.setState(BASELINE_STATE, now);
+    return now;
+  }
 
   /** The alerts a page write's changes raise; handed to `Cache.applyPage`. */
   readonly detect = (changes: PageChanges): AlertDraft[] => {
-    const preferences = this.preferences();
+    if (this.loading()) return [];
+    const preferences = { ...this.preferences(), since: this.baseline() };
     return [
       ...changes.shipments.flatMap(({ before, after, containerIds }) =>
         shipmentAlerts(before, after, containerIds, preferences),

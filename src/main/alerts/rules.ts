@@ -1,7 +1,7 @@
 /**
  * The alert rules: what a dispatcher must hear about, worked out by comparing a record before
  * and after a write. A record seen for the first time raises nothing (no alert storm on the
- * initial sync of old data). Dedupe keys name the container, the record version and the change,
+ * initial sync of old data), nor does history older than the source's baseline. Dedupe keys name the container, the record version and the change,
  * so the same change applied twice is stored once.
  */
 import type { AlertDraft } from '../../shared/desktop';
@@ -27,7 +27,18 @@ const HOUR = 3_600_000;
 export interface RuleOptions {
   /** An ETA moving by more than this raises an alert. */
   etaChangeThresholdHours: number;
+  /**
+   * The source's baseline (epoch ms): when the app first looked at this service. A pickup or
+   * empty return that happened before it is history, shown on the board but never alerted.
+   */
+  since?: number | null;
 }
+
+/** Whether a fact stamped `at` happened before the source's baseline. */
+const beforeBaseline = (at: string | null | undefined, options: RuleOptions): boolean => {
+  const t = instant(at);
+  return t !== null && options.since != null && t < options.since;
+};
 
 const instant = (iso: string | null | undefined): number | null => {
   if (!iso) return null;
@@ -157,7 +168,7 @@ export function containerAlerts(
     );
   }
 
-  if (!isPickedUp(b) && isPickedUp(a)) {
+  if (!isPickedUp(b) && isPickedUp(a) && !beforeBaseline(a.pod_full_out_at, options)) {
     add(
       'picked_up',
       'picked_up',
@@ -167,7 +178,11 @@ export function containerAlerts(
         : 'Out of the terminal.',
     );
   }
-  if (!isEmptyReturned(b) && isEmptyReturned(a)) {
+  if (
+    !isEmptyReturned(b) &&
+    isEmptyReturned(a) &&
+    !beforeBaseline(a.empty_terminated_at, options)
+  ) {
     add(
       'empty_returned',
       'empty_returned',
@@ -221,10 +236,13 @@ export const lfdApproachingKey = (containerId: string, endsAt: number, hours: nu
   `lfd_approaching:${containerId}:${new Date(endsAt).toISOString()}:${hours}h`;
 
 /**
- * "LFD approaching" alerts due at `now`: for each deadline, the tightest threshold (hours before
- * its free time ends) already crossed. A threshold crossed before the container was first synced
- * is old news and stays silent, and the tightest-only rule keeps a long offline gap from raising
- * one alert per threshold. Titles count calendar days of the deadline's zone ("LFD tomorrow").
+ * "LFD approaching" alerts due at `now`, one per box: its earliest deadline not yet past speaks
+ * (the shared rule's driving deadline) and names the later ones, so a terminal LFD today and a
+ * line LFD tomorrow are one alert, not two. For that deadline, the tightest threshold (hours
+ * before its free time ends) already crossed. A threshold crossed before the container was first
+ * synced is old news and stays silent, and the tightest-only rule keeps a long offline gap from
+ * raising one alert per threshold. Titles count calendar days of the deadline's zone ("LFD
+ * tomorrow").
  */
 export function approachingAlerts(
   deadlines: readonly UpcomingDeadline[],
@@ -235,9 +253,10 @@ export function approachingAlerts(
 ): AlertDraft[] {
   const thresholds = [...new Set(thresholdsHours)].sort((x, y) => x - y);
   const drafts: AlertDraft[] = [];
-  for (const { deadline: d, ...c } of deadlines) {
+  for (const box of unmetByContainer(deadlines, now)) {
+    const [{ deadline: d, ...c }, ...later] = box;
     const seen = instant(c.firstSeenAt);
-    if (seen === null || now >= d.endsAt) continue;
+    if (seen === null) continue;
     const crossed = thresholds.find((h) => now >= d.endsAt - h * HOUR);
     if (crossed === undefined || seen > d.endsAt - crossed * HOUR) continue;
     // A tighter threshold already raised for this deadline (the clock or the thresholds moved
@@ -245,6 +264,9 @@ export function approachingAlerts(
     const tighter = thresholds.filter((h) => h < crossed);
     if (stored(tighter.map((h) => lfdApproachingKey(c.id, d.endsAt, h))).size > 0) continue;
     const where = c.terminalName ? ` at ${c.terminalName}` : '';
+    const then = later.map(
+      ({ deadline: o }) => `${lfdSourceLabel(o.source)} ${formatLocalDate(o.date, o.zone, true)}`,
+    );
     drafts.push({
       kind: 'lfd_approaching',
       dedupeKey: lfdApproachingKey(c.id, d.endsAt, crossed),
@@ -253,10 +275,26 @@ export function approachingAlerts(
       title: `${lfdDayPhrase(d.date, d.zone, now)} for ${c.number}`,
       body:
         `${lfdSourceLabel(d.source)}${where}: ${formatLocalDate(d.date, d.zone, true)}` +
-        ` (free time ends at midnight, ${lfdCountdown(d.date, d.zone, now)}).`,
+        ` (free time ends at midnight, ${lfdCountdown(d.date, d.zone, now)}).` +
+        (then.length > 0 ? ` Then ${then.join(', ')}.` : ''),
     });
   }
   return drafts;
+}
+
+/** Each box's deadlines not yet past at `now`, earliest first (the first one drives). */
+function unmetByContainer(
+  deadlines: readonly UpcomingDeadline[],
+  now: number,
+): UpcomingDeadline[][] {
+  const boxes = new Map<string, UpcomingDeadline[]>();
+  for (const entry of [...deadlines].sort((a, b) => a.deadline.endsAt - b.deadline.endsAt)) {
+    if (entry.deadline.endsAt <= now) continue;
+    const box = boxes.get(entry.id);
+    if (box) box.push(entry);
+    else boxes.set(entry.id, [entry]);
+  }
+  return [...boxes.values()];
 }
 
 /** When the next threshold will be crossed (epoch ms), to schedule the next check. */

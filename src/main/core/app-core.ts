@@ -5,6 +5,7 @@
  */
 import type { AppClock, AppInfo, CacheInfo, SyncStatus } from '../../shared/bridge';
 import { ScaledClock, systemClock, type Clock } from '../../shared/clock';
+import { isLoopback } from './service-connection';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
 import { AlertCenter } from '../alerts/alert-center';
 import { MorningWatch } from '../morning/morning-watch';
@@ -18,8 +19,11 @@ import { SyncEngine } from '../sync/engine';
 import { syncDocuments } from '../sync/documents';
 import type { EmbeddedServiceProcess, EmbeddedState } from '../embedded/launcher';
 import { SavedAppClock } from './app-clock';
+import { sourceFor, type Source } from './source';
+import { FirstSync, LOADING_RESYNC_MS } from './first-sync';
+import { pendingTrackingRequests } from './service-requests';
 import { BridgeEventBus } from './event-bus';
-import { bridgeHandlers } from './handlers';
+import { bridgeHandlers, type HandlerContext } from './handlers';
 import type { SecretStore } from './secret-store';
 import { ServiceBudgets, type ServiceConnection } from './service-connection';
 
@@ -34,46 +38,147 @@ export interface AppCoreOptions {
   /** The embedded service process (with the simulated world) the shell runs, if any. */
   embedded?: Pick<EmbeddedServiceProcess, 'connection'> &
     Partial<Pick<EmbeddedServiceProcess, 'state' | 'retryNow'>>;
+  /** The demo world's clock (it follows the embedded service's simulated time). */
   clock?: Clock;
+  /** The clock of every other source: real time (tests may put a manual one). */
+  realClock?: Clock;
   /** Opens a file in the OS viewer (the Electron shell); see HandlerContext.openFile. */
   openFile?: (path: string) => Promise<string>;
   log?: (message: string, error?: unknown) => void;
 }
 
+/**
+ * What belongs to the source shown: its cache file, alerts, digest and sync, on its clock. A
+ * switch of source opens another one; the one left finishes its run into its own file.
+ */
+interface SourceSession {
+  source: Source;
+  clock: Clock;
+  cache: CacheStore;
+  alerts: AlertCenter;
+  morning: MorningWatch;
+  sync: SyncEngine;
+  firstSync: FirstSync;
+}
+
 export class AppCore {
   readonly events = new BridgeEventBus();
   readonly dispatch: BridgeDispatcher;
-  readonly cache: CacheStore;
   readonly documents: DocumentCache;
-  readonly alerts: AlertCenter;
-  /** The daily digest and empty-return reminders, on the app clock. */
-  readonly morning: MorningWatch;
-  readonly sync: SyncEngine;
+  private session: SourceSession;
   /** Set by stop(): late reports (the embedded process exiting) find the cache closed. */
   private stopped = false;
   private syncStatus: SyncStatus;
-  private readonly clock: Clock;
+  /** The demo world's clock; `realClock` for every other source. */
+  private readonly demoClock: Clock;
+  private readonly realClock: Clock;
   /** One request budget per configured service, for every call the app makes to it. */
   private readonly budgets: ServiceBudgets;
   /** The demo clock's saved time (it never moves backwards across restarts). */
   private readonly savedClock: SavedAppClock | null = null;
+  private readonly log: (message: string, error?: unknown) => void;
+  private started = false;
 
   constructor(private readonly options: AppCoreOptions) {
-    const log = options.log ?? ((message, error) => console.error(message, error));
-    this.clock = options.clock ?? systemClock;
-    this.cache = Cache.open(options.appInfo.dataDir);
-    if (this.clock instanceof ScaledClock && this.simulated()) {
-      this.savedClock = new SavedAppClock(options.appInfo.dataDir, this.clock);
-      // A crash can lose the last seconds of saved time, but never what the cache recorded.
-      const newestAlert = this.cache.newestAlertAt();
+    this.log = options.log ?? ((message, error) => console.error(message, error));
+    this.demoClock = options.clock ?? systemClock;
+    this.realClock = options.realClock ?? systemClock;
+    this.budgets = new ServiceBudgets(this.realClock);
+    this.session = this.openSession(this.currentSource());
+    if (this.demoClock instanceof ScaledClock && options.embedded) {
+      this.savedClock = new SavedAppClock(options.appInfo.dataDir, this.demoClock);
+      // A crash can lose the last seconds of saved time, but never what the demo's cache
+      // recorded (only known here when the demo is the source at launch).
+      const newestAlert = this.session.source.simulated ? this.cache.newestAlertAt() : null;
       this.savedClock.restore(newestAlert ? Date.parse(newestAlert) : null);
     }
     this.documents = DocumentCache.open(options.appInfo.dataDir);
-    this.budgets = new ServiceBudgets(this.clock);
-    this.alerts = new AlertCenter(
-      this.cache,
+    this.syncStatus = {
+      ...this.session.sync.status(),
+      firstSync: this.session.firstSync.loading(),
+    };
+    this.session.alerts.baseline();
+    this.dispatch = createBridgeDispatcher(
+      bridgeHandlers(
+        this.withShownSource({
+          appInfo: options.appInfo,
+          documents: this.documents,
+          ...(options.openFile ? { openFile: options.openFile } : {}),
+          budgets: this.budgets,
+          events: this.events,
+          secretStore: options.secretStore,
+          settings: () => this.settings(),
+          updateSettings: (patch) => this.updateSettings(patch),
+          connectionChanged: () => {
+            if (this.followSource()) this.restartSync();
+          },
+          syncStatus: () => this.syncStatus,
+          appClock: () => this.appClock(),
+          retryConnection: () => {
+            if (this.simulated()) this.options.embedded?.retryNow?.();
+          },
+          connection: () => this.connection(),
+          cacheInfo: () => this.cacheInfo(),
+        }),
+      ),
+      (method, error) => this.log(`bridge method ${method} failed`, error),
+    );
+  }
+
+  /** Handlers read the cache, clock and sync of the source shown when they run. */
+  private withShownSource(
+    context: Omit<HandlerContext, 'cache' | 'clock' | 'sync'>,
+  ): HandlerContext {
+    return Object.defineProperties(context as HandlerContext, {
+      cache: { get: () => this.session.cache },
+      clock: { get: () => this.session.clock },
+      sync: { get: () => this.session.sync },
+    });
+  }
+
+  /** The shown source's cache. */
+  get cache(): CacheStore {
+    return this.session.cache;
+  }
+
+  get alerts(): AlertCenter {
+    return this.session.alerts;
+  }
+
+  /** The daily digest and empty-return reminders, on the source's clock. */
+  get morning(): MorningWatch {
+    return this.session.morning;
+  }
+
+  get sync(): SyncEngine {
+    return this.session.sync;
+  }
+
+  private currentSource(): Source {
+    const { connection } = this.settings();
+    const source = sourceFor(
+      this.options.appInfo.dataDir,
+      connection,
+      connection.mode === 'remote' ? this.options.secretStore.get() : null,
+    );
+    // Without the embedded service there is no demo world to follow.
+    return source.simulated && !this.options.embedded ? { ...source, simulated: false } : source;
+  }
+
+  private openSession(source: Source): SourceSession {
+    const clock = source.simulated ? this.demoClock : this.realClock;
+    const cache = Cache.openFile(source.cacheFile ?? ':memory:');
+    const firstSync = new FirstSync(cache, () =>
+      pendingTrackingRequests(this.connection(), this.budgets),
+    );
+    const session: Partial<SourceSession> = { source, clock, cache, firstSync };
+    const shown = () => this.session === session;
+    const alerts = new AlertCenter(
+      cache,
       {
         notify: (notification) => {
+          // A run of a source no longer shown stores its alerts for that source, silently.
+          if (!shown()) return;
           this.events.emit('alertRaised', {
             id: notification.alertId,
             kind: notification.kind,
@@ -82,25 +187,31 @@ export class AppCore {
             containerId: notification.containerId,
             // The one decision where the OS notification comes from: the shell's notifier
             // when it has one, else the renderer's Web Notification.
-            osNotification: !options.notifier,
+            osNotification: !this.options.notifier,
           });
-          options.notifier?.notify(notification);
+          this.options.notifier?.notify(notification);
         },
       },
-      this.clock,
+      clock,
       () => this.settings().alerts,
+      () => firstSync.loading(),
     );
-    this.morning = new MorningWatch(this.cache, this.alerts, this.clock, () => this.settings());
-    this.sync = new SyncEngine({
-      cache: this.cache,
-      clock: this.clock,
-      alerts: this.alerts,
+    const morning = new MorningWatch(cache, alerts, clock, () => this.settings());
+    const sync = new SyncEngine({
+      cache,
+      clock,
+      alerts,
       budgets: this.budgets,
-      connection: () => this.connection(),
+      connection: () => (shown() ? this.connection() : null),
       unavailable: () => this.embeddedUnavailable(),
-      onStatus: (status) => this.setSyncStatus(status),
+      onStatus: (status) => {
+        if (!shown()) return;
+        this.setSyncStatus(status);
+        if (status.state === 'idle' && status.lastSuccessAt !== null && firstSync.loading())
+          void this.firstRunEnded(session as SourceSession, status.lastSuccessAt);
+      },
       onSkipped: (record) =>
-        log(`sync skipped ${record.type} ${record.id ?? ''}: ${record.reason}`),
+        this.log(`sync skipped ${record.type} ${record.id ?? ''}: ${record.reason}`),
       extraSteps: [
         async (client, budget) => {
           // Documents are extra: a service without them (or a failed download) never fails
@@ -109,46 +220,78 @@ export class AppCore {
             const outcome = await syncDocuments(
               client,
               this.documents,
-              new Date(this.clock.now()).toISOString(),
+              new Date(clock.now()).toISOString(),
               budget,
             );
             for (const skipped of outcome.skipped) {
-              log(`sync skipped document ${skipped.id ?? ''}: ${skipped.reason}`);
+              this.log(`sync skipped document ${skipped.id ?? ''}: ${skipped.reason}`);
             }
           } catch (error) {
-            log('sync of documents failed', error);
+            this.log('sync of documents failed', error);
           }
         },
       ],
     });
-    this.syncStatus = this.sync.status();
-    this.dispatch = createBridgeDispatcher(
-      bridgeHandlers({
-        appInfo: options.appInfo,
-        cache: this.cache,
-        documents: this.documents,
-        ...(options.openFile ? { openFile: options.openFile } : {}),
-        clock: this.clock,
-        sync: this.sync,
-        budgets: this.budgets,
-        events: this.events,
-        secretStore: options.secretStore,
-        settings: () => this.settings(),
-        updateSettings: (patch) => this.updateSettings(patch),
-        syncStatus: () => this.syncStatus,
-        appClock: () => this.appClock(),
-        retryConnection: () => {
-          if (this.simulated()) this.options.embedded?.retryNow?.();
-        },
-        connection: () => this.connection(),
-        cacheInfo: () => this.cacheInfo(),
-      }),
-      (method, error) => log(`bridge method ${method} failed`, error),
-    );
+    Object.assign(session, { alerts, morning, sync });
+    return session as SourceSession;
+  }
+
+  /**
+   * A complete run while the source was loading: once it has brought what the service has, what
+   * is already true is summed up once and the views stop saying "loading"; while the service is
+   * still looking up its tracking requests, the next run comes soon.
+   */
+  private async firstRunEnded(session: SourceSession, at: string): Promise<void> {
+    const outcome = await session.firstSync.runEnded(at).catch(() => 'waiting' as const);
+    if (this.session !== session || outcome === 'loaded-before') return;
+    if (outcome === 'loaded') session.morning.summarizeSource(this.sourceName());
+    else
+      session.clock.setTimer(LOADING_RESYNC_MS * session.clock.speed, () => {
+        if (this.session === session) void session.sync.sync().catch(() => undefined);
+      });
+    this.setSyncStatus(session.sync.status());
+    this.events.emit('dataChanged', { at: new Date(session.clock.now()).toISOString() });
+  }
+
+  /** "the built-in demo service", or the remote service's host. */
+  private sourceName(): string {
+    if (this.session.source.simulated) return 'the built-in demo service';
+    const baseUrl = this.settings().connection.remoteBaseUrl;
+    try {
+      const url = new URL(baseUrl ?? '');
+      return isLoopback(url) ? `the service at ${url.host}` : url.host;
+    } catch {
+      return 'the remote service';
+    }
+  }
+
+  /**
+   * Shows the source the settings and key now name, if it is another one: its own cache, alerts
+   * and clock at once; the one left stops its timers and closes after its run ends.
+   */
+  private followSource(): boolean {
+    const source = this.currentSource();
+    if (source.key === this.session.source.key) return false;
+    const left = this.session;
+    left.sync.stop();
+    left.alerts.stop();
+    left.morning.stop();
+    this.session = this.openSession(source);
+    // Set before the first sync: what that sync finds is the baseline, not news.
+    this.session.alerts.baseline();
+    void left.sync.settled().then(() => left.cache.close());
+    this.setSyncStatus(this.session.sync.status());
+    this.events.emit('dataChanged', { at: new Date(this.session.clock.now()).toISOString() });
+    if (this.started) {
+      this.session.alerts.deliverPending();
+      this.session.alerts.start();
+    }
+    return true;
   }
 
   /** Starts the background work: pending notifications, deadline checks, periodic sync. */
   start(): void {
+    this.started = true;
     this.savedClock?.start();
     this.alerts.deliverPending();
     this.alerts.start();
@@ -161,7 +304,7 @@ export class AppCore {
    */
   restartSync(): void {
     const { syncIntervalMinutes } = this.settings();
-    const speed = this.clock.speed;
+    const speed = this.session.clock.speed;
     this.sync.start(
       this.simulated() ? EMBEDDED_SYNC_REAL_MS * speed : syncIntervalMinutes * 60_000,
     );
@@ -182,7 +325,7 @@ export class AppCore {
       void this.sync.sync().catch(() => undefined);
       return;
     }
-    if (this.clock instanceof ScaledClock) this.clock.hold();
+    if (this.demoClock instanceof ScaledClock) this.demoClock.hold();
     this.sync.reportUnavailable({
       message: state.message ?? 'The built-in tracking service is not answering.',
       reconnecting: state.restarting,
@@ -190,9 +333,9 @@ export class AppCore {
     });
   }
 
-  /** True when the app runs on the built-in simulated world (its clock is the world's). */
+  /** True when the app shows the built-in simulated world (its clock is the world's). */
   private simulated(): boolean {
-    return this.settings().connection.mode === 'embedded' && this.options.embedded !== undefined;
+    return this.session.source.simulated;
   }
 
   private embeddedUnavailable() {
@@ -207,9 +350,10 @@ export class AppCore {
 
   private appClock(): AppClock {
     const simulated = this.simulated();
+    const { clock } = this.session;
     return {
-      now: new Date(this.clock.now()).toISOString(),
-      speed: this.clock.speed,
+      now: new Date(clock.now()).toISOString(),
+      speed: clock.speed,
       simulated,
       running: !simulated || (this.options.embedded?.state?.().up ?? true),
     };
@@ -249,6 +393,7 @@ export class AppCore {
       before.connection.mode !== next.connection.mode ||
       before.connection.remoteBaseUrl !== next.connection.remoteBaseUrl
     ) {
+      this.followSource();
       this.sync.resetRoutingEntitlement();
       this.restartSync();
     }
@@ -263,12 +408,19 @@ export class AppCore {
   }
 
   /** The sync engine reports progress here; every renderer is told. */
-  setSyncStatus(status: SyncStatus): void {
+  setSyncStatus(engineStatus: SyncStatus): void {
+    const { firstSync } = this.session;
+    const loading = firstSync.loading();
+    const status: SyncStatus = {
+      ...engineStatus,
+      firstSync: loading,
+      message: engineStatus.message ?? (loading ? firstSync.waitingMessage() : null),
+    };
     const finishedRun = this.syncStatus.state === 'syncing' && status.state !== 'syncing';
     this.syncStatus = status;
     this.events.emit('syncStatus', status);
     if (finishedRun)
-      this.events.emit('dataChanged', { at: new Date(this.clock.now()).toISOString() });
+      this.events.emit('dataChanged', { at: new Date(this.session.clock.now()).toISOString() });
   }
 
   getSyncStatus(): SyncStatus {

@@ -15,6 +15,20 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 
 export const isLoopback = (url: URL): boolean => LOOPBACK.has(url.hostname);
 
+/**
+ * Who a connection reaches: the service's address (origin and path, no trailing slash) and the
+ * account its key opens; null for an address that is not a URL. Budgets and sources key on it.
+ */
+export function serviceIdentity(connection: ServiceConnection): string | null {
+  let url: URL;
+  try {
+    url = new URL(connection.baseUrl);
+  } catch {
+    return null;
+  }
+  return `${url.origin}${url.pathname.replace(/\/$/, '')}\n${connection.apiKey}`;
+}
+
 /** One budget per service; loopback services (the embedded one, tests) are not limited. */
 export class ServiceBudgets {
   private readonly budgets = new Map<string, RequestBudget>();
@@ -22,14 +36,9 @@ export class ServiceBudgets {
   constructor(private readonly clock: Clock) {}
 
   for(connection: ServiceConnection): RequestBudget | null {
-    let url: URL;
-    try {
-      url = new URL(connection.baseUrl);
-    } catch {
-      return null; // never reaches the network: the request fails on the address first
-    }
-    if (isLoopback(url)) return null;
-    const key = `${url.origin}${url.pathname.replace(/\/$/, '')}\n${connection.apiKey}`;
+    const key = serviceIdentity(connection);
+    // An address that is not a URL never reaches the network: the request fails on it first.
+    if (key === null || isLoopback(new URL(connection.baseUrl))) return null;
     let budget = this.budgets.get(key);
     if (!budget) {
       budget = new RequestBudget(this.clock);

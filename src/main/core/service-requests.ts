@@ -262,3 +262,25 @@ export async function listTrackingRequests(
   const rows = (body.data ?? []).map(toTrackingRequestRow);
   return { total: body.meta?.total ?? rows.length, rows };
 }
+
+/**
+ * How many tracking requests the service is still looking up (status pending); null when it
+ * cannot say (unreachable, refused, or no such list).
+ */
+export async function pendingTrackingRequests(
+  connection: ServiceConnection | null,
+  budgets?: ServiceBudgets,
+): Promise<number | null> {
+  if (!connection) return null;
+  const { status, json } = await call(
+    connection,
+    budgets,
+    'GET',
+    'tracking_requests?filter[status]=pending&page[size]=1',
+  );
+  if (status !== 200) return null;
+  const body = json as { data?: unknown[]; meta?: { total?: unknown } } | null;
+  const total = body?.meta?.total;
+  if (typeof total === 'number' && Number.isInteger(total) && total >= 0) return total;
+  return Array.isArray(body?.data) ? body.data.length : null;
+}

@@ -20,6 +20,7 @@ import { formatLocalDate } from '../../shared/date-style';
 import type { AlertDraft, BoardRow } from '../../shared/desktop';
 import type { Settings } from '../../shared/settings';
 import { buildWorklist, worklistCounts } from '../../shared/worklist';
+import { countOf, formatCount } from '../../shared/words';
 import type { AlertCenter } from '../alerts/alert-center';
 import type { CacheStore } from '../cache/interface';
 import type { PickedUpBox } from '../cache/board-query';
@@ -56,10 +57,14 @@ export function dueDigest(
 export interface DigestFacts {
   moveToday: number;
   lfdTomorrow: number;
+  /** Boxes whose driving last free day is within the next 7 calendar days (today included). */
+  lfdThisWeek: number;
+  overdue: number;
+  blocked: number;
   cost: CostTotals;
 }
 
-/** What the digest counts: boxes to move today, boxes whose free time ends tomorrow, money. */
+/** What the digest and a source's summary count: boxes by worklist section, deadlines, money. */
 export function digestFacts(
   rows: readonly BoardRow[],
   tables: CostTables,
@@ -68,13 +73,42 @@ export function digestFacts(
   const counts = worklistCounts(buildWorklist(rows, now));
   let cost = NO_COST;
   let lfdTomorrow = 0;
+  let lfdThisWeek = 0;
   for (const row of rows) {
     cost = addCost(cost, containerCost(row, tables, now));
     const deadline = hasLeftTerminal(row.status) ? null : drivingDeadline(row.deadlines, now);
-    if (deadline && now < deadline.endsAt && lfdDaysAway(deadline.date, deadline.zone, now) === 1)
-      lfdTomorrow += 1;
+    if (!deadline || now >= deadline.endsAt) continue;
+    const days = lfdDaysAway(deadline.date, deadline.zone, now);
+    if (days === 1) lfdTomorrow += 1;
+    if (days < 7) lfdThisWeek += 1;
   }
-  return { moveToday: counts.move_today, lfdTomorrow, cost };
+  return {
+    moveToday: counts.move_today,
+    lfdTomorrow,
+    lfdThisWeek,
+    overdue: counts.overdue_accruing,
+    blocked: counts.blocked_lfd_soon,
+    cost,
+  };
+}
+
+/** The one summary a source gets when its first sync ends (what is already true, summed up). */
+export const SOURCE_SUMMARY_KEY = 'source_summary';
+
+export function sourceSummaryDraft(sourceName: string, facts: DigestFacts): AlertDraft {
+  const accruing = facts.cost.currency ? money(facts.cost.accrued, facts.cost.currency) : '$0';
+  const verb = facts.lfdThisWeek === 1 ? 'has' : 'have';
+  return {
+    kind: 'daily_digest',
+    dedupeKey: SOURCE_SUMMARY_KEY,
+    containerId: null,
+    shipmentId: null,
+    title: `Now showing ${sourceName}`,
+    body:
+      `${countOf(facts.lfdThisWeek, 'container')} ${verb} a last free day this week; ` +
+      `${formatCount(facts.overdue)} overdue, ${formatCount(facts.blocked)} blocked by a hold, ` +
+      `${accruing} accruing.`,
+  };
 }
 
 const money = (amount: number, currency: string) =>
@@ -109,6 +143,8 @@ export function perDiemDrafts(
   rows: readonly PickedUpBox[],
   tables: CostTables,
   now: number,
+  /** The source's baseline: a reminder whose notice began before it is not news. */
+  since: number | null = null,
 ): AlertDraft[] {
   const drafts: AlertDraft[] = [];
   for (const row of rows) {
@@ -123,6 +159,7 @@ export function perDiemDrafts(
       now,
     );
     if (!clock || now >= clock.endsAt || now < clock.endsAt - PER_DIEM_NOTICE_MS) continue;
+    if (since !== null && clock.endsAt - PER_DIEM_NOTICE_MS < since) continue;
     const day = lfdDaysAway(clock.date, clock.zone, now) === 0 ? 'today' : 'tomorrow';
     drafts.push({
       kind: 'empty_return_due',
@@ -186,15 +223,33 @@ export class MorningWatch {
     const now = this.clock.now();
     const settings = this.settings();
     const drafts: AlertDraft[] = [];
+    const since = this.alerts.baseline();
     const digest = dueDigest(now, settings.digest, this.zone);
-    if (digest) {
+    // A source first shown after today's digest time has its summary instead.
+    if (digest && digestTimeOn(now, settings.digest.time, this.zone) >= since) {
       const facts = digestFacts(this.cache.board.worklistRows(), settings.costs, now);
       drafts.push(digestDraft(digest.key, digest.date, this.zone, facts));
     }
-    drafts.push(...perDiemDrafts(this.pickedUp(now), settings.costs, now));
+    drafts.push(...perDiemDrafts(this.pickedUp(now), settings.costs, now, since));
     const inserted = this.cache.insertAlerts(drafts, isoString(now));
     this.alerts.deliver(inserted);
     return inserted.length;
+  }
+
+  /**
+   * After the source's first complete sync: one alert that sums up what is already true, instead
+   * of replaying it (stored once per source; returns whether it was new).
+   */
+  summarizeSource(sourceName: string): boolean {
+    if (this.cache.storedAlertKeys([SOURCE_SUMMARY_KEY]).size > 0) return false;
+    const now = this.clock.now();
+    const facts = digestFacts(this.cache.board.worklistRows(), this.settings().costs, now);
+    const inserted = this.cache.insertAlerts(
+      [sourceSummaryDraft(sourceName, facts)],
+      isoString(now),
+    );
+    this.alerts.deliver(inserted);
+    return inserted.length > 0;
   }
 
   private pickedUp(now: number): PickedUpBox[] {

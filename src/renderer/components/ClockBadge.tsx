@@ -2,14 +2,24 @@ import { appClockKind, useNow } from '../hooks/use-now';
 import { formatShortDateTime } from '../lib/format';
 
 /**
- * Says, in demo mode, that the app's time is the simulated world's: "Simulated time · 600× ·
- * 24 Nov 05:30 PST" (paused while the world's service is down). Nothing with a real service.
+ * Says which time the views follow: in demo mode the simulated world's, "Simulated time · 600× ·
+ * 24 Nov 05:30 PST" (paused while the world's service is down); with any other service real
+ * time, "Real time · 24 Nov 05:30 PST" (each place's dates in its own zone).
  */
 export function ClockBadge() {
   // Ten simulated minutes pass every real second at 600×: refresh often enough to read.
   const now = useNow(1_000);
   const { simulated, running, speed } = appClockKind();
-  if (!simulated) return null;
+  if (!simulated)
+    return (
+      <span
+        className="clock-badge"
+        data-testid="clock-badge"
+        title="Countdowns, the worklist's day and alerts follow real time, each place in its own time zone."
+      >
+        Real time · {formatShortDateTime(new Date(now).toISOString())}
+      </span>
+    );
   const pace = running ? `${Number(speed.toPrecision(4)).toLocaleString('en-US')}×` : 'paused';
   return (
     <span

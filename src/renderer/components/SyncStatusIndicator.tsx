@@ -33,7 +33,10 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
       ? ` ${Math.round(status.progress * 100)}%`
       : '';
   const neverSynced = status.state === 'idle' && status.lastSuccessAt === null;
-  const label = neverSynced ? 'Not synced yet' : LABELS[status.state];
+  // Until the source's first sync has brought its data, it is loading, never "Up to date".
+  const firstSync =
+    status.firstSync === true && (status.state === 'idle' || status.state === 'syncing');
+  const label = firstSync ? 'Loading' : neverSynced ? 'Not synced yet' : LABELS[status.state];
   const since = status.offlineSince ? formatShortDateTime(status.offlineSince) : null;
   // "Offline — the tracking service is not answering (since 23 Nov 10:42 PST)"; while trying
   // again: "Reconnecting… Offline since 23 Nov 10:42 PST — the tracking service is not answering".
@@ -44,9 +47,11 @@ export function SyncStatusIndicator({ status }: { status: SyncStatus | null }) {
       : status.state === 'reconnecting'
         ? `Offline since ${since} — the tracking service is not answering`
         : '';
-  const lastSynced = status.lastSuccessAt
-    ? `Last synced ${formatRelative(status.lastSuccessAt, now)}`
-    : '';
+  const lastSynced = firstSync
+    ? 'First sync with this service'
+    : status.lastSuccessAt
+      ? `Last synced ${formatRelative(status.lastSuccessAt, now)}`
+      : '';
   const detail = [outage, status.message, lastSynced].filter(Boolean).join(' · ');
 
   const syncNow = async () => {

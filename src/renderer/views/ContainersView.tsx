@@ -29,6 +29,8 @@ import { countOf, formatCount } from '../../shared/words';
 import { CostSummary } from '../components/CostSummary';
 import { SavedViewsBar } from '../board/SavedViewsBar';
 import { useSettings } from '../hooks/use-settings';
+import { useSyncStatus } from '../hooks/use-sync-status';
+import { FirstSyncNotice, stillLoading } from '../components/FirstSyncNotice';
 import { navigate } from '../lib/navigation';
 
 export const VIEW_LABELS: Record<BoardView, string> = {
@@ -173,6 +175,7 @@ export function ContainersView() {
     shown: shownFields,
   });
   const pages = useBoardPages(query, dataVersion);
+  const syncStatus = useSyncStatus().value;
   const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
   const settings = useSettings();
   const queryKey = JSON.stringify({ ...query, sort: undefined });
@@ -427,7 +430,8 @@ export function ContainersView() {
           Could not load containers: {pages.error}
         </p>
       ) : null}
-      {pages.total === 0 ? (
+      {stillLoading(syncStatus) ? <FirstSyncNotice status={syncStatus} /> : null}
+      {pages.total === 0 && stillLoading(syncStatus) ? null : pages.total === 0 ? (
         <div className="empty-state">
           <h2>{filtered || filters.view ? 'No containers match' : 'No containers yet'}</h2>
           <p>

@@ -18,6 +18,8 @@ import { useSettings } from '../hooks/use-settings';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
+import { useSyncStatus } from '../hooks/use-sync-status';
+import { FirstSyncNotice, stillLoading } from '../components/FirstSyncNotice';
 import { navigate } from '../lib/navigation';
 import '../worklist.css';
 
@@ -33,7 +35,9 @@ export function WorklistView() {
     () => quayside.getWorklist(),
     `${dataVersion}-${Math.floor(now / 60_000)}-${JSON.stringify(settings?.costs ?? null)}`,
   );
-  const list = worklist.value;
+  const status = useSyncStatus().value;
+  const loading = stillLoading(status);
+  const list = loading ? null : worklist.value;
   const total = list ? Object.values(list.counts).reduce((sum, n) => sum + n, 0) : null;
 
   return (
@@ -50,7 +54,7 @@ export function WorklistView() {
             </span>
           ))
         ) : (
-          <span className="muted">Loading…</span>
+          <span className="muted">{loading ? 'Loading your containers…' : 'Loading…'}</span>
         )}
         {list ? <CostSummary cost={list.cost} /> : null}
         <span className="spacer" />
@@ -61,6 +65,7 @@ export function WorklistView() {
           Could not load the worklist: {worklist.error}
         </p>
       ) : null}
+      {loading ? <FirstSyncNotice status={status} /> : null}
       {total === 0 ? (
         <div className="empty-state">
           <h2>Nothing to act on today</h2>

@@ -16,6 +16,7 @@ export const connectionHandlers = (
   },
   setRemoteApiKey: ({ apiKey }) => {
     ctx.secretStore.set(apiKey);
+    ctx.connectionChanged();
     // A new key may carry other entitlements: ask for map data again.
     ctx.sync.resetRoutingEntitlement();
     return {

@@ -15,20 +15,23 @@ import type { ServiceBudgets, ServiceConnection } from '../service-connection';
 
 export interface HandlerContext {
   appInfo: AppInfo;
-  cache: CacheStore;
+  /** The shown source's cache, clock and sync (another source's after a switch). */
+  readonly cache: CacheStore;
   documents: DocumentCache;
   /**
    * Opens a file in the OS viewer (Electron's shell); resolves to an error text, empty when it
    * opened. Absent in browser mode, where the tab is given the file instead.
    */
   openFile?: (path: string) => Promise<string>;
-  clock: Clock;
-  sync: SyncEngine;
+  readonly clock: Clock;
+  readonly sync: SyncEngine;
   budgets: ServiceBudgets;
   events: BridgeEventBus;
   secretStore: SecretStore;
   settings(): Settings;
   updateSettings(patch: SettingsPatch): Settings;
+  /** The remote key changed: the app shows that account's own data (another source). */
+  connectionChanged(): void;
   syncStatus(): SyncStatus;
   /** The app's time, its speed and whether it is the simulated world's. */
   appClock(): AppClock;
