@@ -12,18 +12,13 @@
  * `changeContainer` changes an active container the way the real service would (new status, new
  * deadlines, one more transport event, still no `updated_at`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { checkDigit } from '../../src/shared/iso6346';
+import { referenceFile } from './reference-files';
 
-/** The workspace's reference file: next to the checkout, or next to the folder of worktrees. */
-const REFERENCE = ['../../../shared', '../../../../shared']
-  .map((up) =>
-    fileURLToPath(new URL(`${up}/reference/terminal49-v2-openapi.json`, import.meta.url)),
-  )
-  .find((path) => existsSync(path))!;
+const REFERENCE = referenceFile('terminal49-v2-openapi.json');
 
 type Json = Record<string, unknown>;
 type Resource = { id: string; type: string; attributes?: Json; relationships?: Json; links?: Json };
