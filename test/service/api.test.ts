@@ -354,13 +354,22 @@ describe('search and webhooks', () => {
   it('finds shipments, containers and requests by number or reference', async () => {
     const res = await t.get('/search?query=aa0001');
     expectValid(SearchDocument, res.body);
-    expect(res.body.data.map((r: any) => r.type)).toEqual(['shipment']);
+    // Every item is a `search_result`, as the real service sends (its MCP server reads these).
+    const kinds = (body: any) => body.data.map((r: any) => `${r.type} ${r.attributes.entity_type}`);
+    expect(kinds(res.body)).toEqual(['search_result shipment']);
+    expect(res.body.data[0].attributes.scac).toBe('MSCU');
     const byRef = await t.get('/search?query=PO-MEDUAA');
     expect(byRef.body.data[0].attributes.containers_count).toBe(2);
     const byContainer = await t.get(`/search?query=${seeded.containers[1]!.number}`);
-    expect(byContainer.body.data.map((r: any) => r.type)).toEqual(['cargo']);
+    expectValid(SearchDocument, byContainer.body);
+    expect(kinds(byContainer.body)).toEqual(['search_result cargo']);
+    // A container carries its line, as the real service's results do.
+    expect(byContainer.body.data[0].attributes).toMatchObject({
+      number: seeded.containers[1]!.number,
+      scac: 'MSCU',
+    });
     const pending = await t.get('/search?query=9000001');
-    expect(pending.body.data.map((r: any) => r.type)).toEqual(['tracking_request']);
+    expect(kinds(pending.body)).toEqual(['search_result tracking_request']);
     expect((await t.get('/search')).status).toBe(400);
   });
 

@@ -4,19 +4,11 @@
  * email submissions and document schemas. Path parameter names may differ ({id} vs {imo}).
  */
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { referenceFile } from '../support/reference-files';
 import { startTestService, type TestService } from './helpers';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const referencePath = path.resolve(
-  repoRoot,
-  '..',
-  'shared',
-  'reference',
-  'terminal49-v2-openapi.json',
-);
+const referencePath = referenceFile('terminal49-v2-openapi.json');
 const EXCLUDED_TAGS = new Set(['Documents', 'Email Submissions', 'Document Schemas']);
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 

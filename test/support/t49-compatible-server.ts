@@ -15,12 +15,10 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { checkDigit } from '../../src/shared/iso6346';
+import { referenceFile } from './reference-files';
 
-const REFERENCE = fileURLToPath(
-  new URL('../../../shared/reference/terminal49-v2-openapi.json', import.meta.url),
-);
+const REFERENCE = referenceFile('terminal49-v2-openapi.json');
 
 type Json = Record<string, unknown>;
 type Resource = { id: string; type: string; attributes?: Json; relationships?: Json; links?: Json };
@@ -88,6 +86,8 @@ export interface T49Server {
   changeContainer(shipment: number, k: number): void;
   /** A new tracking request whose shipment is created at once (active, new containers). */
   trackNew(): number;
+  /** Sends these attribute values in one record from now on (values real accounts carry). */
+  setAttributes(id: string, attributes: Json): void;
   /** Makes one record malformed (kept until `repair`): a string where an object belongs. */
   breakRecord(type: 'shipment' | 'container' | 'transport_event' | 'terminal', id: string): void;
   repair(id: string): void;
@@ -118,6 +118,7 @@ export async function startT49CompatibleServer(options: T49ServerOptions): Promi
   /** Tracking requests: shipment index and when the request last changed. */
   const trackingRequests: { shipment: number; updatedAt: number }[] = [];
   const broken = new Set<string>();
+  const patches = new Map<string, Json>();
   const recent: number[] = [];
   const requests = { count: 0, log: [] as string[] };
 
@@ -304,7 +305,13 @@ export async function startT49CompatibleServer(options: T49ServerOptions): Promi
     };
   }
 
-  const withBreak = (r: Resource): unknown => (broken.has(r.id) ? { ...r, attributes: 'oops' } : r);
+  /** A record with the attributes a test set on it (`setAttributes`). */
+  const patched = (r: Resource): Resource => {
+    const patch = patches.get(r.id);
+    return patch ? { ...r, attributes: { ...r.attributes, ...clone(patch) } } : r;
+  };
+  const withBreak = (r: Resource): unknown =>
+    broken.has(r.id) ? { ...r, attributes: 'oops' } : patched(r);
 
   function trackingRequest(n: number): Resource {
     const tr = trackingRequests[n]!;
@@ -536,10 +543,10 @@ export async function startT49CompatibleServer(options: T49ServerOptions): Promi
     requests,
     shipmentId,
     containerId,
-    shipment: (i) => clone(shipment(i)),
-    container: (i, k) => clone(container(i, k)),
-    events: (i, k) => clone(events(i, k)),
-    terminal: (t) => clone(terminal(t)),
+    shipment: (i) => clone(patched(shipment(i))),
+    container: (i, k) => clone(patched(container(i, k))),
+    events: (i, k) => clone(events(i, k).map(patched)),
+    terminal: (t) => clone(patched(terminal(t))),
     activeShipments: () =>
       Array.from({ length: shipmentCount - activeFrom }, (_, n) => activeFrom + n),
     changeContainer(i, k) {
@@ -553,6 +560,7 @@ export async function startT49CompatibleServer(options: T49ServerOptions): Promi
       if (activeFrom > i) activeFrom = i;
       return i;
     },
+    setAttributes: (id, attributes) => void patches.set(id, clone(attributes)),
     breakRecord: (_type, id) => void broken.add(id),
     repair: (id) => void broken.delete(id),
     close: () =>

@@ -464,25 +464,36 @@ export class Cache implements CacheStore {
     this.stmt(`${SEARCH_INSERT} WHERE c.shipment_id = ?`).run(shipmentId);
   }
 
-  /** Stores a container's whole event history as one row, newest first, and clears its flag. */
-  private writeEvents(containerSeq: number, events: readonly CachedEvent[]): void {
+  /**
+   * Stores a container's whole event history as one row, newest first, and clears its flag
+   * unless the history is known to be incomplete (then the next sync asks again).
+   */
+  private writeEvents(containerSeq: number, events: readonly CachedEvent[], complete = true): void {
     this.stmt(
       `INSERT INTO container_events (container_seq, event_count, json) VALUES (?, ?, ?)
        ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
          json = excluded.json`,
     ).run(containerSeq, events.length, JSON.stringify([...events].sort(newestFirst)));
+    if (!complete) return;
     this.stmt('UPDATE containers SET events_stale = 0 WHERE seq = ? AND events_stale = 1').run(
       containerSeq,
     );
   }
 
-  /** Replaces a container's event history (the full list from the server) in one transaction. */
-  replaceEvents(containerId: string, events: readonly CachedEvent[]): void {
+  /**
+   * Replaces a container's event history (the list from the server) in one transaction; an
+   * incomplete one (`complete: false`, an event was unusable) leaves the container marked stale.
+   */
+  replaceEvents(
+    containerId: string,
+    events: readonly CachedEvent[],
+    { complete = true }: { complete?: boolean } = {},
+  ): void {
     this.db
       .transaction(() => {
         const row = this.stmt('SELECT seq FROM containers WHERE id = ?').get(containerId) as
           { seq: number } | undefined;
-        if (row) this.writeEvents(row.seq, events);
+        if (row) this.writeEvents(row.seq, events, complete);
       })
       .immediate();
   }

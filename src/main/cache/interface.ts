@@ -101,7 +101,11 @@ export interface CacheStore {
   /** A run of writes ended (a sync): fold the log into the file now, off this thread. */
   requestCheckpoint(): void;
   applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome;
-  replaceEvents(containerId: string, events: readonly CachedEvent[]): void;
+  replaceEvents(
+    containerId: string,
+    events: readonly CachedEvent[],
+    options?: { complete?: boolean },
+  ): void;
   staleEventContainers(): string[];
   deleteMissing(kind: 'shipments' | 'containers', seenIds: ReadonlySet<string>): number;
   deleteContainer(id: string): void;

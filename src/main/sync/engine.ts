@@ -178,6 +178,10 @@ const HOUR = 3_600_000;
 /** A custom field's api_slug as the board keys its column (the service's own rule). */
 const API_SLUG_RE = /^[a-z][a-z0-9_]{0,62}$/;
 
+/** The ids of the skipped records of one type. */
+const idsOf = (skipped: readonly SkippedRecord[], type: string): Set<string> =>
+  new Set(skipped.flatMap((s) => (s.type === type && s.id !== null ? [s.id] : [])));
+
 /** Records validated between two yields to the event loop. */
 const CHECK_SLICE = 100;
 /** Containers (with their events) written per transaction. */
@@ -818,12 +822,17 @@ export class SyncEngine {
         if (!(error instanceof V2Error && error.kind === 'not_found')) throw error;
       }
     }
+    // Each definition stands alone: a skipped one keeps its cached copy, the others are stored.
+    const skippedIds = idsOf(run.pending.slice(skippedBefore), 'custom_field_definition');
+    const listed = new Set(definitions.map((d) => d.id));
+    const kept = cache
+      .customFieldDefinitions()
+      .filter((d) => skippedIds.has(d.id) && !listed.has(d.id));
     const complete = run.pending.length === skippedBefore;
     this.reportSkipped(run);
-    if (complete) {
-      cache.replaceCustomFieldDefinitions(definitions);
-      cache.setState(STATE.customFieldDefinitionsReadAt, Date.now());
-    }
+    cache.replaceCustomFieldDefinitions([...definitions, ...kept]);
+    // An incomplete list is read again on the next run rather than after the usual interval.
+    if (complete) cache.setState(STATE.customFieldDefinitionsReadAt, Date.now());
   }
 
   /** Whether a value synced this run names a definition the cache does not have. */
@@ -867,11 +876,17 @@ export class SyncEngine {
         }
         throw error;
       }
-      const incomplete = run.pending.length > skippedBefore;
+      // Each event stands alone: the usable ones are stored, an unusable one keeps its cached
+      // copy (if any), and the container stays marked so the next run asks again.
+      const skippedIds = idsOf(run.pending.slice(skippedBefore), 'transport_event');
+      const kept = skippedIds.size
+        ? cache.board
+            .eventsOf(id)
+            .filter((e) => skippedIds.has(e.id) && !events.some((n) => n.id === e.id))
+        : [];
+      const complete = run.pending.length === skippedBefore;
       this.reportSkipped(run);
-      // A history with an unusable event would drop it: the container keeps its previous
-      // events and stays marked, so the next run asks again.
-      if (!incomplete) cache.replaceEvents(id, events);
+      cache.replaceEvents(id, [...events, ...kept], { complete });
       this.setStatus({
         progress:
           PHASES.events[0] + ((PHASES.events[1] - PHASES.events[0]) * (i + 1)) / stale.length,

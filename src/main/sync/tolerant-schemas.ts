@@ -1,9 +1,12 @@
 /**
  * What a record from a /v2 service must have to be usable, and nothing more: the shared TypeBox
  * schemas of each resource, with every member the spec and the reference do not require made
- * optional and nullable. Members that are present still have to fit their type (an unknown
- * status is refused), unknown members are allowed and kept, and numbers sent as strings
- * (latitude "33.7", a weight "20210") become numbers before the check.
+ * optional and nullable. Members that are present still have to fit their type, but an enum
+ * is only a type: a value the lists do not name (a transport event's `data_source: "rail"`, a
+ * definition's `entity_type: "Cargo"`, a new status, hold status or fee type) is kept as sent,
+ * because the real service sends more values than its documentation lists. Unknown members are
+ * allowed and kept, and numbers sent as strings (latitude "33.7", a weight "20210") become numbers
+ * before the check.
  *
  * Required, per the spec and the reference's component schemas:
  * - shipment: id, type, attributes, relationships, links; attribute `bill_of_lading_number`
@@ -37,9 +40,35 @@ type Schema = TSchema & {
   type?: string;
   anyOf?: Schema[];
   enum?: unknown[];
+  const?: unknown;
   properties?: Record<string, Schema>;
   items?: Schema;
 };
+
+/**
+ * The schema with every enum widened to its type (strings to any string, numbers to any number),
+ * in nested objects and array items too; a lone `const` (a resource's `type`) stays exact.
+ */
+function widenEnums(schema: Schema): Schema {
+  if (Array.isArray(schema.enum)) {
+    const { enum: values, ...rest } = schema;
+    if (values.every((v) => typeof v === 'string')) return { ...rest, type: 'string' } as Schema;
+    if (values.every((v) => typeof v === 'number')) return { ...rest, type: 'number' } as Schema;
+    return schema;
+  }
+  if (schema.anyOf?.length && schema.anyOf.every((v) => typeof v.const === 'string')) {
+    return { type: 'string' } as Schema; // a union of string constants is an enum too
+  }
+  if (schema.anyOf) return { ...schema, anyOf: schema.anyOf.map(widenEnums) };
+  if (schema.items) return { ...schema, items: widenEnums(schema.items) };
+  if (schema.properties) {
+    const properties = Object.fromEntries(
+      Object.entries(schema.properties).map(([name, member]) => [name, widenEnums(member)]),
+    );
+    return { ...schema, properties };
+  }
+  return schema;
+}
 
 const variants = (s: Schema): Schema[] => (s.anyOf ? s.anyOf.flatMap(variants) : [s]);
 const isNullable = (s: Schema) => variants(s).some((v) => v.type === 'null');
@@ -70,7 +99,7 @@ interface Requirements {
 }
 
 function tolerant(resource: TSchema, requirements: Requirements): TSchema {
-  const r = resource as Schema;
+  const r = widenEnums(resource as Schema);
   const props = r.properties!;
   const members = requirements.members ?? [];
   const member = (name: 'attributes' | 'relationships' | 'links', schema: TSchema) =>

@@ -11,7 +11,9 @@ export const SEARCH_LIMIT = 25;
 /**
  * Search across shipments, containers and tracking requests by any of their numbers and
  * references. Shipments first, then containers, then tracking requests; newest first within
- * each; requests whose shipment is already listed are left out.
+ * each; requests whose shipment is already listed are left out. Every item is a `search_result`
+ * (what the real service sends and its clients read) whose `entity_type` names what it found:
+ * `shipment`, `cargo` (a container) or `tracking_request`.
  */
 export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const { ref } = ctx;
@@ -51,7 +53,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext):
       const results: SearchResult[] = [
         ...shipments.map((s) => ({
           id: s.id,
-          type: 'shipment' as const,
+          type: 'search_result' as const,
           attributes: {
             ...blank,
             entity_type: 'shipment',
@@ -73,12 +75,13 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext):
         })),
         ...containers.map((c) => ({
           id: c.id,
-          type: 'cargo' as const,
+          type: 'search_result' as const,
           attributes: {
             ...blank,
             entity_type: 'cargo',
             number: c.number,
             shipment_id: c.shipment_id,
+            scac: hits.containerScacs.get(c.id) ?? null,
             ref_numbers: JSON.parse(c.ref_numbers) as string[],
             created_at: c.created_at,
             updated_at: c.updated_at,
@@ -88,7 +91,7 @@ export function registerSearchRoutes(app: FastifyInstance, ctx: ServiceContext):
           .filter((r) => !r.shipment_id || !shipmentIds.includes(r.shipment_id))
           .map((r) => ({
             id: r.id,
-            type: 'tracking_request' as const,
+            type: 'search_result' as const,
             attributes: {
               ...blank,
               entity_type: 'tracking_request',

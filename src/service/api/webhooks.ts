@@ -50,7 +50,11 @@ const WebhookCreateBody = Type.Object({
     attributes: Type.Object({
       url: WebhookAttributes.url,
       active: Type.Optional(WebhookAttributes.active),
-      events: WebhookAttributes.events,
+      // Optional as in the reference (only url and active are required): absent means every event.
+      events: Type.Optional({
+        ...WebhookAttributes.events,
+        description: 'Names from GET /webhooks/events; absent: every event',
+      }),
       headers: Type.Optional(WebhookAttributes.headers),
     }),
   }),
@@ -212,7 +216,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
         tags: ['Webhooks'],
         summary: 'Create a webhook',
         description:
-          'Registers an https endpoint for the listed events. The response carries the generated `secret` that signs every delivery (`X-T49-Webhook-Signature`: hex HMAC-SHA256 of the body; Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`).',
+          'Registers an https endpoint for the listed events; without `events` it receives every event (the list is stored, so the response names each one). The response carries the generated `secret` that signs every delivery (`X-T49-Webhook-Signature`: hex HMAC-SHA256 of the body; Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`).',
         body: WebhookCreateBody,
         response: { 201: SingleDocument(WebhookResource) },
       },
@@ -225,7 +229,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       const row = await store.create(account.id, {
         url: attributes.url!,
         active: attributes.active !== false,
-        events: attributes.events ?? [],
+        events: attributes.events ?? [...WEBHOOK_EVENT_NAMES],
         secret: generateSecret(),
         headers: attributes.headers,
         now,
@@ -411,7 +415,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
           'The payload as it would be sent to a webhook endpoint for `event` (made-up data).',
         querystring: Type.Object({
           event: Type.Optional(
-            Type.String({ description: `One of: ${WEBHOOK_EVENT_NAMES.join(', ')}` }),
+            Type.String({ description: `Required. One of: ${WEBHOOK_EVENT_NAMES.join(', ')}` }),
           ),
         }),
         response: { 200: ListDocument(Type.Unknown()) },
@@ -419,7 +423,13 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     },
     async (request, reply) => {
       accountOf(request);
-      const event = (request.query as { event?: string }).event ?? 'tracking_request.succeeded';
+      const event = (request.query as { event?: string }).event;
+      // As the real service: an example is of one event, which must be named.
+      if (event === undefined || event === '') {
+        throw new ApiError(400, 'event is required; see GET /webhooks/events', {
+          source: { parameter: 'event' },
+        });
+      }
       if (!isWebhookEvent(event)) {
         throw new ApiError(400, `${event} is not a webhook event; see GET /webhooks/events`, {
           source: { parameter: 'event' },

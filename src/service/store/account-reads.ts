@@ -72,6 +72,8 @@ export interface SearchHits {
   trackingRequests: TrackingRequestsTable[];
   /** Containers per listed shipment. */
   containerCounts: Map<string, number>;
+  /** The line (SCAC) of each listed container's shipment. */
+  containerScacs: Map<string, string>;
 }
 
 /** No filter set at all (checked over every member, so a filter added later is never missed). */
@@ -402,6 +404,21 @@ export class AccountReads {
           .execute()
       : [];
     const containerCounts = new Map(counts.map((c) => [c.shipment_id, Number(c.n)]));
-    return { shipments, containers, trackingRequests, containerCounts };
+    const ownerIds = [...new Set(containers.map((c) => c.shipment_id))];
+    const owners = ownerIds.length
+      ? await this.db
+          .selectFrom('shipments')
+          .select(['id', 'scac'])
+          .where('id', 'in', ownerIds)
+          .execute()
+      : [];
+    const scacOf = new Map(owners.map((o) => [o.id, o.scac]));
+    const containerScacs = new Map(
+      containers.flatMap((c) => {
+        const scac = scacOf.get(c.shipment_id);
+        return scac ? [[c.id, scac] as const] : [];
+      }),
+    );
+    return { shipments, containers, trackingRequests, containerCounts, containerScacs };
   }
 }

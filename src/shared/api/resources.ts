@@ -521,11 +521,12 @@ export const InferNumberResult = Type.Object({
 });
 export type InferNumberResult = Static<typeof InferNumberResult>;
 
+/** One hit of `GET /search`: the real service types every item `search_result`. */
 export const SearchResult = Type.Object({
   id: Type.String(),
-  type: literals(['shipment', 'cargo', 'tracking_request'] as const),
+  type: Type.Literal('search_result'),
   attributes: Type.Object({
-    entity_type: Type.String(),
+    entity_type: literals(['shipment', 'cargo', 'tracking_request'] as const),
     number: Type.String(),
     shipment_id: NullableString,
     scac: NullableString,

@@ -111,21 +111,48 @@ describe('malformed custom field records', () => {
     expect(cache.board.customFieldColumns().map((c) => c.slug)).toEqual(['trucker']);
   });
 
-  it('skips a value without `value` and keeps the cached one; skips an unknown field type and keeps the columns', async () => {
+  it('skips a value without `value` and keeps the cached one; a definition beyond the documented enums is kept as sent', async () => {
     served.definitions = [
       definition('d1', 'trucker', 'short_text'),
       definition('d2', 'colour', 'colour_picker'),
+      {
+        ...definition('d3', 'cargo_class', 'short_text'),
+        attributes: {
+          ...definition('d3', 'cargo_class', 'short_text').attributes,
+          entity_type: 'Cargo',
+        },
+      },
     ];
     served.value = { id: 'v1', type: 'custom_field', attributes: { api_slug: 'trucker' } };
     const result = await engine.sync();
-    expect(result.skipped.map((s) => [s.type, s.id])).toEqual([
-      ['custom_field_definition', 'd2'],
-      ['custom_field', 'v1'],
-    ]);
+    expect(result.skipped.map((s) => [s.type, s.id])).toEqual([['custom_field', 'v1']]);
     expect(cache.customFieldValuesOf('container', 'c1')).toEqual({ trucker: 'Acme' });
-    expect(cache.board.customFieldColumns().map((c) => c.slug)).toEqual(['trucker']);
+    expect(cache.customFieldDefinitions().map((d) => [d.id, d.entityType, d.dataType])).toEqual([
+      ['d1', 'Container', 'short_text'],
+      ['d2', 'Container', 'colour_picker'],
+      ['d3', 'Cargo', 'short_text'],
+    ]);
+    expect(cache.board.customFieldColumns().map((c) => c.slug)).toContain('trucker');
     expect(
       cache.board.containers({ search: 'acme' }, Date.parse(UPDATED)).rows.map((r) => r.id),
     ).toEqual(['c1']);
+  });
+
+  it('an unusable definition is skipped alone: the others are stored, its cached copy stays', async () => {
+    served.definitions = [
+      definition('d1', 'trucker', 'short_text'),
+      { id: 'd2', type: 'custom_field_definition', attributes: { api_slug: 'colour' } },
+      definition('d4', 'broker', 'short_text'),
+    ];
+    const result = await engine.sync();
+    expect(result.skipped.map((s) => [s.type, s.id])).toEqual([
+      ['custom_field_definition', 'd2'],
+      ['custom_field', 'v1'], // still without its value
+    ]);
+    expect(cache.customFieldDefinitions().map((d) => [d.id, d.apiSlug, d.dataType])).toEqual([
+      ['d1', 'trucker', 'short_text'],
+      ['d2', 'colour', 'colour_picker'],
+      ['d4', 'broker', 'short_text'],
+    ]);
   });
 });

@@ -8,7 +8,7 @@ import { Cache } from '../../../src/main/cache/cache';
 import { BUDGET_WAIT_MESSAGE, SyncEngine } from '../../../src/main/sync/engine';
 import { RequestBudget } from '../../../src/main/sync/request-budget';
 import { testConnection } from '../../../src/main/sync/test-connection';
-import type { SkippedRecord } from '../../../src/main/sync/validate';
+import { checkRecord, type SkippedRecord } from '../../../src/main/sync/validate';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ManualClock } from '../../../src/shared/clock';
 import { statusLabel } from '../../../src/shared/container';
@@ -115,6 +115,76 @@ describe('sync of a Terminal49-compatible account', () => {
     );
   });
 
+  it('keeps values beyond the documented enums as sent, and every sibling with them', async () => {
+    // What real accounts carry: a rail data source, event names, statuses, hold statuses, fee
+    // types, equipment and stop reasons the reference's lists do not name.
+    const [i, k] = [38, 1];
+    const events = server.events(i, k);
+    expect(events.length).toBeGreaterThan(2);
+    server.setAttributes(events[0]!.id, {
+      data_source: 'rail',
+      event: 'container.transport.rail_interchange',
+    });
+    server.setAttributes(events[2]!.id, { data_source: 'ocean_carrier_edi' });
+    const odd = {
+      current_status: 'in_bond_transfer',
+      equipment_type: 'hazmat tank',
+      equipment_height: 'super_high',
+      equipment_length: 53,
+      holds_at_pod_terminal: [
+        { name: 'usda', status: 'released_pending_exam', description: null },
+        { name: 'customs', status: 'hold', description: 'CBP exam' },
+      ],
+      fees_at_pod_terminal: [
+        { type: 'storage', amount: 120, currency_code: 'USD' },
+        { type: 'demurrage', amount: 300, currency_code: 'USD' },
+      ],
+    };
+    server.setAttributes(server.containerId(i, k), odd);
+    server.setAttributes(server.shipmentId(i), { line_tracking_stopped_reason: 'merged_shipment' });
+
+    const result = await engine.sync();
+    expect(result.skipped).toEqual([]);
+    expect(result).toMatchObject({ shipments: SHIPMENTS, containers: SHIPMENTS * PER_SHIPMENT });
+
+    const id = server.containerId(i, k);
+    const stored = cache.eventsOf(id);
+    expect(stored.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
+    const byId = new Map(stored.map((e) => [e.id, e.attributes]));
+    expect(byId.get(events[0]!.id)).toMatchObject({
+      data_source: 'rail',
+      event: 'container.transport.rail_interchange',
+    });
+    expect(byId.get(events[2]!.id)).toMatchObject({ data_source: 'ocean_carrier_edi' });
+    expect(cache.getContainer(id)!.attributes).toMatchObject(odd);
+    expect(cache.getShipment(server.shipmentId(i))!.attributes).toMatchObject({
+      line_tracking_stopped_reason: 'merged_shipment',
+    });
+    // Shown as sent: the status spelled out, both holds and both fees listed.
+    const detail = cache.board.containerDetail(id)!;
+    expect(statusLabel(detail.row.status)).toBe('In bond transfer');
+    expect(detail.holds.map((h) => h.status)).toEqual(['released_pending_exam', 'hold']);
+    expect(detail.fees.map((f) => f.type)).toEqual(['storage', 'demurrage']);
+    expect(detail.events.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
+  });
+
+  it('a tracking request with an undocumented status or number type still counts', () => {
+    const request = {
+      id: 'd1000000-0000-4000-8000-000000000001',
+      type: 'tracking_request',
+      attributes: {
+        request_number: 'OOLU2100000001',
+        request_type: 'house_bill_of_lading',
+        scac: 'OOLU',
+        status: 'queued_for_carrier',
+        failed_reason: 'carrier_portal_changed',
+        created_at: '2026-03-01T12:00:00Z',
+      },
+    };
+    const checked = checkRecord('tracking_request', request);
+    expect(checked.ok && checked.value.attributes).toMatchObject(request.attributes);
+  });
+
   it('keeps a null optional terminal field null, never the text "null"', async () => {
     await engine.sync();
     const db = new Database(cache.path, { readonly: true });
@@ -158,7 +228,7 @@ describe('sync of a Terminal49-compatible account', () => {
     expect(result.containers).toBe(SHIPMENTS * PER_SHIPMENT - bad.length);
   });
 
-  it('a container whose events fail keeps its previous events and is asked again', async () => {
+  it('an unusable event is skipped alone: its siblings land, its cached copy stays, it is asked again', async () => {
     await engine.sync();
     const id = server.containerId(38, 0);
     const before = cache.eventsOf(id);
@@ -167,12 +237,22 @@ describe('sync of a Terminal49-compatible account', () => {
     // The container changes and its new history holds an unusable event.
     server.changeContainer(38, 0);
     const events = server.events(38, 0);
+    expect(events).toHaveLength(4);
     server.breakRecord('transport_event', events[1]!.id);
     const second = await engine.sync();
     expect(second.skipped.map((s) => `${s.type} ${s.id}`)).toEqual([
       `transport_event ${events[1]!.id}`,
     ]);
-    expect(cache.eventsOf(id).map((e) => e.id)).toEqual(before.map((e) => e.id));
+    // The new event landed; the unusable one kept the copy the first run stored.
+    expect(
+      cache
+        .eventsOf(id)
+        .map((e) => e.id)
+        .sort(),
+    ).toEqual(events.map((e) => e.id).sort());
+    expect(cache.eventsOf(id).find((e) => e.id === events[1]!.id)).toEqual(
+      before.find((e) => e.id === events[1]!.id),
+    );
     expect(cache.staleEventContainers()).toContain(id);
 
     server.repair(events[1]!.id);

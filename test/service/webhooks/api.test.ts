@@ -108,10 +108,27 @@ describe('webhook registration (private targets allowed)', () => {
     ]);
     expect(res.body.errors[0].detail).toMatch(/container\.exploded is not a webhook event/);
 
-    const missing = await t.send('POST', '/webhooks', body({ active: true, events: [] }));
+    const empty = await t.send(
+      'POST',
+      '/webhooks',
+      body({ url: receiver.url, active: true, events: [] }),
+    );
+    expect(empty.status).toBe(422);
+    expect(empty.body.errors[0].source.pointer).toBe('/data/attributes/events');
+
+    const missing = await t.send('POST', '/webhooks', body({ active: true }));
     expect(missing.status).toBe(422);
     expect(missing.body.errors[0].source.pointer).toMatch(/^\/data\/attributes/);
     expect((await t.get('/webhooks')).body.meta.total).toBe(0);
+  });
+
+  it('accepts a webhook without `events` (the reference requires only url and active): it receives every event', async () => {
+    const created = await t.send('POST', '/webhooks', body({ url: receiver.url, active: true }));
+    expect(created.status).toBe(201);
+    expect([...created.body.data.attributes.events].sort()).toEqual(
+      [...WEBHOOK_EVENT_NAMES].sort(),
+    );
+    await del(t, `/webhooks/${created.body.data.id}`);
   });
 
   it('serves the event catalog covering every event name exactly once', async () => {
@@ -149,6 +166,17 @@ describe('webhook registration (private targets allowed)', () => {
     const eta = (await t.get('/webhook_notifications/examples?event=shipment.estimated.arrival'))
       .body;
     expect(eta.data[0].relationships.reference_object.data.type).toBe('estimated_event');
+    // As the real service: the event must be named.
+    for (const query of ['', '?event=']) {
+      const none = await t.get(`/webhook_notifications/examples${query}`);
+      expect(none.status).toBe(400);
+      expect(none.body.errors[0]).toMatchObject({
+        status: '400',
+        title: 'Bad Request',
+        source: { parameter: 'event' },
+      });
+      expect(none.body.errors[0].detail).toMatch(/event is required/);
+    }
     const bad = await t.get('/webhook_notifications/examples?event=nope');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].source.parameter).toBe('event');
