@@ -149,7 +149,8 @@ export class DocumentReader {
       } else running.resolve(reply.result);
     });
     child.on('error', (err) => this.fail(child, `The document reader failed: ${err.message}`));
-    child.on('exit', () =>
+    // 'close', not 'exit': by then its stderr (where V8 reports running out of heap) is read.
+    child.on('close', () =>
       this.fail(
         child,
         this.outOfMemory
