@@ -336,23 +336,20 @@ describe('documents: bad input', () => {
         extraction_status: string;
         extraction_error: string | null;
       };
-    // Another route, asked again and again while the document is read: each answer comes
-    // promptly (the inflating happens in the reader's process, not on this thread).
-    const waits: number[] = [];
+    // Another route, asked again and again while the document is read, keeps answering: with
+    // the inflating on this thread, the first request waited until the document had failed.
+    let answeredWhileReading = 0;
     let attributes = await status();
     while (attributes.extraction_status === 'pending') {
-      const started = performance.now();
       expect((await t.get('/shipments')).status).toBe(200);
-      waits.push(performance.now() - started);
       attributes = await status();
+      if (attributes.extraction_status === 'pending') answeredWhileReading++;
     }
     expect(attributes.extraction_status).toBe('failed');
     expect(attributes.extraction_error).toBe(
       "The PDF's compressed streams expand beyond 128 MB together; the file looks like a compression bomb",
     );
-    expect(waits.length).toBeGreaterThan(0);
-    // A generous bound for one small read on a busy machine, far below the stall it guards.
-    expect(Math.max(...waits)).toBeLessThan(2000);
+    expect(answeredWhileReading).toBeGreaterThan(0);
   });
 
   it('fails a corrupt PDF with a clear reason', async () => {
