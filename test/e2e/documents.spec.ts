@@ -96,5 +96,15 @@ test.describe('documents in the desktop app', () => {
     const documents = page.getByRole('table', { name: 'Documents of this shipment' });
     await expect(documents.getByTestId('document-row')).toContainText('arrival-notice.pdf');
     await expect(documents.getByRole('button', { name: 'Open' })).toBeEnabled();
+
+    // Open gives a tab the file, admitted by the launch page's cookie: no token in its url.
+    const served = page
+      .context()
+      .waitForEvent('response', (r) => /\/documents\/[^/?]+\/file$/.test(r.url()));
+    await documents.getByRole('button', { name: 'Open' }).click();
+    const file = await served;
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-type']).toBe('application/pdf');
+    expect(file.url()).not.toContain('token');
   });
 });

@@ -53,6 +53,38 @@ describe('browser-mode server', () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[\w-]{32}$/);
   });
 
+  /** The launch page's cookie, as a browser would send it back. */
+  const launchCookie = async (): Promise<string> => {
+    const setCookie = (await fetch(server.url)).headers.get('set-cookie') ?? '';
+    return setCookie.split(';')[0]!;
+  };
+
+  it('answers the launch page uncached and sets an HttpOnly, SameSite=Strict cookie without the token', async () => {
+    const response = await fetch(server.url);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const setCookie = response.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^quayside_launch_\d+=[\w-]+; Path=\/; HttpOnly; SameSite=Strict$/);
+    expect(setCookie).not.toContain(server.token);
+    // Only the launch url (with the token) sets it.
+    const plain = await fetch(`${server.origin}/`);
+    expect(plain.headers.get('set-cookie')).toBeNull();
+    expect(plain.headers.get('cache-control')).toBe('no-store');
+    expect((await fetch(`${server.origin}/?token=wrong`)).headers.get('set-cookie')).toBeNull();
+  });
+
+  it('takes the token in no url: the event stream and files want the cookie', async () => {
+    expect((await fetch(`${server.origin}/bridge/events?token=${server.token}`)).status).toBe(401);
+    const cookie = await launchCookie();
+    // The cookie opens no bridge call: those need the token itself in the header.
+    const called = await fetch(`${server.origin}/bridge/getSettings`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Cookie: cookie },
+      body: JSON.stringify({ argument: null }),
+    });
+    expect(called.status).toBe(401);
+  });
+
   it('serves the renderer with a strict content security policy', async () => {
     const response = await fetch(server.url);
     expect(response.status).toBe(200);
@@ -127,7 +159,8 @@ describe('browser-mode server', () => {
 
   it('pushes events to subscribers over server-sent events', async () => {
     const controller = new AbortController();
-    const response = await fetch(`${server.origin}/bridge/events?token=${server.token}`, {
+    const response = await fetch(`${server.origin}/bridge/events`, {
+      headers: { Cookie: await launchCookie() },
       signal: controller.signal,
     });
     expect(response.status).toBe(200);
@@ -146,12 +179,16 @@ describe('browser-mode server', () => {
     expect(received).toContain('"progress":0.5');
   });
 
-  it('refuses the event stream without the token', async () => {
-    const response = await fetch(`${server.origin}/bridge/events`);
-    expect(response.status).toBe(401);
+  it('refuses the event stream without the cookie, or with a wrong one', async () => {
+    expect((await fetch(`${server.origin}/bridge/events`)).status).toBe(401);
+    const cookie = await launchCookie();
+    const wrong = await fetch(`${server.origin}/bridge/events`, {
+      headers: { Cookie: `${cookie}x` },
+    });
+    expect(wrong.status).toBe(401);
   });
 
-  it('gives the tab a cached document with its type and name, only with the token', async () => {
+  it('gives the tab a cached document with its type and name, only with the launch cookie', async () => {
     const id = '5f0c7a3e-0000-4000-8000-000000000001';
     const pdf = Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
     core.documents.upsert(
@@ -175,9 +212,13 @@ describe('browser-mode server', () => {
       '2026-01-05T00:00:00.000Z',
     );
     core.documents.writeFile(id, pdf);
-    const file = (query: string) => fetch(`${server.origin}/documents/${id}/file${query}`);
+    const cookie = await launchCookie();
+    const file = (sent: string | null, query = '') =>
+      fetch(`${server.origin}/documents/${id}/file${query}`, {
+        headers: sent === null ? {} : { Cookie: sent },
+      });
 
-    const response = await file(`?token=${server.token}`);
+    const response = await file(cookie);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/pdf');
     expect(response.headers.get('content-disposition')).toBe(
@@ -185,15 +226,17 @@ describe('browser-mode server', () => {
     );
     expect(Buffer.from(await response.arrayBuffer()).equals(pdf)).toBe(true);
 
-    expect((await file('')).status).toBe(401);
-    expect((await file('?token=wrong')).status).toBe(401);
+    expect((await file(null)).status).toBe(401);
+    expect((await file(null, `?token=${server.token}`)).status).toBe(401);
+    expect((await file(`${cookie}x`)).status).toBe(401);
     const unknown = await fetch(
-      `${server.origin}/documents/00000000-0000-4000-8000-000000000000/file?token=${server.token}`,
+      `${server.origin}/documents/00000000-0000-4000-8000-000000000000/file`,
+      { headers: { Cookie: cookie } },
     );
     expect(unknown.status).toBe(404);
-    const traversal = await fetch(
-      `${server.origin}/documents/..%2Fsettings.json/file?token=${server.token}`,
-    );
+    const traversal = await fetch(`${server.origin}/documents/..%2Fsettings.json/file`, {
+      headers: { Cookie: cookie },
+    });
     expect(traversal.status).toBe(404);
   });
 
@@ -229,7 +272,9 @@ describe('browser-mode server', () => {
   });
 
   it('closes at once although a tab holds an event stream and a keep-alive connection mid-call', async () => {
-    const events = await fetch(`${server.origin}/bridge/events?token=${server.token}`);
+    const events = await fetch(`${server.origin}/bridge/events`, {
+      headers: { Cookie: await launchCookie() },
+    });
     expect(events.headers.get('content-type')).toContain('text/event-stream');
     // A bridge call whose body is still on its way when the app quits.
     const socket = connect(Number(new URL(server.origin).port), '127.0.0.1');

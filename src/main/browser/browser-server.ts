@@ -2,11 +2,14 @@
  * Browser mode: serves the built renderer on 127.0.0.1 and carries the bridge contract over HTTP
  * (requests: POST /bridge/<method>) and server-sent events (pushes: GET /bridge/events).
  *
- * Guarded by a per-launch token: bridge requests must carry it in `X-Quayside-Token`, the event
- * stream (EventSource cannot set headers) in `?token=`. Requests naming another Host are refused,
- * so a web page cannot reach the bridge through DNS rebinding.
+ * Guarded by a per-launch token: bridge requests must carry it in `X-Quayside-Token`. The event
+ * stream and document files (an EventSource and a new tab cannot set headers) take a cookie the
+ * launch page sets (HttpOnly, SameSite=Strict), never a token in the url, which would land in
+ * history. The cookie holds a value derived from the token, not the token: cookies do not keep
+ * to a port, and what another local server might see of it opens no bridge call. Requests
+ * naming another Host are refused, so a web page cannot reach the bridge through DNS rebinding.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../shared/documents';
 import { MAX_SPREADSHEET_BYTES } from '../../shared/spreadsheet-import';
@@ -76,10 +79,29 @@ function tokensMatch(expected: Buffer, presented: unknown): boolean {
   return candidate.length === expected.length && timingSafeEqual(candidate, expected);
 }
 
+/** The cookie's name: one per port, so two running copies never overwrite each other's. */
+export const launchCookieName = (port: number): string => `quayside_launch_${port}`;
+
+/** One cookie's value from a Cookie header, or undefined. */
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 export async function startBrowserServer(options: BrowserServerOptions): Promise<BrowserServer> {
   const host = options.host ?? '127.0.0.1';
   const token = options.token ?? randomBytes(24).toString('base64url');
   const expectedToken = Buffer.from(token);
+  const expectedCookie = Buffer.from(
+    createHmac('sha256', token).update('quayside launch cookie').digest('base64url'),
+  );
+  let cookieName = '';
+  /** Reads that cannot carry a header (the event stream, a document tab) show the cookie. */
+  const hasLaunchCookie = (request: FastifyRequest): boolean =>
+    tokensMatch(expectedCookie, cookieValue(request.headers.cookie, cookieName));
   const app = Fastify({ logger: false, bodyLimit: 1024 * 1024 });
   let allowedHosts = new Set<string>();
   const eventStreams = new Set<FastifyReply>();
@@ -100,6 +122,15 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     // The launch url carries the token: never leak it in a Referer.
     reply.header('Referrer-Policy', 'no-referrer');
     reply.header('Cache-Control', 'no-store');
+    // The launch page: its url carries the token; the answer sets the cookie for the reads
+    // that cannot send a header.
+    const query = request.query as { token?: unknown } | undefined;
+    if (request.method === 'GET' && tokensMatch(expectedToken, query?.token)) {
+      reply.header(
+        'Set-Cookie',
+        `${cookieName}=${expectedCookie.toString()}; Path=/; HttpOnly; SameSite=Strict`,
+      );
+    }
     return undefined;
   });
 
@@ -138,12 +169,9 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   // A cached document, for the tab to show (there is no OS viewer to hand it to).
   app.get(
     '/documents/:id/file',
-    async (
-      request: FastifyRequest<{ Params: { id: string }; Querystring: { token?: string } }>,
-      reply,
-    ) => {
-      if (!tokensMatch(expectedToken, request.query.token)) {
-        return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
+    async (request: FastifyRequest<{ Params: { id: string } }>, reply) => {
+      if (!hasLaunchCookie(request)) {
+        return refuse(reply, 401, 'Missing or wrong launch cookie: open the url Quayside printed.');
       }
       const { documents } = options.core;
       const doc = /^[A-Za-z0-9-]{1,64}$/.test(request.params.id)
@@ -164,29 +192,26 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     },
   );
 
-  app.get(
-    '/bridge/events',
-    (request: FastifyRequest<{ Querystring: { token?: string } }>, reply) => {
-      if (!tokensMatch(expectedToken, request.query.token)) {
-        return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
-      }
-      reply.hijack();
-      reply.raw.writeHead(200, {
-        'Content-Type': 'text/event-stream; charset=utf-8',
-        'Cache-Control': 'no-store',
-        Connection: 'keep-alive',
-        'X-Content-Type-Options': 'nosniff',
-      });
-      reply.raw.write(': connected\n\n');
-      eventStreams.add(reply);
-      const heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 20_000);
-      request.raw.on('close', () => {
-        clearInterval(heartbeat);
-        eventStreams.delete(reply);
-      });
-      return reply;
-    },
-  );
+  app.get('/bridge/events', (request, reply) => {
+    if (!hasLaunchCookie(request)) {
+      return refuse(reply, 401, 'Missing or wrong launch cookie: open the url Quayside printed.');
+    }
+    reply.hijack();
+    reply.raw.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Content-Type-Options': 'nosniff',
+    });
+    reply.raw.write(': connected\n\n');
+    eventStreams.add(reply);
+    const heartbeat = setInterval(() => reply.raw.write(': keep-alive\n\n'), 20_000);
+    request.raw.on('close', () => {
+      clearInterval(heartbeat);
+      eventStreams.delete(reply);
+    });
+    return reply;
+  });
 
   const unsubscribe = options.core.events.subscribe((event, payload) => {
     const frame = `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
@@ -200,7 +225,13 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
   );
 
   if (existsSync(options.rendererDir)) {
-    await app.register(fastifyStatic, { root: options.rendererDir, index: ['index.html'] });
+    // No Cache-Control of its own: the onRequest hook's no-store stays (the launch page's url
+    // carries the token).
+    await app.register(fastifyStatic, {
+      root: options.rendererDir,
+      index: ['index.html'],
+      cacheControl: false,
+    });
   } else {
     app.get('/', async (_request, reply) =>
       reply
@@ -218,6 +249,7 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     throw new Error('browser server has no port');
   const origin = `http://${host}:${address.port}`;
   allowedHosts = new Set([`${host}:${address.port}`, `localhost:${address.port}`]);
+  cookieName = launchCookieName(address.port);
 
   return {
     app,

@@ -1,6 +1,6 @@
 /**
  * Browser mode's transport of the bridge contract: requests as POST /bridge/<method> with the
- * launch token in a header, pushes as server-sent events. Rejections have the same shape as the
+ * launch token in a header, pushes as server-sent events (the launch page's cookie admits them). Rejections have the same shape as the
  * Electron transport's, so views cannot tell the two apart.
  */
 import type {
@@ -25,9 +25,6 @@ export function takeLaunchToken(): string {
   }
   return sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
 }
-
-/** The token taken at launch (empty in Electron, which has no HTTP bridge). */
-export const currentLaunchToken = (): string => sessionStorage.getItem(TOKEN_STORAGE_KEY) ?? '';
 
 export function createHttpBridge(token: string): QuaysideBridge {
   let source: EventSource | null = null;
@@ -56,7 +53,8 @@ export function createHttpBridge(token: string): QuaysideBridge {
       throw rejection;
     },
     (event, listener) => {
-      source ??= new EventSource(`/bridge/events?token=${encodeURIComponent(token)}`);
+      // Authorized by the cookie the launch page set (an EventSource cannot send a header).
+      source ??= new EventSource('/bridge/events');
       let set = listeners.get(event);
       if (!set) {
         const created = new Set<(payload: unknown) => void>();

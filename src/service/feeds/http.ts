@@ -150,8 +150,9 @@ export function excerpt(text: string, max = 200): string {
  */
 function withoutCredentials(outcome: HttpOutcome, headerValues: string[]): HttpOutcome {
   if (headerValues.length === 0) return outcome;
-  // The secret part of `Bearer x` / `Basic x`, and the whole value of other headers.
-  const values = headerValues.flatMap((v) => [v, v.replace(/^(Bearer|Basic)\s+/i, '')]);
+  // The secret part of `Bearer x` / `Basic x` (the scheme's name is no secret), and the whole
+  // value of other headers.
+  const values = headerValues.map((v) => v.replace(/^(Bearer|Basic)\s+/i, ''));
   if (outcome.kind === 'unreachable')
     return { ...outcome, error: redactCredentials(outcome.error, values) };
   if (outcome.kind === 'unparseable')
