@@ -4,7 +4,7 @@
  * and a carrier that wants a static key header next to an OAuth2 token (Maersk's Consumer-Key)
  * is tracked through one composed auth block.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +56,37 @@ describe('the lines the real service lists', () => {
     }
     // PIL is listed by the real service as PCIU: the same line as Quayside's PABV.
     expect(known.get('PCIU').attributes.scac).toBe('PABV');
+  });
+
+  it('has a valid sample feeds entry for each line with a DCSA track and trace API', () => {
+    const sample = path.resolve(REFERENCE_DIR, '../feeds/carriers.sample.yaml');
+    const names = [...readFileSync(sample, 'utf8').matchAll(/\$\{([A-Z0-9_]+)\}/g)].map(
+      (m) => m[1]!,
+    );
+    const env = Object.fromEntries(
+      names.map((name) => [
+        name,
+        name.endsWith('_URL') ? `https://${name.toLowerCase()}.example` : 'x',
+      ]),
+    );
+    const config = loadFeedsFile(sample, { env, readFile: () => '' });
+    expect(config.carriers.map((c) => c.scac).sort()).toEqual([
+      'CMDU',
+      'COSU',
+      'EGLV',
+      'HDMU',
+      'HLCU',
+      'MAEU',
+      'MSCU',
+      'ONEY',
+      'OOLU',
+      'YMLU',
+      'ZIMU',
+    ]);
+    // Maersk's entry composes its key header with the OAuth2 token.
+    const maersk = config.carriers.find((c) => c.scac === 'MAEU')!.auth;
+    expect(maersk.type).toBe('oauth2_client_credentials');
+    expect(Object.keys((maersk as { headers?: object }).headers ?? {})).toEqual(['Consumer-Key']);
   });
 });
 
