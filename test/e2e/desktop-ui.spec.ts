@@ -100,6 +100,22 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     await expect(page.getByRole('heading', { name: someNumber })).toBeVisible();
   });
 
+  test("a container's detail shows its dates at the port of loading", async ({ page }) => {
+    await page.goto(`${fresh.app.url}#/containers`);
+    await page.getByRole('button', { name: /^At sea/ }).click();
+    await syncUntil(page, async () => (await boardCount(page)) > 0);
+    const row = page.getByRole('grid', { name: 'Containers' }).getByRole('row').nth(1);
+    const number = (await row.getByRole('gridcell').first().textContent()) ?? '';
+    await row.click();
+    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    // A box at sea was loaded and sailed at the port of loading: the line's events say when.
+    const dates = page.getByRole('region', { name: 'Key dates' });
+    for (const label of ['Loaded at POL', 'Departed POL']) {
+      const cell = dates.getByRole('row', { name: new RegExp(`^${label}`) }).getByRole('cell');
+      await expect(cell).toHaveText(/\d{4}|\d{1,2}:\d{2}/);
+    }
+  });
+
   test('a container at sea shows its ports, the path sailed and the vessel on the map', async ({
     page,
   }) => {

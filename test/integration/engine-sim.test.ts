@@ -93,6 +93,18 @@ describe('service + simulated world', () => {
     expect(s.pod_eta_at).not.toBeNull();
     expect(s.pod_original_eta_at).not.toBeNull();
     expect(s.pol_atd_at).not.toBeNull();
+    // What the real service's records carry besides the reference's list: the box's dates at the
+    // port of loading and the first departure estimate, from the line's events; what no feed
+    // reports is null.
+    expect(container.attributes.pol_vessel_loaded_at).not.toBeNull();
+    expect(container.attributes.pol_vessel_departed_at).toBe(s.pol_atd_at);
+    expect(s.pol_original_etd_at).not.toBeNull();
+    expect(container.attributes).toMatchObject({
+      delivered_at: null,
+      ind_facility_holds: null,
+      ind_facility_fees: null,
+      rail_last_tracking_request_at: null,
+    });
 
     // Hour by hour until the world has the box discharged and the terminal has answered.
     let story = world.containerStory(box)!;
@@ -105,6 +117,13 @@ describe('service + simulated world', () => {
     s = (await api(`/shipments/${shipmentId}`)).data.attributes;
     expect(s.pod_ata_at).not.toBeNull();
     expect(container.attributes.pod_discharged_at).not.toBeNull();
+    // The port of discharge lists its terminals, the box's among them.
+    const podId = (await api(`/shipments/${shipmentId}`)).data.relationships.port_of_discharge.data
+      .id as string;
+    const podTerminals = (await api(`/ports/${podId}`)).data.relationships.terminals.data;
+    expect(podTerminals.map((t: any) => t.id)).toContain(
+      container.relationships.pod_terminal.data.id,
+    );
 
     const terminal = world.terminalStatus(box)!;
     expect(terminal).not.toBeNull();

@@ -814,7 +814,8 @@ export class BoardQueries {
       fees: a.fees_at_pod_terminal ?? [],
       deadlines: {
         pickupLfd: a.pickup_lfd,
-        line: a.import_deadlines?.pickup_lfd_line ?? null,
+        // The line's own deadline; a service may send it only as `ssl_lfd`.
+        line: a.import_deadlines?.pickup_lfd_line ?? a.ssl_lfd ?? null,
         terminal: a.import_deadlines?.pickup_lfd_terminal ?? null,
         rail: a.import_deadlines?.pickup_lfd_rail ?? null,
         binding: raw.lfd,

@@ -221,4 +221,11 @@ export const MIGRATIONS: readonly string[] = [
   DROP INDEX shipments_line;
   CREATE INDEX shipments_line ON shipments (line_scac, id, pod_eta_at);
   `,
+  // 8: records carry attributes the cache now keeps and shows (a box's dates at the port of
+  // loading, delivery, the inland facility's holds and fees, the line's LFD, the first ETD and
+  // destination ETA): the next sync reads every record again instead of only changed ones.
+  `
+  DELETE FROM sync_state
+    WHERE key IN ('shipments_cursor', 'containers_cursor', 'last_full_walk_at');
+  `,
 ];

@@ -83,23 +83,31 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
     ? now - Date.parse(row.terminalCheckedAt) > STALE_AFTER_MS
     : false;
 
+  const s = shipment?.attributes;
+  const polZone = s?.pol_timezone;
+  const departedPol = a.pol_vessel_departed_at ?? s?.pol_atd_at ?? null;
+  // Dates a record may lack (a cache written before they were kept): missing is "not known".
   const keyDates: [string, string | null, string | null | undefined][] = [
-    [
-      'Departed POL',
-      shipment?.attributes.pol_atd_at ?? shipment?.attributes.pol_etd_at ?? null,
-      shipment?.attributes.pol_timezone,
-    ],
+    ['Empty out', a.empty_out_at ?? null, polZone],
+    ['Full in at POL', a.pol_full_in_at ?? null, polZone],
+    ['Loaded at POL', a.pol_vessel_loaded_at ?? null, polZone],
+    [departedPol ? 'Departed POL' : 'ETD POL', departedPol ?? s?.pol_etd_at ?? null, polZone],
+    ['Original ETD POL', s?.pol_original_etd_at ?? null, polZone],
     [row.ataAt ? 'Arrived POD' : 'ETA POD', row.ataAt ?? row.etaAt, zone],
     ['Discharged', row.dischargedAt, zone],
     ['Pickup appointment', row.pickupAppointmentAt, zone],
     ['Picked up', a.pod_full_out_at, zone],
     [
-      'Destination ETA',
-      shipment?.attributes.destination_ata_at ?? shipment?.attributes.destination_eta_at ?? null,
-      shipment?.attributes.destination_timezone,
+      s?.destination_ata_at ? 'Destination arrival' : 'Destination ETA',
+      s?.destination_ata_at ?? s?.destination_eta_at ?? null,
+      s?.destination_timezone,
     ],
+    ['Original destination ETA', s?.destination_original_eta_at ?? null, s?.destination_timezone],
+    ['Delivered', a.delivered_at ?? null, a.final_destination_timezone ?? zone],
     ['Empty returned', a.empty_terminated_at, a.empty_terminated_timezone],
   ];
+  const inlandHolds = a.ind_facility_holds ?? [];
+  const inlandFees = a.ind_facility_fees ?? [];
 
   const driving = drivingDeadline(row.deadlines, now);
   const leftTerminal = hasLeftTerminal(row.status);
@@ -284,6 +292,40 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
           )}
         </section>
       </div>
+
+      {inlandHolds.length || inlandFees.length ? (
+        <section aria-labelledby="inland-heading" className="panel">
+          <h3 id="inland-heading">Rail facility holds and fees</h3>
+          {inlandHolds.length ? (
+            <ul className="chips" aria-label="Rail facility holds">
+              {inlandHolds.map((hold, index) => (
+                <li
+                  key={`${hold.name}-${index}`}
+                  className="chip chip--danger"
+                  title={hold.description ?? holdDescription(hold.name)}
+                >
+                  {holdLabel(hold.name)}
+                  {hold.status && hold.status !== 'hold' ? ` (${humanize(hold.status)})` : ''}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="muted">No holds at the rail facility.</p>
+          )}
+          {inlandFees.length ? (
+            <table className="simple" aria-label="Rail facility fees">
+              <tbody>
+                {inlandFees.map((fee, index) => (
+                  <tr key={`${fee.type ?? fee.description ?? 'fee'}-${index}`}>
+                    <th scope="row">{humanize(fee.type ?? fee.description ?? 'fee')}</th>
+                    <td className="num">{formatMoney(fee.amount, fee.currency_code ?? null)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+        </section>
+      ) : null}
 
       <CustomFieldsPanel entityType="container" id={row.id} />
 

@@ -164,7 +164,7 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
       const locations: Resource[] = [];
       for (const call of calls) {
         const port = ctx.ref.portsByLocode.get(call.locode);
-        if (port) included.set(`port:${port.id}`, renderPort(port));
+        if (port) included.set(`port:${port.id}`, renderPort(port, ctx.ref.terminalsOf(port.id)));
         const inbound = await vesselId(call.inbound_vessel?.imo);
         const outbound = await vesselId(call.outbound_vessel?.imo);
         const id = `${container.id}-${call.sequence}`;

@@ -50,7 +50,7 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
       const { id } = request.params as { id: string };
       const port = ref.portsById.get(id) ?? ref.portsByLocode.get(id.toUpperCase());
       if (!port) throw notFound();
-      return sendDocument(reply, 200, { data: renderPort(port) });
+      return sendDocument(reply, 200, { data: renderPort(port, ref.terminalsOf(port.id)) });
     },
   );
 

@@ -45,7 +45,7 @@ export async function loadIncluded(
     });
   switch (type) {
     case 'port':
-      return fromMap(ref.portsById, renderPort);
+      return fromMap(ref.portsById, (p) => renderPort(p, ref.terminalsOf(p.id)));
     case 'metro_area':
       return fromMap(ref.metrosById, renderMetro);
     case 'terminal':

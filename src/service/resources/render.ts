@@ -39,7 +39,8 @@ function present(values: Record<string, string | null>): Record<string, string> 
   return out;
 }
 
-export function renderPort(p: PortsTable): Resource {
+/** A port with its terminals (the real service's `terminals` relationship). */
+export function renderPort(p: PortsTable, terminalIds: readonly string[] = []): Resource {
   return {
     id: p.id,
     type: 'port',
@@ -53,6 +54,7 @@ export function renderPort(p: PortsTable): Resource {
       latitude: p.latitude,
       longitude: p.longitude,
     },
+    relationships: { terminals: many('terminal', [...terminalIds]) },
   };
 }
 
@@ -90,6 +92,8 @@ export function renderTerminal(t: TerminalsTable): Resource {
         zip: t.zip,
         country: t.country,
       }),
+      // Every terminal Quayside lists is a port's container terminal.
+      facility_type: 'ocean_terminal',
     },
     relationships: { port: one('port', t.port_id) },
   };
@@ -257,6 +261,8 @@ export class ResourceRendering {
         pol_atd_at: s.pol_atd_at,
         pod_eta_at: s.pod_eta_at,
         pod_original_eta_at: s.pod_original_eta_at,
+        pol_original_etd_at: s.pol_original_etd_at,
+        destination_original_eta_at: s.destination_original_eta_at,
         pod_ata_at: s.pod_ata_at,
         destination_eta_at: s.destination_eta_at,
         destination_ata_at: s.destination_ata_at,
@@ -309,6 +315,12 @@ export class ResourceRendering {
         available_for_pickup: bool(c.available_for_pickup),
         pod_arrived_at: c.pod_arrived_at,
         pod_discharged_at: c.pod_discharged_at,
+        empty_out_at: c.empty_out_at,
+        pol_full_in_at: c.pol_full_in_at,
+        pol_vessel_loaded_at: c.pol_vessel_loaded_at,
+        pol_vessel_departed_at: c.pol_vessel_departed_at,
+        // Handed to the consignee: no feed Quayside reads reports a delivery.
+        delivered_at: null,
         pod_full_out_at: c.pod_full_out_at,
         terminal_checked_at: c.terminal_checked_at,
         pod_full_out_chassis_number: c.pod_full_out_chassis_number,
@@ -330,6 +342,13 @@ export class ResourceRendering {
         ind_ata_at: c.ind_ata_at,
         ind_rail_unloaded_at: c.ind_rail_unloaded_at,
         ind_facility_lfd_on: c.pickup_lfd_rail,
+        // The inland facility's holds and fees, and when the rail carrier was last asked: no
+        // feed Quayside reads reports them.
+        ind_facility_holds: null,
+        ind_facility_fees: null,
+        rail_last_tracking_request_at: null,
+        // The steamship line's last free day (its own deadline, whichever one binds).
+        ssl_lfd: c.pickup_lfd_line,
         import_deadlines: deadlines,
         current_status: c.current_status,
       },
@@ -356,6 +375,8 @@ export class ResourceRendering {
         location_locode: e.location_locode,
         created_at: e.created_at,
         data_source: e.data_source,
+        // When a later report withdrew the event; Quayside keeps a milestone once seen.
+        invalidated_at: null,
       },
       relationships: {
         shipment: one('shipment', e.shipment_id),
@@ -390,6 +411,8 @@ export class ResourceRendering {
         vessel_imo: e.vessel_imo,
         index: e.event_index,
         voyage_number: e.voyage_number,
+        // Raw events are the line's own milestones.
+        data_source: 'shipping_line',
       },
       relationships: {
         location: one(e.location_type ?? 'port', e.location_id),

@@ -871,6 +871,31 @@ const initialCustomFields: Migration = {
   },
 };
 
+/**
+ * Attributes the real service's records carry: the first ETD and destination ETA a line gave,
+ * and a container's milestones at the port of loading (empty out, full in, loaded, departed).
+ */
+const realApiAttributes: Migration = {
+  async up(db: AnyDb) {
+    const tables = await db.introspection.getTables();
+    const has = (table: string, column: string) =>
+      tables.some((t) => t.name === table && t.columns.some((c) => c.name === column));
+    const add: [table: string, column: string][] = [
+      ['shipments', 'pol_original_etd_at'],
+      ['shipments', 'destination_original_eta_at'],
+      ['containers', 'empty_out_at'],
+      ['containers', 'pol_full_in_at'],
+      ['containers', 'pol_vessel_loaded_at'],
+      ['containers', 'pol_vessel_departed_at'],
+    ];
+    for (const [table, column] of add) {
+      if (!has(table, column)) {
+        await db.schema.alterTable(table).addColumn(column, 'varchar(32)').execute();
+      }
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -888,6 +913,7 @@ export const migrations: Record<string, Migration> = {
   '0013_native_timestamps': nativeTimestamps,
   '0014_native_booleans': nativeBooleans,
   '0015_initial_custom_fields': initialCustomFields,
+  '0016_real_api_attributes': realApiAttributes,
 };
 
 export const migrationProvider: MigrationProvider = {

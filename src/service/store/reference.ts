@@ -143,6 +143,12 @@ export class ReferenceData {
   metrosByLocode = new Map<string, MetroAreasTable>();
   terminalsById = new Map<string, TerminalsTable>();
   terminalsByFirms = new Map<string, TerminalsTable>();
+  /** The terminals of each port (a port's `terminals` relationship). */
+  terminalIdsByPort = new Map<string, string[]>();
+
+  terminalsOf(portId: string): readonly string[] {
+    return this.terminalIdsByPort.get(portId) ?? [];
+  }
   railTerminalsById = new Map<string, RailTerminalsTable>();
   railTerminalsByFirms = new Map<string, RailTerminalsTable>();
   linesByScac = new Map<string, ShippingLinesTable>();
@@ -163,6 +169,7 @@ export class ReferenceData {
     for (const t of await db.selectFrom('terminals').selectAll().execute()) {
       ref.terminalsById.set(t.id, t);
       ref.terminalsByFirms.set(t.firms_code, t);
+      if (t.port_id) ref.terminalIdsByPort.set(t.port_id, [...ref.terminalsOf(t.port_id), t.id]);
     }
     for (const t of await db.selectFrom('rail_terminals').selectAll().execute()) {
       ref.railTerminalsById.set(t.id, t);

@@ -150,6 +150,10 @@ export interface ShipmentsTable {
   pol_atd_at: string | null;
   pod_eta_at: string | null;
   pod_original_eta_at: string | null;
+  /** The first departure estimate the line gave for the port of loading. */
+  pol_original_etd_at: string | null;
+  /** The first arrival estimate the line gave for the inland destination. */
+  destination_original_eta_at: string | null;
   pod_ata_at: string | null;
   destination_eta_at: string | null;
   destination_ata_at: string | null;
@@ -185,6 +189,11 @@ export interface ContainersTable {
   availability_known: Bool;
   available_for_pickup: Bool | null;
   pod_arrived_at: string | null;
+  /** Milestones at origin: empty picked up, full in at the POL terminal, loaded, departed. */
+  empty_out_at: string | null;
+  pol_full_in_at: string | null;
+  pol_vessel_loaded_at: string | null;
+  pol_vessel_departed_at: string | null;
   pod_discharged_at: string | null;
   pod_full_out_at: string | null;
   terminal_checked_at: string | null;

@@ -172,7 +172,7 @@ const SHIPMENT_FACT_COLUMNS = [
 
 /**
  * Writes the shipment's route, dates, port calls and POD vessel. The first ETA the line ever gave is kept as
- * `pod_original_eta_at`. Returns whether anything the line says changed.
+ * `pod_original_eta_at` (likewise the first ETD at the POL and ETA at the destination). Returns whether anything the line says changed.
  */
 export async function applyShipmentFacts(
   env: ApplyEnv,
@@ -198,6 +198,12 @@ export async function applyShipmentFacts(
   next.pod_vessel_id = imo && env.knownVessel(imo) ? vesselId(env, imo) : null;
   next.pod_original_eta_at =
     shipment.pod_original_eta_at ?? facts.pod_original_eta_at ?? facts.pod_eta_at;
+  next.pol_original_etd_at =
+    shipment.pol_original_etd_at ?? facts.pol_original_etd_at ?? facts.pol_etd_at;
+  next.destination_original_eta_at =
+    shipment.destination_original_eta_at ??
+    facts.destination_original_eta_at ??
+    facts.destination_eta_at;
   // The POD terminal, from the facility of the discharge or arrival at the POD.
   const podFacility = view.raw
     .filter(

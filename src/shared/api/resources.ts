@@ -23,6 +23,12 @@ const literals = <const T extends readonly string[]>(values: T) => Type.Enum(val
 /** Quayside-only attribute or parameter (documented as an extension in the served OpenAPI). */
 export const extension = { 'x-quayside-extension': true } as const;
 
+/**
+ * An attribute the real service's records carry that its published OpenAPI file does not list
+ * (seen in recorded responses; described in its public docs and SDK).
+ */
+const unlisted = (description: string) => ({ description, 'x-real-api-attribute': true }) as const;
+
 export const TRANSPORT_EVENT_NAMES = [
   'container.transport.vessel_arrived',
   'container.transport.estimated.vessel_arrived',
@@ -152,6 +158,12 @@ export const PortResource = Type.Object({
     latitude: NullableNumber,
     longitude: NullableNumber,
   }),
+  relationships: Type.Optional(
+    Type.Object(
+      { terminals: Type.Optional(ToMany('terminal')) },
+      unlisted("The port's container terminals"),
+    ),
+  ),
 });
 export type PortResource = Static<typeof PortResource>;
 
@@ -186,6 +198,9 @@ export const TerminalResource = Type.Object({
     state_abbr: Type.Optional(Type.String()),
     zip: Type.Optional(Type.String()),
     country: Type.Optional(Type.String()),
+    facility_type: Type.Optional(
+      Type.String(unlisted('Kind of facility, e.g. `ocean_terminal`; absent when unknown')),
+    ),
   }),
   relationships: Type.Object({ port: ToOne('port') }),
 });
@@ -297,9 +312,21 @@ export const ShipmentResource = Type.Object({
     pol_atd_at: NullableDateTime,
     pod_eta_at: NullableDateTime,
     pod_original_eta_at: NullableDateTime,
+    pol_original_etd_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        ...unlisted('The first departure estimate the line gave for the port of loading'),
+      }),
+    ),
     pod_ata_at: NullableDateTime,
     destination_eta_at: NullableDateTime,
     destination_ata_at: NullableDateTime,
+    destination_original_eta_at: Nullable(
+      Type.String({
+        format: 'date-time',
+        ...unlisted('The first arrival estimate the line gave for the inland destination'),
+      }),
+    ),
     pol_timezone: NullableString,
     pod_timezone: NullableString,
     destination_timezone: NullableString,
@@ -335,6 +362,26 @@ export const TerminalFee = Type.Object({
 });
 export type TerminalFee = Static<typeof TerminalFee>;
 
+const unlistedTime = (description: string) =>
+  Nullable(Type.String({ format: 'date-time', ...unlisted(description) }));
+
+/** A hold at the inland facility, as at the POD terminal; members may be absent. */
+export const InlandHold = Type.Object({
+  name: Type.String(),
+  status: Type.Optional(Type.String()),
+  description: Type.Optional(NullableString),
+});
+export type InlandHold = Static<typeof InlandHold>;
+
+/** A fee at the inland facility: an amount with what it is for. */
+export const InlandFee = Type.Object({
+  amount: Type.Number(),
+  type: Type.Optional(Type.String()),
+  description: Type.Optional(NullableString),
+  currency_code: Type.Optional(Type.String()),
+});
+export type InlandFee = Static<typeof InlandFee>;
+
 export const ImportDeadlines = Type.Object({
   pickup_lfd_terminal: NullableDateTime,
   pickup_lfd_rail: NullableDateTime,
@@ -366,6 +413,21 @@ export const ContainerResource = Type.Object({
     pod_arrived_at: NullableDateTime,
     pod_discharged_at: NullableDateTime,
     pod_full_out_at: NullableDateTime,
+    delivered_at: unlistedTime('When the box was delivered to the consignee'),
+    empty_out_at: unlistedTime('When the empty was picked up for stuffing, at origin'),
+    pol_full_in_at: unlistedTime('When the full box went in at the port of loading'),
+    pol_vessel_loaded_at: unlistedTime(
+      'When the box was loaded on the vessel at the port of loading',
+    ),
+    pol_vessel_departed_at: unlistedTime('When its vessel left the port of loading'),
+    rail_last_tracking_request_at: unlistedTime('When the rail carrier was last asked'),
+    ind_facility_holds: Nullable(
+      Type.Array(InlandHold, unlisted('Holds at the inland (rail) facility')),
+    ),
+    ind_facility_fees: Nullable(
+      Type.Array(InlandFee, unlisted('Fees at the inland (rail) facility')),
+    ),
+    ssl_lfd: unlistedTime("The steamship line's last free day"),
     terminal_checked_at: NullableDateTime,
     pod_full_out_chassis_number: NullableString,
     location_at_pod_terminal: NullableString,
@@ -411,6 +473,14 @@ export const TransportEventResource = Type.Object({
     location_locode: NullableString,
     created_at: DateTime,
     data_source: literals(DATA_SOURCES),
+    invalidated_at: Type.Optional(
+      Nullable(
+        Type.String({
+          format: 'date-time',
+          ...unlisted('When a later report withdrew the event; null while it stands'),
+        }),
+      ),
+    ),
   }),
   relationships: Type.Object({
     shipment: ToOne('shipment'),
@@ -443,6 +513,9 @@ export const RawEventResource = Type.Object({
     vessel_imo: NullableString,
     index: Type.Integer(),
     voyage_number: NullableString,
+    data_source: Type.Optional(
+      Type.String(unlisted('Who reported the milestone, e.g. `shipping_line`')),
+    ),
   }),
   relationships: Type.Object({
     location: ToOne('port', 'metro_area'),

@@ -168,6 +168,41 @@ describe('sync of a Terminal49-compatible account', () => {
     expect(detail.events.map((e) => e.id).sort()).toEqual(events.map((e) => e.id).sort());
   });
 
+  it("keeps the real service's attributes beyond the reference and hands the detail view those a dispatcher uses", async () => {
+    const [i, k] = [36, 0];
+    const id = server.containerId(i, k);
+    const seen = {
+      delivered_at: '2024-07-20T15:00:00Z',
+      empty_out_at: '2024-05-02T08:00:00Z',
+      pol_full_in_at: '2024-05-04T07:30:00Z',
+      pol_vessel_loaded_at: '2024-05-05T10:00:00Z',
+      pol_vessel_departed_at: '2024-05-05T20:00:00Z',
+      rail_last_tracking_request_at: '2024-07-01T00:00:00Z',
+      ind_facility_holds: [{ name: 'freight', status: 'hold', description: 'Rail freight unpaid' }],
+      ind_facility_fees: [{ amount: 150, description: 'storage' }],
+      ssl_lfd: '2024-07-10T07:00:00Z',
+      import_deadlines: null,
+    };
+    server.setAttributes(id, seen);
+    server.setAttributes(server.shipmentId(i), {
+      pol_original_etd_at: '2024-05-04T12:00:00Z',
+      destination_original_eta_at: '2024-06-30T12:00:00Z',
+    });
+    const result = await engine.sync();
+    expect(result.skipped).toEqual([]);
+    const detail = cache.board.containerDetail(id)!;
+    expect(detail.container.attributes).toMatchObject(seen);
+    expect(detail.shipment!.attributes).toMatchObject({
+      pol_original_etd_at: '2024-05-04T12:00:00Z',
+      destination_original_eta_at: '2024-06-30T12:00:00Z',
+    });
+    // The line's LFD sent only as `ssl_lfd` is still the line's deadline.
+    expect(detail.deadlines.line).toBe('2024-07-10T07:00:00Z');
+    // A record without them reads them as not known (null), never undefined.
+    const other = cache.getContainer(server.containerId(i, 1))!.attributes;
+    expect(other).toMatchObject({ delivered_at: null, ind_facility_holds: null, ssl_lfd: null });
+  });
+
   it('a tracking request with an undocumented status or number type still counts', () => {
     const request = {
       id: 'd1000000-0000-4000-8000-000000000001',

@@ -42,6 +42,19 @@ export const TOKEN_RENEW_MARGIN_MS = 60_000;
 export const DEFAULT_TOKEN_LIFETIME_MS = 5 * 60_000;
 
 export function createAuthenticator(auth: FeedAuth, options: AuthOptions = {}): Authenticator {
+  const credential = credentialAuthenticator(auth, options);
+  // Auth blocks compose: static headers (an API key header) go next to the credential.
+  const extra = 'headers' in auth && auth.type !== 'headers' ? auth.headers : undefined;
+  if (!extra || Object.keys(extra).length === 0) return credential;
+  const fixed = Object.fromEntries(Object.entries(extra).map(([k, v]) => [k, v.reveal()]));
+  return {
+    kind: credential.kind,
+    headers: async () => ({ ...fixed, ...(await credential.headers()) }),
+    rejected: (used) => credential.rejected(used),
+  };
+}
+
+function credentialAuthenticator(auth: FeedAuth, options: AuthOptions): Authenticator {
   switch (auth.type) {
     case 'none':
       return staticAuth('none', {});

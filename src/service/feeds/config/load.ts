@@ -27,8 +27,8 @@ import { Secret, secretProblem, type SecretUse } from './secret';
 export type FeedAuth =
   | { type: 'none' }
   | { type: 'headers'; headers: Record<string, Secret> }
-  | { type: 'bearer'; token: Secret }
-  | { type: 'basic'; username: Secret; password: Secret }
+  | { type: 'bearer'; token: Secret; headers?: Record<string, Secret> }
+  | { type: 'basic'; username: Secret; password: Secret; headers?: Record<string, Secret> }
   | {
       type: 'oauth2_client_credentials';
       tokenUrl: string;
@@ -36,6 +36,8 @@ export type FeedAuth =
       clientSecret: Secret;
       scope?: string;
       audience?: string;
+      /** Static headers sent next to the token (composed auth). */
+      headers?: Record<string, Secret>;
     };
 
 export interface SourceLimits {
@@ -280,24 +282,20 @@ function parseAuth(
   switch (auth.type) {
     case 'none':
       return { type: 'none' };
-    case 'headers': {
-      const headers: Record<string, Secret> = {};
-      for (const [name, value] of Object.entries(auth.headers)) {
-        if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-          problems.push(`${at}/headers/${name}: expected an HTTP header name`);
-          continue;
-        }
-        headers[name] = resolver.secret(value, `${at}/headers/${name}`, 'header');
-      }
-      return { type: 'headers', headers };
-    }
+    case 'headers':
+      return { type: 'headers', headers: parseHeaders(auth.headers, at, problems, resolver) };
     case 'bearer':
-      return { type: 'bearer', token: resolver.secret(auth.token, `${at}/token`, 'bearer') };
+      return {
+        type: 'bearer',
+        token: resolver.secret(auth.token, `${at}/token`, 'bearer'),
+        ...staticHeaders(auth.headers, at, problems, resolver),
+      };
     case 'basic':
       return {
         type: 'basic',
         username: resolver.secret(auth.username, `${at}/username`, 'basic_username'),
         password: resolver.secret(auth.password, `${at}/password`, 'encoded'),
+        ...staticHeaders(auth.headers, at, problems, resolver),
       };
     case 'oauth2_client_credentials': {
       const tokenUrl = checkUrl(
@@ -315,9 +313,42 @@ function parseAuth(
         ...(auth.audience !== undefined
           ? { audience: resolver.text(auth.audience, `${at}/audience`) }
           : {}),
+        ...staticHeaders(auth.headers, at, problems, resolver),
       };
     }
   }
+}
+
+/** Header names checked, values resolved as secrets (a key header is a credential too). */
+function parseHeaders(
+  raw: Record<string, string>,
+  at: string,
+  problems: string[],
+  resolver: Resolver,
+): Record<string, Secret> {
+  const headers: Record<string, Secret> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+      problems.push(`${at}/headers/${name}: expected an HTTP header name`);
+      continue;
+    }
+    if (name.toLowerCase() === 'authorization') {
+      problems.push(`${at}/headers/${name}: the credential of this block sets Authorization`);
+      continue;
+    }
+    headers[name] = resolver.secret(value, `${at}/headers/${name}`, 'header');
+  }
+  return headers;
+}
+
+/** The optional static headers of a credential block, as a spreadable member. */
+function staticHeaders(
+  raw: Record<string, string> | undefined,
+  at: string,
+  problems: string[],
+  resolver: Resolver,
+): { headers?: Record<string, Secret> } {
+  return raw === undefined ? {} : { headers: parseHeaders(raw, at, problems, resolver) };
 }
 
 /** Resolves `${ENV}` markers and `file:` values, recording a problem (never the value) on failure. */

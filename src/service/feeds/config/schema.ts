@@ -10,6 +10,8 @@ const Url = Type.String({ minLength: 1, description: 'an http(s) URL' });
 const Port = Type.Integer({ minimum: 1, maximum: 65535 });
 const Text = Type.String({ minLength: 1 });
 const closed = { additionalProperties: false } as const;
+/** Static headers sent with every request, next to a credential (Maersk's Consumer-Key). */
+const StaticHeaders = Type.Optional(Type.Record(Type.String(), Text));
 
 export const AUTH_SCHEMAS = {
   none: Type.Object({ type: Type.Literal('none') }, closed),
@@ -17,8 +19,14 @@ export const AUTH_SCHEMAS = {
     { type: Type.Literal('headers'), headers: Type.Record(Type.String(), Text) },
     closed,
   ),
-  bearer: Type.Object({ type: Type.Literal('bearer'), token: Text }, closed),
-  basic: Type.Object({ type: Type.Literal('basic'), username: Text, password: Text }, closed),
+  bearer: Type.Object(
+    { type: Type.Literal('bearer'), token: Text, headers: StaticHeaders },
+    closed,
+  ),
+  basic: Type.Object(
+    { type: Type.Literal('basic'), username: Text, password: Text, headers: StaticHeaders },
+    closed,
+  ),
   oauth2_client_credentials: Type.Object(
     {
       type: Type.Literal('oauth2_client_credentials'),
@@ -27,6 +35,7 @@ export const AUTH_SCHEMAS = {
       client_secret: Text,
       scope: Type.Optional(Text),
       audience: Type.Optional(Text),
+      headers: StaticHeaders,
     },
     closed,
   ),

@@ -44,8 +44,12 @@ export interface ShipmentFacts {
   pol_atd_at: string | null;
   pod_eta_at: string | null;
   pod_original_eta_at: string | null;
+  /** The first departure estimate reported for the POL. */
+  pol_original_etd_at: string | null;
   pod_ata_at: string | null;
   destination_eta_at: string | null;
+  /** The first arrival estimate reported for the inland destination. */
+  destination_original_eta_at: string | null;
   destination_ata_at: string | null;
   pod_vessel_name: string | null;
   pod_vessel_imo: string | null;
@@ -54,6 +58,11 @@ export interface ShipmentFacts {
 }
 
 export interface ContainerMilestones {
+  /** The empty picked up for stuffing (before the box's first laden event). */
+  empty_out_at: string | null;
+  pol_full_in_at: string | null;
+  pol_vessel_loaded_at: string | null;
+  pol_vessel_departed_at: string | null;
   pod_arrived_at: string | null;
   pod_discharged_at: string | null;
   pod_full_out_at: string | null;
@@ -193,8 +202,10 @@ export function deriveShipmentFacts(
       estimate(events, and(vesselArri, pod, notBerth)) ?? estimate(events, and(vesselArri, pod)),
     ),
     pod_original_eta_at: ts(firstReported(events, and(vesselArri, pod))),
+    pol_original_etd_at: ts(firstReported(events, and(vesselDepa, pol))),
     pod_ata_at: ts(actualArrival(events, and(vesselArri, pod))),
     destination_eta_at: ts(estimate(events, inlandArri)),
+    destination_original_eta_at: ts(firstReported(events, inlandArri)),
     destination_ata_at: ts(actual(events, inlandArri)),
     pod_vessel_name: podVessel?.name ?? null,
     pod_vessel_imo: podVessel?.imo ?? null,
@@ -212,8 +223,13 @@ export function deriveContainerMilestones(
   events: readonly RawEvent[],
   route: DerivedRoute = deriveRoute(events),
 ): ContainerMilestones {
+  const pol = at(route.pol);
   const pod = at(route.pod);
   const dest = at(route.destination);
+  const firstLaden = actual(
+    events,
+    (e) => e.event_type === 'EQUIPMENT' && e.empty_indicator === 'LADEN',
+  )?.timestamp;
   const lastLaden = events
     .filter((e) => !e.estimated && e.event_type === 'EQUIPMENT' && e.empty_indicator === 'LADEN')
     .reduce<string>((m, e) => (e.timestamp > m ? e.timestamp : m), '');
@@ -226,7 +242,21 @@ export function deriveContainerMilestones(
       e.timestamp >= lastLaden,
   );
   const inlandArri = and(inland, code('TRANSPORT', 'ARRI'), dest);
+  const laden: Filter = (e) => e.empty_indicator === 'LADEN';
   return {
+    empty_out_at: ts(
+      actual(
+        events,
+        and(
+          code('EQUIPMENT', 'GTOT'),
+          (e) => e.empty_indicator === 'EMPTY',
+          (e) => firstLaden === undefined || e.timestamp <= firstLaden,
+        ),
+      ),
+    ),
+    pol_full_in_at: ts(actual(events, and(code('EQUIPMENT', 'GTIN'), laden, pol))),
+    pol_vessel_loaded_at: ts(actual(events, and(isVesselLeg, code('EQUIPMENT', 'LOAD'), pol))),
+    pol_vessel_departed_at: ts(actual(events, and(isVesselLeg, code('TRANSPORT', 'DEPA'), pol))),
     pod_arrived_at: ts(actualArrival(events, and(isVesselLeg, code('TRANSPORT', 'ARRI'), pod))),
     pod_discharged_at: ts(actual(events, and(isVesselLeg, code('EQUIPMENT', 'DISC'), pod))),
     pod_full_out_at: ts(

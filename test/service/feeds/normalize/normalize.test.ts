@@ -357,6 +357,11 @@ describe('shipment facts and container milestones', () => {
   it('derives per-container milestones', () => {
     const raw = rawEventsForContainer(toRawEvents(journeyEvents()).events, CONTAINER);
     expect(deriveContainerMilestones(raw)).toEqual({
+      // At origin: the empty picked up, gated in full, loaded and sailed.
+      empty_out_at: iso('2026-01-02T08:00:00Z'),
+      pol_full_in_at: iso('2026-01-04T07:30:00Z'),
+      pol_vessel_loaded_at: iso('2026-01-05T10:00:00Z'),
+      pol_vessel_departed_at: iso('2026-01-05T20:00:00Z'),
       pod_arrived_at: iso('2026-02-02T09:30:00Z'),
       pod_discharged_at: iso('2026-02-03T04:00:00Z'),
       pod_full_out_at: null, // moved inland by rail
@@ -376,6 +381,8 @@ describe('shipment facts and container milestones', () => {
     expect(facts.pol_atd_at).toBeNull();
     expect(facts.pod_ata_at).toBeNull();
     expect(facts.pod_eta_at).toBe(iso('2026-02-02T10:00:00Z'));
+    // The first departure estimate reported, kept however the plan moves.
+    expect(facts.pol_original_etd_at).toBe(iso('2026-01-05T12:00:00Z'));
     expect(normalizeEvents(toRawEvents(planned).events).transport).toEqual([]);
   });
 });
