@@ -17,7 +17,7 @@ import type { AppClock, BridgeReply, SyncStatus } from '../../src/shared/bridge'
 import { ScaledClock } from '../../src/shared/clock';
 import { hasLeftTerminal } from '../../src/shared/container';
 import type { AlertList, BoardPage } from '../../src/shared/desktop';
-import { applyFeedAnswer } from '../support/feed-answers';
+import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
 
 const ZONE = 'America/Los_Angeles';
 const DAY = 86_400_000;
@@ -142,28 +142,11 @@ describe('each source has its own alerts, rows and clock', () => {
     // deadline is news.
     await applyFeedAnswer(remote.service.store, remote.containerId, {
       lineLastFreeDay: new Date(Date.now() + 4 * DAY).toISOString(),
-      terminal: {
-        facility: {
-          kind: 'terminal',
-          firms_code: 'Y258',
-          smdg_code: null,
-          name: 'Harbor Terminal',
-          locode: 'USLAX',
-          time_zone: ZONE,
-        },
-        checked_at: new Date().toISOString(),
+      terminal: harborTerminalAnswer({
         discharged_at: new Date(Date.now() - 5 * DAY).toISOString(),
-        rail_unloaded_at: null,
         available_for_pickup: false,
-        holds: [],
-        fees: [],
-        last_free_day: null,
-        pickup_appointment_at: null,
-        yard_location: null,
         full_out_at: new Date(Date.now() - 3 * DAY).toISOString(),
-        full_out_chassis_number: null,
-        empty_returned_at: null,
-      },
+      }),
     });
     await call('syncNow');
     const [row] = (await call<BoardPage>('listContainers', { limit: 1, showCompleted: true })).rows;
