@@ -10,13 +10,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DateTime } from 'luxon';
 import { AppCore } from '../../src/main/core/app-core';
-import { FileSecretStore } from '../../src/main/core/secret-store';
-import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
 import { startService } from '../../src/service';
 import type { AppClock, BridgeReply, SyncStatus } from '../../src/shared/bridge';
 import { ScaledClock } from '../../src/shared/clock';
 import { hasLeftTerminal } from '../../src/shared/container';
 import type { AlertList, BoardPage } from '../../src/shared/desktop';
+import { appCoreOptions } from './support/app-core-options';
 import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
 
 const ZONE = 'America/Los_Angeles';
@@ -75,15 +74,7 @@ describe('each source has its own alerts, rows and clock', () => {
     demo = await seededService(join(dir, 'demo'), 'MSKU1234565', demoClock.now());
     remote = await seededService(join(dir, 'remote'), 'TGHU1234563', Date.now());
     core = new AppCore({
-      appInfo: {
-        name: 'Quayside',
-        version: '0',
-        shell: 'browser',
-        platform: 'linux',
-        dataDir: dir,
-      },
-      settingsStore: new JsonFileSettingsStore(dir),
-      secretStore: new FileSecretStore(dir),
+      ...appCoreOptions(dir),
       embedded: {
         connection: () => ({ baseUrl: demo.service.baseUrl, apiKey: demo.service.initialKey! }),
       },
