@@ -55,3 +55,35 @@ export async function applyFeedAnswer(
     applyContainer(env, { trx, store: tracking, now }, shipment, container, inputs),
   );
 }
+
+/**
+ * What a Los Angeles terminal says about a box that is there, available, without holds or fees,
+ * checked now; `changes` replace any of it.
+ */
+export function harborTerminalAnswer(
+  changes: Partial<NonNullable<FeedAnswer['terminal']>> = {},
+): NonNullable<FeedAnswer['terminal']> {
+  return {
+    facility: {
+      kind: 'terminal',
+      firms_code: 'Y258',
+      smdg_code: null,
+      name: 'Harbor Terminal',
+      locode: 'USLAX',
+      time_zone: 'America/Los_Angeles',
+    },
+    checked_at: new Date().toISOString(),
+    discharged_at: null,
+    rail_unloaded_at: null,
+    available_for_pickup: true,
+    holds: [],
+    fees: [],
+    last_free_day: null,
+    pickup_appointment_at: null,
+    yard_location: null,
+    full_out_at: null,
+    full_out_chassis_number: null,
+    empty_returned_at: null,
+    ...changes,
+  };
+}

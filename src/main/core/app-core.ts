@@ -78,6 +78,7 @@ export class AppCore {
   private readonly savedClock: SavedAppClock | null = null;
   private readonly log: (message: string, error?: unknown) => void;
   private started = false;
+  private stopped = false;
 
   constructor(private readonly options: AppCoreOptions) {
     this.log = options.log ?? ((message, error) => console.error(message, error));
@@ -243,11 +244,12 @@ export class AppCore {
    */
   private async firstRunEnded(session: SourceSession, at: string): Promise<void> {
     const outcome = await session.firstSync.runEnded(at).catch(() => 'waiting' as const);
-    if (this.session !== session || outcome === 'loaded-before') return;
+    if (this.stopped || this.session !== session || outcome === 'loaded-before') return;
     if (outcome === 'loaded') session.morning.summarizeSource(this.sourceName());
     else
       session.clock.setTimer(LOADING_RESYNC_MS * session.clock.speed, () => {
-        if (this.session === session) void session.sync.sync().catch(() => undefined);
+        if (!this.stopped && this.session === session)
+          void session.sync.sync().catch(() => undefined);
       });
     this.setSyncStatus(session.sync.status());
     this.events.emit('dataChanged', { at: new Date(session.clock.now()).toISOString() });

@@ -23,15 +23,19 @@ export class FirstSync {
   private pending: number | null = null;
   /** Wall-clock time of the first complete run while loading. */
   private firstRunAt: number | null = null;
+  /** Read once: status pushes ask on every change, also while the cache closes. */
+  private loaded: boolean;
 
   constructor(
     private readonly cache: CacheStore,
     /** How many tracking requests the service is still looking up; null when it cannot say. */
     private readonly pendingLookups: () => Promise<number | null>,
-  ) {}
+  ) {
+    this.loaded = cache.getState<string>(LOADED_STATE) !== null;
+  }
 
   loading(): boolean {
-    return this.cache.getState<string>(LOADED_STATE) === null;
+    return !this.loaded;
   }
 
   /** What the header adds while loading between runs. */
@@ -50,6 +54,7 @@ export class FirstSync {
     this.pending = patient ? await this.pendingLookups() : 0;
     if (this.pending) return 'waiting';
     this.cache.setState(LOADED_STATE, at);
+    this.loaded = true;
     return 'loaded';
   }
 }

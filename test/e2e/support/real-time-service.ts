@@ -7,7 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { startService } from '../../../src/service';
-import { applyFeedAnswer } from '../../support/feed-answers';
+import { applyFeedAnswer, harborTerminalAnswer } from '../../support/feed-answers';
 
 export interface RealTimeServiceInfo {
   baseUrl: string;
@@ -36,28 +36,11 @@ async function main(): Promise<void> {
   const lastFreeDay = now.plus({ days: 2 }).set({ hour: 12, minute: 0 }).toUTC().toISO()!;
   const checkedAt = now.minus({ hours: 3 }).toUTC().toISO()!;
   await applyFeedAnswer(service.store, container.id, {
-    terminal: {
-      facility: {
-        kind: 'terminal',
-        firms_code: 'Y258',
-        smdg_code: null,
-        name: 'Harbor Terminal',
-        locode: 'USLAX',
-        time_zone: ZONE,
-      },
+    terminal: harborTerminalAnswer({
       checked_at: checkedAt,
       discharged_at: now.minus({ days: 1 }).toUTC().toISO()!,
-      rail_unloaded_at: null,
-      available_for_pickup: true,
-      holds: [],
-      fees: [],
       last_free_day: lastFreeDay,
-      pickup_appointment_at: null,
-      yard_location: null,
-      full_out_at: null,
-      full_out_chassis_number: null,
-      empty_returned_at: null,
-    },
+    }),
   });
   const info: RealTimeServiceInfo = {
     baseUrl: service.baseUrl,
