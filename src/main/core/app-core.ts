@@ -66,8 +66,6 @@ export class AppCore {
   readonly dispatch: BridgeDispatcher;
   readonly documents: DocumentCache;
   private session: SourceSession;
-  /** Set by stop(): late reports (the embedded process exiting) find the cache closed. */
-  private stopped = false;
   private syncStatus: SyncStatus;
   /** The demo world's clock; `realClock` for every other source. */
   private readonly demoClock: Clock;
@@ -78,6 +76,7 @@ export class AppCore {
   private readonly savedClock: SavedAppClock | null = null;
   private readonly log: (message: string, error?: unknown) => void;
   private started = false;
+  /** Set by stop(): late reports (the embedded process exiting) find the cache closed. */
   private stopped = false;
 
   constructor(private readonly options: AppCoreOptions) {
