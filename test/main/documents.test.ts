@@ -59,7 +59,14 @@ describe('documents through the desktop bridge', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quayside-docs-'));
-    service = await startService({ dataDir: join(dir, 'service'), port: 0, smtpPort: 0 });
+    // Every test here syncs through the bridge within the same real minute: the per-account
+    // request limit (tested in test/service/limits-reference.test.ts) is not what this file checks.
+    service = await startService({
+      dataDir: join(dir, 'service'),
+      port: 0,
+      smtpPort: 0,
+      config: { requestsPerMinute: 10_000 },
+    });
     core = new AppCore({
       appInfo: appInfo(dir),
       settingsStore: new JsonFileSettingsStore(dir),
