@@ -35,6 +35,19 @@ function status(container_number: string): TerminalContainerStatus {
   };
 }
 
+/** A record with a hold status and a fee type the contract's lists do not name. */
+const oddValues = (n: string): TerminalContainerStatus => ({
+  ...status(n),
+  holds: [
+    { name: 'usda', status: 'inspection_scheduled', description: 'USDA exam booked' },
+    { name: 'customs', status: 'hold', description: null },
+  ],
+  fees: [
+    { type: 'storage', amount: 95, currency_code: 'USD' },
+    { type: 'demurrage', amount: 300, currency_code: 'USD' },
+  ],
+});
+
 const KNOWN = new Set(Array.from({ length: 130 }, (_, i) => `MSCU${String(1000000 + i)}`));
 
 async function terminal(): Promise<TestServer> {
@@ -46,6 +59,7 @@ async function terminal(): Promise<TestServer> {
       if (number === 'BADU0000001')
         return sendJson(res, 200, { ...status(number), available_for_pickup: 'yes' });
       if (number === 'SLOW0000001') return; // never answers
+      if (number === 'ODDU0000001') return sendJson(res, 200, oddValues(number));
       return KNOWN.has(number)
         ? sendJson(res, 200, status(number))
         : sendJson(res, 404, { error: 'unknown' });
@@ -77,6 +91,19 @@ describe('terminal client', () => {
       status: 401,
     });
     expect(client.stats()).toMatchObject({ requests: 3, found: 1, notFound: 1, malformed: 1 });
+  });
+
+  it('keeps a hold status or fee type beyond the documented ones as sent, with the record', async () => {
+    server = await terminal();
+    const client = new TerminalClient({
+      baseUrl: server.baseUrl,
+      credentials: { kind: 'bearer', token: 't0ken' },
+      timeoutMs: 2000,
+    });
+    expect(await client.getContainer('ODDU0000001')).toEqual({
+      outcome: 'found',
+      status: oddValues('ODDU0000001'),
+    });
   });
 
   it('times out a silent terminal', async () => {
