@@ -73,14 +73,18 @@ async function terminal(): Promise<TestServer> {
   });
 }
 
+/** A client that presents the terminal's token. */
+const withToken = (terminal: TestServer, timeoutMs = 2000) =>
+  new TerminalClient({
+    baseUrl: terminal.baseUrl,
+    credentials: { kind: 'bearer', token: 't0ken' },
+    timeoutMs,
+  });
+
 describe('terminal client', () => {
   it('reads one container, with bearer auth; 404 means not known yet', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 2000,
-    });
+    const client = withToken(server);
     const found = await client.getContainer('mscu1000005');
     expect(found).toEqual({ outcome: 'found', status: status('MSCU1000005') });
     expect(await client.getContainer('TGHU9999999')).toEqual({ outcome: 'not_found' });
@@ -95,11 +99,7 @@ describe('terminal client', () => {
 
   it('keeps a hold status or fee type beyond the documented ones as sent, with the record', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 2000,
-    });
+    const client = withToken(server);
     expect(await client.getContainer('ODDU0000001')).toEqual({
       outcome: 'found',
       status: oddValues('ODDU0000001'),
@@ -108,11 +108,7 @@ describe('terminal client', () => {
 
   it('times out a silent terminal', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 150,
-    });
+    const client = withToken(server, 150);
     expect(await client.getContainer('SLOW0000001')).toMatchObject({
       outcome: 'unreachable',
       reason: 'timeout',
@@ -121,11 +117,7 @@ describe('terminal client', () => {
 
   it('splits large batches, drops a bad record and lists unknown numbers', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 2000,
-    });
+    const client = withToken(server);
     const numbers = [...[...KNOWN].slice(0, 120), 'TGHU9999999', 'not-a-number'];
     const result = await client.queryContainers(numbers);
     expect(
