@@ -4,20 +4,13 @@
  * declare (src/sim/carriers/dcsa-schema.ts), everything else comes from the YAML itself.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import yaml from 'js-yaml';
 import { DCSA_EXTERNAL_SCHEMAS } from '../../src/sim/carriers/dcsa-schema';
+import { referenceFile } from '../support/reference-files';
 
-const repoRoot = path.resolve(__dirname, '..', '..');
-export const DCSA_YAML_PATH = path.resolve(
-  repoRoot,
-  '..',
-  'shared',
-  'reference',
-  'dcsa-tnt-v2.2.0.yaml',
-);
+export const DCSA_YAML_PATH = referenceFile('dcsa-tnt-v2.2.0.yaml');
 
 type Json = Record<string, unknown>;
 

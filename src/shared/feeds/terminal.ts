@@ -18,19 +18,18 @@ const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 export const TerminalHold = Type.Object({
   /** e.g. `customs`, `freight`, `usda`, `vacis`, `tmf`, `other` */
   name: Type.String({ minLength: 1 }),
-  /** `released` holds are reported for history; the API shows only `pending` and `hold`. */
-  status: Type.Union([Type.Literal('pending'), Type.Literal('hold'), Type.Literal('released')]),
+  /**
+   * `pending`, `hold` or `released`; `released` holds are reported for history and not shown.
+   * Any other status a facility sends is kept and shown as sent (it is a plain string here so
+   * that one new value never drops the box's whole record).
+   */
+  status: Type.String({ minLength: 1 }),
   description: Type.Union([Type.String(), Type.Null()]),
 });
 
 export const TerminalFee = Type.Object({
-  type: Type.Union([
-    Type.Literal('demurrage'),
-    Type.Literal('exam'),
-    Type.Literal('extended_dwell_time'),
-    Type.Literal('other'),
-    Type.Literal('total'),
-  ]),
+  /** `demurrage`, `exam`, `extended_dwell_time`, `other` or `total`; any other kept as sent. */
+  type: Type.String({ minLength: 1 }),
   amount: Type.Number({ minimum: 0 }),
   currency_code: Type.String({ pattern: '^[A-Z]{3}$' }),
 });

@@ -1,16 +1,14 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import yaml from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { checkEvent } from '../../../../src/service/feeds/dcsa/client';
 import { eventDomain } from './event-domain-schema';
+import { referenceFile } from '../../../support/reference-files';
 import { equipmentEvent, feederJourneyEvents, journeyEvents } from './fixtures';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const yamlPath = path.resolve(repoRoot, '..', 'shared', 'reference', 'dcsa-tnt-v2.2.0.yaml');
+const yamlPath = referenceFile('dcsa-tnt-v2.2.0.yaml');
 
 interface OpenApiDoc {
   info: { version: string };

@@ -35,6 +35,19 @@ function status(container_number: string): TerminalContainerStatus {
   };
 }
 
+/** A record with a hold status and a fee type the contract's lists do not name. */
+const oddValues = (n: string): TerminalContainerStatus => ({
+  ...status(n),
+  holds: [
+    { name: 'usda', status: 'inspection_scheduled', description: 'USDA exam booked' },
+    { name: 'customs', status: 'hold', description: null },
+  ],
+  fees: [
+    { type: 'storage', amount: 95, currency_code: 'USD' },
+    { type: 'demurrage', amount: 300, currency_code: 'USD' },
+  ],
+});
+
 const KNOWN = new Set(Array.from({ length: 130 }, (_, i) => `MSCU${String(1000000 + i)}`));
 
 async function terminal(): Promise<TestServer> {
@@ -46,6 +59,7 @@ async function terminal(): Promise<TestServer> {
       if (number === 'BADU0000001')
         return sendJson(res, 200, { ...status(number), available_for_pickup: 'yes' });
       if (number === 'SLOW0000001') return; // never answers
+      if (number === 'ODDU0000001') return sendJson(res, 200, oddValues(number));
       return KNOWN.has(number)
         ? sendJson(res, 200, status(number))
         : sendJson(res, 404, { error: 'unknown' });
@@ -59,14 +73,18 @@ async function terminal(): Promise<TestServer> {
   });
 }
 
+/** A client that presents the terminal's token. */
+const withToken = (terminal: TestServer, timeoutMs = 2000) =>
+  new TerminalClient({
+    baseUrl: terminal.baseUrl,
+    credentials: { kind: 'bearer', token: 't0ken' },
+    timeoutMs,
+  });
+
 describe('terminal client', () => {
   it('reads one container, with bearer auth; 404 means not known yet', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 2000,
-    });
+    const client = withToken(server);
     const found = await client.getContainer('mscu1000005');
     expect(found).toEqual({ outcome: 'found', status: status('MSCU1000005') });
     expect(await client.getContainer('TGHU9999999')).toEqual({ outcome: 'not_found' });
@@ -79,13 +97,18 @@ describe('terminal client', () => {
     expect(client.stats()).toMatchObject({ requests: 3, found: 1, notFound: 1, malformed: 1 });
   });
 
+  it('keeps a hold status or fee type beyond the documented ones as sent, with the record', async () => {
+    server = await terminal();
+    const client = withToken(server);
+    expect(await client.getContainer('ODDU0000001')).toEqual({
+      outcome: 'found',
+      status: oddValues('ODDU0000001'),
+    });
+  });
+
   it('times out a silent terminal', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 150,
-    });
+    const client = withToken(server, 150);
     expect(await client.getContainer('SLOW0000001')).toMatchObject({
       outcome: 'unreachable',
       reason: 'timeout',
@@ -94,11 +117,7 @@ describe('terminal client', () => {
 
   it('splits large batches, drops a bad record and lists unknown numbers', async () => {
     server = await terminal();
-    const client = new TerminalClient({
-      baseUrl: server.baseUrl,
-      credentials: { kind: 'bearer', token: 't0ken' },
-      timeoutMs: 2000,
-    });
+    const client = withToken(server);
     const numbers = [...[...KNOWN].slice(0, 120), 'TGHU9999999', 'not-a-number'];
     const result = await client.queryContainers(numbers);
     expect(
