@@ -4,6 +4,7 @@
  */
 import { feedsCheckCommand } from './commands/feeds';
 import { keysCommand } from './commands/keys';
+import { mcpCommand } from './commands/mcp';
 import { serveCommand } from './commands/serve';
 import { simListCommand } from './commands/sim';
 import { exportCommand, syncCommand } from './commands/sync';
@@ -22,6 +23,7 @@ export const COMMANDS: CliCommand[] = [
   syncCommand,
   exportCommand,
   feedsCheckCommand,
+  mcpCommand,
 ];
 
 function usage(): string {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { sqliteOptions } from '../../native/sqlite-binding';
 import type { DocumentSummary } from '../../shared/documents';
 
-const DOCUMENTS_FILE = 'documents.sqlite';
+export const DOCUMENTS_FILE = 'documents.sqlite';
 const FILES_DIR = 'documents';
 
 /** Append only; never edit a shipped entry. */
