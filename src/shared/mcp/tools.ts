@@ -825,7 +825,7 @@ export function registerQuaysideTools(server: McpServer, source: McpSource): voi
     guarded(async ({ shipment_id, page, page_size }) => {
       const p = paging(page, page_size);
       const result = await source.documents({ shipmentId: shipment_id }, p);
-      if (!result) return failure(`Documents are not kept in the ${source.name}.`);
+      if (!result) return failure(`No documents are available from the ${source.name}.`);
       return answer(source, {
         items: result.rows.map((d) => ({
           id: d.id,

@@ -56,7 +56,7 @@ describe('/mcp on the service', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect((await res.json()).errors[0].status).toBe('401');
+    expect(((await res.json()) as any).errors[0].status).toBe('401');
   });
 
   it("lists Terminal49's ten tools and Quayside's own", async () => {
