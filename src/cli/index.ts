@@ -5,6 +5,7 @@
 import { feedsCheckCommand } from './commands/feeds';
 import { keysCommand } from './commands/keys';
 import { mcpCommand } from './commands/mcp';
+import { openCommand } from './commands/open';
 import { serveCommand } from './commands/serve';
 import { simListCommand } from './commands/sim';
 import { exportCommand, syncCommand } from './commands/sync';
@@ -24,6 +25,7 @@ export const COMMANDS: CliCommand[] = [
   exportCommand,
   feedsCheckCommand,
   mcpCommand,
+  openCommand,
 ];
 
 function usage(): string {
