@@ -14,12 +14,7 @@ import { runSyncCommand } from '../../src/main/sync/command';
 import { QUAYSIDE_TOOL_NAMES, T49_TOOL_NAMES } from '../../src/shared/mcp/tools';
 import { seedShipment, startTestService } from '../service/helpers';
 import { BIN } from './support/cli';
-
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
-  const result = (await client.callTool({ name, arguments: args })) as any;
-  const text = result.content?.[0]?.text as string;
-  return { isError: result.isError === true, text, body: result.isError ? null : JSON.parse(text) };
-};
+import { callTool as call } from '../support/mcp-client';
 
 describe('quayside mcp (stdio, from the desktop cache)', () => {
   let dataDir: string;

@@ -256,6 +256,19 @@ const trackingRequestAnswer = (t: TrackingRequestBrief) => ({
   shipment_id: t.shipmentId,
 });
 
+/** The list tools' filters as a source takes them (codes upper case). */
+const listFilter = <S extends string>(args: {
+  status?: S;
+  port?: string;
+  carrier?: string;
+  updated_after?: string;
+}) => ({
+  status: args.status,
+  port: args.port?.toUpperCase(),
+  carrier: args.carrier?.toUpperCase(),
+  updatedAfter: args.updated_after,
+});
+
 const normalise = (text: string) => text.replace(/[\s-]+/g, '').toUpperCase();
 
 const onTerminal = (terminal: string | undefined) => (row: BoardRow) =>
@@ -520,15 +533,7 @@ export function registerQuaysideTools(server: McpServer, source: McpSource): voi
     },
     guarded(async (args) => {
       const p = paging(args.page, args.page_size);
-      const result = await source.shipments(
-        {
-          status: args.status,
-          port: args.port?.toUpperCase(),
-          carrier: args.carrier?.toUpperCase(),
-          updatedAfter: args.updated_after,
-        },
-        p,
-      );
+      const result = await source.shipments(listFilter(args), p);
       return answer(source, {
         items: result.rows.map(shipmentBrief),
         meta: pageMeta(p, result.total),
@@ -551,15 +556,7 @@ export function registerQuaysideTools(server: McpServer, source: McpSource): voi
     },
     guarded(async (args) => {
       const p = paging(args.page, args.page_size);
-      const result = await source.containers(
-        {
-          status: args.status,
-          port: args.port?.toUpperCase(),
-          carrier: args.carrier?.toUpperCase(),
-          updatedAfter: args.updated_after,
-        },
-        p,
-      );
+      const result = await source.containers(listFilter(args), p);
       const now = source.now();
       return answer(source, {
         items: result.rows.map((r) => containerBrief(r, now)),

@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUAYSIDE_TOOL_NAMES, T49_TOOL_NAMES } from '../../../src/shared/mcp/tools';
 import { seedShipment, startTestService, type TestService } from '../helpers';
+import { callTool as call } from '../../support/mcp-client';
 
 async function connect(t: TestService, key: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
@@ -19,12 +20,6 @@ async function connect(t: TestService, key: string): Promise<Client> {
   );
   return client;
 }
-
-const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => {
-  const result = (await client.callTool({ name, arguments: args })) as any;
-  const text = result.content?.[0]?.text as string;
-  return { isError: result.isError === true, text, body: result.isError ? null : JSON.parse(text) };
-};
 
 describe('/mcp on the service', () => {
   let t: TestService;
