@@ -17,7 +17,9 @@ export function registerMcpRoute(
   root: FastifyInstance,
   ctx: ServiceContext,
 ): void {
-  app.post('/', async (request: FastifyRequest, reply: FastifyReply) => {
+  // JSON-RPC, not a /v2 resource: kept out of the OpenAPI document.
+  const options = { schema: { hide: true } };
+  app.post('/', options, async (request: FastifyRequest, reply: FastifyReply) => {
     const source = serviceMcpSource(root, request.headers.authorization ?? '', ctx.clock);
     const server = createQuaysideMcpServer(source, VERSION);
     const transport = new StreamableHTTPServerTransport({
@@ -42,6 +44,6 @@ export function registerMcpRoute(
         error: { code: -32000, message: 'Method not allowed: POST only.' },
         id: null,
       });
-  app.get('/', notAllowed);
-  app.delete('/', notAllowed);
+  app.get('/', options, notAllowed);
+  app.delete('/', options, notAllowed);
 }
