@@ -3,7 +3,6 @@
  * (`open-url`); Windows and Linux start a second instance with the link among its arguments,
  * which the single-instance lock turns into `second-instance` here.
  */
-import { resolve } from 'node:path';
 import { app } from 'electron';
 import { FIND_PROTOCOL } from '../../shared/find-link';
 import { findRouteOfArgs, findRouteOfLink } from '../desktop/find-route';
@@ -14,10 +13,9 @@ import { findRouteOfArgs, findRouteOfLink } from '../desktop/find-route';
  * that arrived before the window (or launched the app) once it exists.
  */
 export function handleFindLinks(open: (route: string) => void): { windowReady(): void } {
-  // From a checkout, Electron runs a script: the OS must start it with that script's path.
-  if (process.defaultApp && process.argv[1])
-    app.setAsDefaultProtocolClient(FIND_PROTOCOL, process.execPath, [resolve(process.argv[1])]);
-  else app.setAsDefaultProtocolClient(FIND_PROTOCOL);
+  // Only an installed app claims the scheme: a run from a checkout (tests among them) never
+  // rewrites the OS's handler for it. The installers declare it too (electron-builder.yml).
+  if (app.isPackaged) app.setAsDefaultProtocolClient(FIND_PROTOCOL);
   let pending: string | null = findRouteOfArgs(process.argv);
   let ready = false;
   const deliver = (route: string | null) => {
