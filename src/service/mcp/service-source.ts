@@ -9,6 +9,7 @@ import { hasLeftTerminal, isCompleted } from '../../shared/container';
 import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
 import type { BoardRow, CustomFieldColumn, ShipmentListRow } from '../../shared/desktop';
 import { normaliseIdentifier } from '../../shared/find-link';
+import { CONTAINER_NUMBER_SHAPE } from '../../shared/iso6346';
 import { boardRowOf } from '../../shared/mcp/board-row';
 import type { McpSource, PageOf, Paging, TrackingRequestBrief } from '../../shared/mcp/source';
 import type { Clock } from '../../shared/clock';
@@ -154,6 +155,15 @@ export function serviceMcpSource(
     costTables: () => DEFAULT_COST_TABLES,
     findContainers: async (text, limit) => {
       const needle = normaliseIdentifier(text);
+      // A whole container number is one filtered request; only other text needs the scan.
+      if (CONTAINER_NUMBER_SHAPE.test(needle)) {
+        const query = new URLSearchParams({
+          'filter[number]': needle,
+          include: 'shipment,pod_terminal',
+        });
+        const exact = rowsOf(await v2('GET', `/containers?${query}`));
+        if (exact.length > 0) return exact.slice(0, limit);
+      }
       const { rows } = await scanContainers(SCAN_LIMIT);
       const hit = (value: string | null | undefined) =>
         !!value && normaliseIdentifier(value).includes(needle);
