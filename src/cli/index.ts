@@ -4,6 +4,8 @@
  */
 import { feedsCheckCommand } from './commands/feeds';
 import { keysCommand } from './commands/keys';
+import { mcpCommand } from './commands/mcp';
+import { openCommand } from './commands/open';
 import { serveCommand } from './commands/serve';
 import { simListCommand } from './commands/sim';
 import { exportCommand, syncCommand } from './commands/sync';
@@ -22,6 +24,8 @@ export const COMMANDS: CliCommand[] = [
   syncCommand,
   exportCommand,
   feedsCheckCommand,
+  mcpCommand,
+  openCommand,
 ];
 
 function usage(): string {

@@ -17,6 +17,7 @@ import { AlertsView } from './views/AlertsView';
 import { ContainerDetailView } from './views/ContainerDetailView';
 import { ContainersView } from './views/ContainersView';
 import { DocumentsView } from './views/DocumentsView';
+import { FindView } from './views/FindView';
 import { RequestsView } from './views/RequestsView';
 import { SettingsView } from './views/SettingsView';
 import { ShipmentDetailView } from './views/ShipmentDetailView';
@@ -38,8 +39,9 @@ type ViewId = (typeof VIEWS)[number]['id'];
 
 const TOAST_MS = 10_000;
 
-const currentRoute = (): Route & { view: ViewId } => {
+const currentRoute = (): Route & { view: ViewId | 'find' } => {
   const route = parseRoute(window.location.hash);
+  if (route.view === 'find' && route.id) return { view: 'find', id: route.id };
   const known = VIEWS.find((view) => view.id === route.view)?.id;
   // The morning worklist is where the day starts.
   return known ? { view: known, id: route.id } : { view: 'worklist', id: null };
@@ -127,6 +129,9 @@ export function App() {
   switch (route.view) {
     case 'worklist':
       content = <WorklistView />;
+      break;
+    case 'find':
+      content = <FindView query={route.id ?? ''} />;
       break;
     case 'containers':
       content = route.id ? <ContainerDetailView id={route.id} /> : <ContainersView />;

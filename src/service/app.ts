@@ -7,6 +7,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
 import { registerContainerActionRoutes } from './api/container-actions';
@@ -25,6 +26,7 @@ import { registerTrackingRequestRoutes } from './api/tracking-requests';
 import { registerVesselRouteRoutes } from './api/vessel-routes';
 import { registerWebhookIpRoutes } from './api/webhook-ips';
 import { registerWebhookRoutes } from './api/webhooks';
+import { MCP_PATH, registerMcpRoute } from './mcp/route';
 import type { ServiceContext } from './context';
 import { answerClientError, answerParserEdges, requireHostHeader } from './http-edges';
 import { ApiError, boundedErrors, titleFor, type JsonApiErrorObject } from './jsonapi/errors';
@@ -213,27 +215,30 @@ export function buildApp(
     }),
   });
 
+  /** The API key check and per-account limits of every /v2 route and of /mcp. */
+  const authenticate = async (request: FastifyRequest) => {
+    limits.checkAddress(request.ip);
+    if (request.routeOptions.config.signedLink) return;
+    const match = TOKEN_RE.exec(request.headers.authorization ?? '');
+    const account = match ? await ctx.accounts.byKey(match[1]!) : undefined;
+    if (!account) {
+      limits.recordAuthFailure(request.ip);
+      throw new ApiError(401, 'Invalid or missing API token.');
+    }
+    request.account = account;
+    request.apiKey = match![1]!;
+    await limits.takeRequest(account.id);
+    if (request.routeOptions.config.trackingRequestCreation) {
+      await limits.takeTrackingRequestCreation(account.id);
+    }
+    if (request.routeOptions.config.containerRefresh) await limits.takeContainerRefresh(account.id);
+  };
+
   app.register(
     async (v2) => {
-      v2.addHook('onRequest', async (request, reply) => {
+      v2.addHook('onRequest', async (request) => {
         if (request.routeOptions.url === `${API_PREFIX}/openapi.json`) return;
-        limits.checkAddress(request.ip);
-        if (request.routeOptions.config.signedLink) return;
-        const match = TOKEN_RE.exec(request.headers.authorization ?? '');
-        const account = match ? await ctx.accounts.byKey(match[1]!) : undefined;
-        if (!account) {
-          limits.recordAuthFailure(request.ip);
-          throw new ApiError(401, 'Invalid or missing API token.');
-        }
-        request.account = account;
-        request.apiKey = match![1]!;
-        await limits.takeRequest(account.id);
-        if (request.routeOptions.config.trackingRequestCreation) {
-          await limits.takeTrackingRequestCreation(account.id);
-        }
-        if (request.routeOptions.config.containerRefresh)
-          await limits.takeContainerRefresh(account.id);
-        void reply;
+        await authenticate(request);
       });
 
       v2.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
@@ -255,6 +260,13 @@ export function buildApp(
       registerWebhookIpRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
+  );
+  app.register(
+    async (mcp) => {
+      mcp.addHook('onRequest', authenticate);
+      registerMcpRoute(mcp, app, ctx);
+    },
+    { prefix: MCP_PATH },
   );
   if (options.metrics)
     app.register(operatorPlugin, {

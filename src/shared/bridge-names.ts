@@ -15,6 +15,7 @@ export const BRIDGE_METHOD_LIST = [
   'getWorklist',
   'getViewCost',
   'getContainerDetail',
+  'findRecord',
   'exportContainersCsv',
   'exportContainersXlsx',
   'getRouteMap',

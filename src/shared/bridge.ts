@@ -23,6 +23,7 @@ import {
 } from './desktop';
 import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
+import { MAX_IDENTIFIER_LENGTH } from './find-link';
 import { Settings, SettingsPatch } from './settings';
 import type { WorklistPlace, WorklistSection } from './worklist';
 import type { CostTotals } from './cost-clock';
@@ -233,6 +234,12 @@ export type OpenDocumentResult = { opened: true } | { opened: false; url: string
 
 const DocumentId = Type.String({ pattern: '^[A-Za-z0-9-]{1,64}$' });
 
+/** Where a find link leads (src/main/cache/find-resolver.ts decides). */
+export type FindTarget =
+  | { kind: 'container'; id: string; number: string }
+  | { kind: 'shipment'; id: string; number: string }
+  | { kind: 'board'; search: string };
+
 export const bridgeMethods = {
   getAppInfo: { argument: NoArgument, result: AppInfo },
   getSettings: { argument: NoArgument, result: Settings },
@@ -255,6 +262,14 @@ export const bridgeMethods = {
   getContainerDetail: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),
     result: result<ContainerDetail | null>(),
+  },
+  /** What a find link opens: a container, a shipment, or the board filtered by the text. */
+  findRecord: {
+    argument: Type.Object(
+      { q: Type.String({ minLength: 1, maxLength: MAX_IDENTIFIER_LENGTH }) },
+      { additionalProperties: false },
+    ),
+    result: result<FindTarget>(),
   },
   exportContainersCsv: {
     argument: ContainerQuery,

@@ -16,6 +16,7 @@ import { MAX_SPREADSHEET_BYTES } from '../../shared/spreadsheet-import';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { BridgeReply } from '../../shared/bridge';
+import { identifierOfLink, MAX_IDENTIFIER_LENGTH } from '../../shared/find-link';
 import { endConnectionsOnClose } from '../../shared/server-close';
 import type { AppCore } from '../core/app-core';
 import { APP_ICON_ICO } from '../app-resources';
@@ -164,6 +165,29 @@ export async function startBrowserServer(options: BrowserServerOptions): Promise
     '/bridge/readTrackingSpreadsheet',
     { bodyLimit: Math.ceil(MAX_SPREADSHEET_BYTES / 3) * 4 + 64 * 1024 },
     (request, reply) => bridgeRoute('readTrackingSpreadsheet', request, reply),
+  );
+
+  // A find link: the renderer opens on what the identifier names (its find view resolves it).
+  app.get(
+    '/find',
+    async (request: FastifyRequest<{ Querystring: { q?: string; token?: string } }>, reply) => {
+      const { q, token } = request.query;
+      if (!tokensMatch(expectedToken, token)) {
+        return refuse(reply, 401, 'Missing or wrong launch token: open the url Quayside printed.');
+      }
+      const identifier = identifierOfLink(`/find?q=${encodeURIComponent(q ?? '')}`);
+      if (!identifier) {
+        return reply
+          .code(400)
+          .type('text/plain')
+          .send(
+            `Give what to find as q: a container, B/L, booking or reference number (at most ${MAX_IDENTIFIER_LENGTH} characters).`,
+          );
+      }
+      return reply.redirect(
+        `/?token=${encodeURIComponent(token as string)}#/find/${encodeURIComponent(identifier)}`,
+      );
+    },
   );
 
   // A cached document, for the tab to show (there is no OS viewer to hand it to).

@@ -11,7 +11,7 @@ import { sqliteOptions } from '../../native/sqlite-binding';
 import type { DocumentSummary } from '../../shared/documents';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
 
-const DOCUMENTS_FILE = 'documents.sqlite';
+export const DOCUMENTS_FILE = 'documents.sqlite';
 const FILES_DIR = 'documents';
 
 /** Append only; never edit a shipped entry. */

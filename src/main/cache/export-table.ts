@@ -7,6 +7,7 @@
  * board shows follow the built-in ones, typed by their field (numbers, dates, date-times local
  * to the port, the shown text for the rest).
  */
+import { findLink } from '../../shared/find-link';
 import { DateTime } from 'luxon';
 import {
   LFD_SOURCES,
@@ -180,6 +181,8 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     cell: ({ row }) => text(deadlineOf(row, 'rail')?.zone ?? null),
   },
   { header: 'Customer', width: 18, cell: ({ row }) => text(row.customer) },
+  // Opens the app on this box from a spreadsheet, a TMS or an email.
+  { header: 'Link', width: 34, cell: ({ row }) => text(findLink(row.number)) },
 ];
 
 /** The export column of one custom field: its value typed as the field is. */

@@ -30,6 +30,7 @@ import { ElectronSettingsStore } from './electron-settings-store';
 import { SECRET_KEY_ENV } from '../../shared/service-env';
 import { createSecretStore, embeddedServiceSecretKey } from './safe-storage-secret-store';
 import { notificationRoute } from '../desktop/notification-route';
+import { handleFindLinks } from './find-links';
 import {
   appWindowIcon,
   rememberWindowState,
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
     return;
   }
   setAppUserModelId();
+  const findLinks = handleFindLinks(showWindow);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents));
   await app.whenReady();
 
@@ -224,6 +226,7 @@ async function main(): Promise<void> {
     if (mainWindow?.isMinimized()) mainWindow.restore();
     mainWindow?.focus();
   });
+  findLinks.windowReady();
   app.on('window-all-closed', () => app.quit());
 }
 

@@ -148,7 +148,7 @@ export interface SyncResult {
   mode: 'full' | 'incremental' | 'active-first';
 }
 
-const STATE = {
+export const STATE = {
   baseUrl: 'base_url',
   updatedAtFilter: 'updated_at_filter',
   shipmentsCursor: 'shipments_cursor',

@@ -80,6 +80,17 @@ const NO_FILTERS: Filters = {
   showCompleted: false,
 };
 
+const FILTERS_KEY = 'quayside.board.filters';
+
+/** Opens the board on `search` alone the next time it shows (a find link naming no one record). */
+export function showBoardSearch(search: string): void {
+  try {
+    window.localStorage.setItem(FILTERS_KEY, JSON.stringify({ ...NO_FILTERS, search }));
+  } catch {
+    // Storage disabled: the board opens with its last filters.
+  }
+}
+
 /** The filters as a bridge query (main applies the LFD windows on its own clock). */
 function toQuery(
   filters: Filters,
@@ -121,7 +132,7 @@ const DEFAULT_HIDDEN: VisibilityState = {
 export function ContainersView() {
   const dataVersion = useDataVersion();
   const now = useNow();
-  const [filters, setFilters] = useStoredState<Filters>('quayside.board.filters', NO_FILTERS);
+  const [filters, setFilters] = useStoredState<Filters>(FILTERS_KEY, NO_FILTERS);
   const [sort, setSort] = useStoredState<BoardSort>('quayside.board.sort', {
     column: 'lfd',
     direction: 'asc',

@@ -112,6 +112,8 @@ describe('container export', () => {
     expect(held['Exam fee']).toBe('');
     expect(held['Fees total']).toBe('1275.00');
     expect(held['ETA']).toBe('2026-11-20 08:00');
+    // A find link opens the app on the box from the spreadsheet.
+    expect(held['Link']).toBe('quayside://find?q=HELD0000001');
     // Nothing in raw UTC.
     expect(Object.values(held).some((v) => /T\d{2}:\d{2}/.test(v))).toBe(false);
   });

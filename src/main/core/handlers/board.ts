@@ -2,6 +2,7 @@
 import type { RouteMapResult } from '../../../shared/bridge';
 import { containersCsv } from '../../cache/csv';
 import { containersXlsx } from '../../cache/xlsx';
+import { resolveFind } from '../../cache/find-resolver';
 import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
 import { buildWorklist, worklistCounts } from '../../../shared/worklist';
 import { BridgeHandlerError } from '../../bridge/dispatcher';
@@ -19,6 +20,7 @@ export const boardHandlers = (
   | 'getWorklist'
   | 'getViewCost'
   | 'getContainerDetail'
+  | 'findRecord'
   | 'exportContainersCsv'
   | 'exportContainersXlsx'
   | 'getRouteMap'
@@ -57,6 +59,7 @@ export const boardHandlers = (
     return cost;
   },
   getContainerDetail: ({ id }) => ctx.cache.board.containerDetail(id),
+  findRecord: ({ q }) => resolveFind(q, ctx.cache.board, ctx.clock.now()),
   exportContainersCsv: (query) => {
     let csv = '';
     let rows = -1; // the header line
