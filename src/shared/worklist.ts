@@ -8,7 +8,6 @@
 import { DateTime } from 'luxon';
 import {
   deadlineMissedByAppointment,
-  drivingDeadline,
   hasLeftTerminal,
   holdAction,
   holdLabel,
@@ -16,6 +15,8 @@ import {
   lfdDayPhrase,
   lfdSourceLabel,
   lfdUrgencyOf,
+  rowHeadlineDeadline,
+  rowPlaceZone,
   type LfdDeadline,
 } from './container';
 import { formatLocalDate, formatShortDateTime } from './date-style';
@@ -73,15 +74,9 @@ export interface WorklistEntry {
 }
 
 /** Where the box's day is read: the ramp's zone once it travels by rail, else the port's. */
-export function worklistZone(
+export const worklistZone = (
   row: Pick<WorklistRow, 'location' | 'podTimezone' | 'destinationTimezone'>,
-): string {
-  const zone =
-    row.location.kind === 'terminal'
-      ? row.podTimezone
-      : (row.destinationTimezone ?? row.podTimezone);
-  return zone && DateTime.local().setZone(zone).isValid ? zone : 'UTC';
-}
+): string => rowPlaceZone({ ...row, deadlines: [] });
 
 const dayOf = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).startOf('day');
 
@@ -105,7 +100,7 @@ export function worklistEntry(row: WorklistRow, now: number): WorklistEntry | nu
   if (isCompleted(row.status) || hasLeftTerminal(row.status)) return null;
   const zone = worklistZone(row);
   const today = dayOf(now, zone);
-  const deadline = drivingDeadline(row.deadlines, now);
+  const deadline = rowHeadlineDeadline(row);
   const urgency = deadline ? lfdUrgencyOf(deadline.date, deadline.zone, now) : null;
   const arrived = row.ataAt !== null || row.dischargedAt !== null || row.location.kind === 'ramp';
 
@@ -148,7 +143,11 @@ export function worklistEntry(row: WorklistRow, now: number): WorklistEntry | nu
   if (row.ready) {
     const appointment = row.pickupAppointmentAt ? Date.parse(row.pickupAppointmentAt) : NaN;
     const appointmentToday = Number.isFinite(appointment) && dayOf(appointment, zone).equals(today);
-    const missed = deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
+    const missed = deadlineMissedByAppointment(
+      row.pickupAppointmentAt,
+      row.deadlines,
+      row.location.kind,
+    );
     if (appointmentToday && !missed) {
       return {
         section: 'move_today',

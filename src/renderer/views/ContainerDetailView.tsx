@@ -1,13 +1,15 @@
 import {
-  LFD_FIRST_NOTES,
   deadlineMissedByAppointment,
-  drivingDeadline,
+  deadlinesThatCount,
   hasLeftTerminal,
   holdDescription,
   holdLabel,
   isActiveHold,
   lfdCountdown,
   lfdSourceLabel,
+  nextDeadline,
+  rowHeadlineDeadline,
+  rowPlaceZone,
 } from '../../shared/container';
 import type { ContainerDetail } from '../../shared/desktop';
 import { quayside } from '../bridge';
@@ -71,6 +73,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
   const { row, container, shipment, holds, fees, events } = detail;
   const a = container.attributes;
   const zone = row.podTimezone;
+  // The pickup happens where the box is: at the ramp once it went by rail.
+  const pickupZone = rowPlaceZone(row);
   const map = useAsync(
     () => quayside.getRouteMap({ containerId: row.id }),
     `map-${row.id}-${dataVersion}`,
@@ -91,21 +95,23 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
     ],
     [row.ataAt ? 'Arrived POD' : 'ETA POD', row.ataAt ?? row.etaAt, zone],
     ['Discharged', row.dischargedAt, zone],
-    ['Pickup appointment', row.pickupAppointmentAt, zone],
+    ['Pickup appointment', row.pickupAppointmentAt, pickupZone],
     ['Picked up', a.pod_full_out_at, zone],
     [
-      'Destination ETA',
+      shipment?.attributes.destination_ata_at ? 'Arrived destination' : 'Destination ETA',
       shipment?.attributes.destination_ata_at ?? shipment?.attributes.destination_eta_at ?? null,
       shipment?.attributes.destination_timezone,
     ],
     ['Empty returned', a.empty_terminated_at, a.empty_terminated_timezone],
   ];
 
-  const driving = drivingDeadline(row.deadlines, now);
+  const driving = rowHeadlineDeadline(row);
+  const next = nextDeadline(row.deadlines, now, row.location.kind);
+  const counting = deadlinesThatCount(row.deadlines, row.location.kind);
   const leftTerminal = hasLeftTerminal(row.status);
   const lateFor = leftTerminal
     ? null
-    : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
+    : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines, row.location.kind);
 
   return (
     <article className="detail" aria-label={`Container ${row.number}`}>
@@ -191,8 +197,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
           ) : null}
           {lateFor ? (
             <p role="alert" className="error-banner">
-              The pickup appointment ({formatDateTime(row.pickupAppointmentAt, zone)}) is after free
-              time ends ({lfdSourceLabel(lateFor.source)}{' '}
+              The pickup appointment ({formatDateTime(row.pickupAppointmentAt, pickupZone)}) is
+              after free time ends ({lfdSourceLabel(lateFor.source)}{' '}
               {formatLocalDate(lateFor.date, lateFor.zone)}).
             </p>
           ) : null}
@@ -218,12 +224,18 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                         <span className={past ? 'lfd--overdue' : undefined}>
                           {leftTerminal ? '' : lfdCountdown(d.date, d.zone, now)}
                         </span>
-                        {d === driving && !leftTerminal ? (
+                        {leftTerminal ? null : d === driving && past ? (
+                          <span className="chip chip--danger">Passed, charges running</span>
+                        ) : d === next ? (
                           <span className="chip chip--warn">
-                            {!d.binding && d.source ? LFD_FIRST_NOTES[d.source] : 'Next deadline'}
+                            {d === driving ? 'Acts first' : 'Next deadline'}
                           </span>
+                        ) : past ? (
+                          <span className="chip chip--muted">Passed</span>
                         ) : null}
-                        {d.binding ? <span className="chip chip--accent">Binding</span> : null}
+                        {counting.includes(d) ? null : (
+                          <span className="muted small"> (no longer counts here)</span>
+                        )}
                       </td>
                     </tr>
                   );
