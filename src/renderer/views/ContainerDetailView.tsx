@@ -1,6 +1,7 @@
 import {
   deadlineMissedByAppointment,
   deadlinesThatCount,
+  eventHistory,
   hasLeftTerminal,
   holdDescription,
   holdLabel,
@@ -35,15 +36,6 @@ const SOURCE_LABELS: Record<string, string> = {
   terminal: 'Terminal',
   ais: 'AIS',
 };
-
-/** "container.transport.estimated.vessel_arrived" -> "Vessel arrived" (estimated). */
-function eventLabel(name: string | null): { text: string; estimated: boolean } {
-  // A sparse record may not name its event.
-  if (!name) return { text: '—', estimated: false };
-  const estimated = name.includes('.estimated.');
-  const last = name.replace('.estimated', '').replace(/^container\.(transport\.)?/, '');
-  return { text: humanize(last), estimated };
-}
 
 export function ContainerDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();
@@ -105,6 +97,16 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
     ['Empty returned', a.empty_terminated_at, a.empty_terminated_timezone],
   ];
 
+  const history = eventHistory(
+    events.map((event) => event.attributes),
+    {
+      port: { name: row.terminalName ?? row.podName, zone: row.podTimezone },
+      ramp: {
+        name: row.location.kind === 'terminal' ? null : row.location.name,
+        zone: row.destinationTimezone,
+      },
+    },
+  );
   const driving = rowHeadlineDeadline(row);
   const next = nextDeadline(row.deadlines, now, row.location.kind);
   const counting = deadlinesThatCount(row.deadlines, row.location.kind);
@@ -325,38 +327,32 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
 
       <section aria-labelledby="events-heading" className="panel">
         <h3 id="events-heading">Events</h3>
-        {events.length ? (
+        {history.length ? (
           <ol className="timeline" aria-label="Event timeline">
-            {events.map((event) => {
-              const label = eventLabel(event.attributes.event);
-              return (
-                <li
-                  key={event.id}
-                  className={
-                    label.estimated ? 'timeline__item timeline__item--estimated' : 'timeline__item'
-                  }
-                >
-                  <span className="timeline__when">
-                    {formatDateTime(event.attributes.timestamp, event.attributes.timezone)}
+            {history.map(({ event, label, estimated, place, zone: eventZone }, index) => (
+              <li
+                key={`${index}-${event.timestamp ?? ''}`}
+                className={
+                  estimated ? 'timeline__item timeline__item--estimated' : 'timeline__item'
+                }
+                data-testid="timeline-event"
+              >
+                <span className="timeline__when">{formatDateTime(event.timestamp, eventZone)}</span>
+                <span className="timeline__what">
+                  {label}
+                  <span className={`chip ${estimated ? 'chip--muted' : 'chip--ok'}`}>
+                    {estimated ? 'Estimated' : 'Actual'}
                   </span>
-                  <span className="timeline__what">
-                    {label.text}
-                    <span className={`chip ${label.estimated ? 'chip--muted' : 'chip--ok'}`}>
-                      {label.estimated ? 'Estimated' : 'Actual'}
-                    </span>
-                  </span>
-                  <span className="timeline__where muted">
-                    {event.attributes.location_locode ?? ''}
-                    {event.attributes.voyage_number
-                      ? ` · voyage ${event.attributes.voyage_number}`
-                      : ''}
-                    {event.attributes.data_source
-                      ? ` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`
-                      : ''}
-                  </span>
-                </li>
-              );
-            })}
+                </span>
+                <span className="timeline__where muted">
+                  {place}
+                  {event.voyage_number ? ` · voyage ${event.voyage_number}` : ''}
+                  {event.data_source
+                    ? ` · ${SOURCE_LABELS[event.data_source] ?? event.data_source}`
+                    : ''}
+                </span>
+              </li>
+            ))}
           </ol>
         ) : (
           <p className="muted">No events yet.</p>
