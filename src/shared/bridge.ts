@@ -24,7 +24,7 @@ import {
 import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { Settings, SettingsPatch } from './settings';
-import type { WorklistPlace, WorklistSection } from './worklist';
+import type { WorklistGroup, WorklistSection } from './worklist';
 import type { CostTotals } from './cost-clock';
 import { MAX_SPREADSHEET_BYTES, type SpreadsheetImport } from './spreadsheet-import';
 
@@ -192,9 +192,9 @@ export interface RouteMapResult {
   completed: boolean;
 }
 
-/** The morning worklist: places (terminals, ramps) with their sections, and counts per section. */
+/** The morning worklist: sections by urgency with their places (terminals, ramps), and counts. */
 export interface Worklist {
-  places: WorklistPlace<BoardRow>[];
+  sections: WorklistGroup<BoardRow>[];
   counts: Record<WorklistSection, number>;
   /** What the listed boxes cost, with the tariffs in the settings. */
   cost: CostTotals;

@@ -1,7 +1,8 @@
 /**
- * The morning worklist: which containers a dispatcher acts on today, grouped by where they are
- * (the terminal, or the ramp for a rail move) and read in that place's calendar day, each with
- * the reason it is listed and the next thing to do. Pure functions over board rows; the LFD,
+ * The morning worklist: which containers a dispatcher acts on today, most urgent first (overdue
+ * and money, then today), with the places (the terminal, or the ramp for a rail move) as
+ * sub-headings read in their own calendar day, each box with the reason it is listed and the
+ * next thing to do. Pure functions over board rows; the LFD,
  * hold, readiness and "left the terminal" rules are the container rules' (./container.ts).
  * No Node imports: the renderer bundles this file.
  */
@@ -22,12 +23,12 @@ import {
 import { formatLocalDate, formatShortDateTime } from './date-style';
 import type { BoardRow } from './desktop';
 
-/** The worklist's sections, in the order a dispatcher works through them. */
+/** The worklist's sections, by urgency: money running first, then what must move today. */
 export const WORKLIST_SECTIONS = [
-  'move_today',
-  'needs_appointment',
-  'blocked_lfd_soon',
   'overdue_accruing',
+  'move_today',
+  'blocked_lfd_soon',
+  'needs_appointment',
   'arriving_next',
 ] as const;
 export type WorklistSection = (typeof WORKLIST_SECTIONS)[number];
@@ -222,56 +223,71 @@ export interface WorklistPlace<R extends WorklistRow = WorklistRow> {
   zone: string;
   /** Today's date there, `yyyy-MM-dd`. */
   today: string;
-  sections: { section: WorklistSection; items: WorklistItem<R>[] }[];
+  items: WorklistItem<R>[];
+}
+
+export interface WorklistGroup<R extends WorklistRow = WorklistRow> {
+  section: WorklistSection;
+  /** The places with boxes in this section, the one with the most urgent box first. */
+  places: WorklistPlace<R>[];
 }
 
 const UNKNOWN_PLACE = 'Unknown terminal';
 
-/** Rows grouped by place (alphabetical), then by section (worklist order), soonest deadline first. */
+/**
+ * Rows by section (urgency order), then by place; within each the money running first (`moneyOf`,
+ * e.g. the demurrage accrued), then the soonest deadline, and places follow their first box.
+ */
 export function buildWorklist<R extends WorklistRow>(
   rows: readonly R[],
   now: number,
-): WorklistPlace<R>[] {
-  const places = new Map<string, WorklistPlace<R>>();
+  moneyOf: (row: R) => number = () => 0,
+): WorklistGroup<R>[] {
+  const groups = new Map<WorklistSection, Map<string, WorklistPlace<R>>>();
   for (const row of rows) {
     const entry = worklistEntry(row, now);
     if (!entry) continue;
     const name = row.location.name ?? UNKNOWN_PLACE;
+    let places = groups.get(entry.section);
+    if (!places) groups.set(entry.section, (places = new Map()));
     let place = places.get(name);
     if (!place) {
       const zone = worklistZone(row);
-      place = { name, zone, today: dayOf(now, zone).toISODate() ?? '', sections: [] };
+      place = { name, zone, today: dayOf(now, zone).toISODate() ?? '', items: [] };
       places.set(name, place);
     }
-    let group = place.sections.find((s) => s.section === entry.section);
-    if (!group) {
-      group = { section: entry.section, items: [] };
-      place.sections.push(group);
-    }
-    group.items.push({ ...entry, row });
+    place.items.push({ ...entry, row });
   }
+  const money = new Map<R, number>();
+  const moneyOfRow = (row: R) => {
+    const known = money.get(row);
+    if (known !== undefined) return known;
+    const value = moneyOf(row);
+    money.set(row, value);
+    return value;
+  };
   const soonest = (item: WorklistItem<R>) =>
     item.deadline?.endsAt ?? (item.row.etaAt ? Date.parse(item.row.etaAt) : Infinity);
-  const out = [...places.values()].sort((a, b) => a.name.localeCompare(b.name));
-  for (const place of out) {
-    place.sections.sort(
-      (a, b) => WORKLIST_SECTIONS.indexOf(a.section) - WORKLIST_SECTIONS.indexOf(b.section),
-    );
-    for (const group of place.sections)
-      group.items.sort(
-        (a, b) => soonest(a) - soonest(b) || a.row.number.localeCompare(b.row.number),
-      );
-  }
-  return out;
+  const moreUrgent = (a: WorklistItem<R>, b: WorklistItem<R>) =>
+    moneyOfRow(b.row) - moneyOfRow(a.row) ||
+    soonest(a) - soonest(b) ||
+    a.row.number.localeCompare(b.row.number);
+  return WORKLIST_SECTIONS.flatMap((section) => {
+    const places = [...(groups.get(section)?.values() ?? [])];
+    if (places.length === 0) return [];
+    for (const place of places) place.items.sort(moreUrgent);
+    places.sort((a, b) => moreUrgent(a.items[0]!, b.items[0]!) || a.name.localeCompare(b.name));
+    return [{ section, places }];
+  });
 }
 
 /** How many boxes each section holds across every place. */
-export function worklistCounts(places: readonly WorklistPlace[]): Record<WorklistSection, number> {
+export function worklistCounts(groups: readonly WorklistGroup[]): Record<WorklistSection, number> {
   const counts = Object.fromEntries(WORKLIST_SECTIONS.map((s) => [s, 0])) as Record<
     WorklistSection,
     number
   >;
-  for (const place of places)
-    for (const group of place.sections) counts[group.section] += group.items.length;
+  for (const group of groups)
+    for (const place of group.places) counts[group.section] += place.items.length;
   return counts;
 }
