@@ -9,31 +9,24 @@ const places = {
   ramp: { name: 'Chicago ramp', zone: CHI },
 };
 
+/** An event as the API sends it: its name (after `container.`), instant, zone and place. */
+const ev = (name: string, timestamp: string | null, timezone: string | null, locode?: string) => ({
+  event: `container.${name}`,
+  timestamp,
+  timezone,
+  location_locode: locode ?? null,
+});
+
 describe('the event history as a dispatcher reads it', () => {
   it('lists events in the order they happened, by the instant, not the local wall-clock text', () => {
     // Loaded on rail 15:40 EST (20:40Z), departed 15:21 CST (21:21Z): the earlier wall-clock
     // text is the later instant.
     const history = eventHistory(
       [
-        {
-          event: 'container.transport.rail_departed',
-          timestamp: '2026-12-03T21:21:00Z',
-          timezone: CHI,
-          location_locode: 'USCHS',
-        },
-        {
-          event: 'container.transport.rail_loaded',
-          timestamp: '2026-12-03T20:40:00Z',
-          timezone: NY,
-          location_locode: 'USCHS',
-        },
+        ev('transport.rail_departed', '2026-12-03T21:21:00Z', CHI, 'USCHS'),
+        ev('transport.rail_loaded', '2026-12-03T20:40:00Z', NY, 'USCHS'),
         { event: 'container.created', timestamp: null, timezone: null },
-        {
-          event: 'container.transport.vessel_discharged',
-          timestamp: '2026-12-01T09:00:00Z',
-          timezone: NY,
-          location_locode: 'USCHS',
-        },
+        ev('transport.vessel_discharged', '2026-12-01T09:00:00Z', NY, 'USCHS'),
       ],
       places,
     );
@@ -59,22 +52,9 @@ describe('the event history as a dispatcher reads it', () => {
   it('places every event: its location, else the ramp for rail arrivals, else the terminal', () => {
     const history = eventHistory(
       [
-        {
-          event: 'container.pickup_lfd_line.changed',
-          timestamp: '2026-12-01T10:00:00Z',
-          timezone: null,
-        },
-        {
-          event: 'container.transport.rail_unloaded',
-          timestamp: '2026-12-05T10:00:00Z',
-          timezone: null,
-        },
-        {
-          event: 'container.transport.vessel_arrived',
-          timestamp: '2026-11-30T10:00:00Z',
-          timezone: NY,
-          location_locode: 'USCHS',
-        },
+        ev('pickup_lfd_line.changed', '2026-12-01T10:00:00Z', null),
+        ev('transport.rail_unloaded', '2026-12-05T10:00:00Z', null),
+        ev('transport.vessel_arrived', '2026-11-30T10:00:00Z', NY, 'USCHS'),
       ],
       places,
     );
@@ -88,17 +68,8 @@ describe('the event history as a dispatcher reads it', () => {
   it('writes one instant in one zone, whichever events share it', () => {
     const history = eventHistory(
       [
-        {
-          event: 'container.pickup_lfd_rail.changed',
-          timestamp: '2026-12-03T20:52:00Z',
-          timezone: CHI,
-        },
-        {
-          event: 'container.transport.rail_departed',
-          timestamp: '2026-12-03T20:52:00Z',
-          timezone: NY,
-          location_locode: 'USCHS',
-        },
+        ev('pickup_lfd_rail.changed', '2026-12-03T20:52:00Z', CHI),
+        ev('transport.rail_departed', '2026-12-03T20:52:00Z', NY, 'USCHS'),
       ],
       places,
     );
