@@ -25,7 +25,7 @@ import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
 import { MAX_IDENTIFIER_LENGTH } from './find-link';
 import { Settings, SettingsPatch } from './settings';
-import type { WorklistPlace, WorklistSection } from './worklist';
+import type { WorklistGroup, WorklistSection } from './worklist';
 import type { CostTotals } from './cost-clock';
 import { MAX_SPREADSHEET_BYTES, type SpreadsheetImport } from './spreadsheet-import';
 
@@ -193,9 +193,9 @@ export interface RouteMapResult {
   completed: boolean;
 }
 
-/** The morning worklist: places (terminals, ramps) with their sections, and counts per section. */
+/** The morning worklist: sections by urgency with their places (terminals, ramps), and counts. */
 export interface Worklist {
-  places: WorklistPlace<BoardRow>[];
+  sections: WorklistGroup<BoardRow>[];
   counts: Record<WorklistSection, number>;
   /** What the listed boxes cost, with the tariffs in the settings. */
   cost: CostTotals;

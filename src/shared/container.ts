@@ -1,6 +1,6 @@
 /**
  * The container rules, in one place: which statuses exist and which mean the box has left the
- * terminal, which last free day binds, which holds block pickup, whether a box is ready (and why
+ * terminal, which last free day acts first where the box is, which holds block pickup, whether a box is ready (and why
  * not), what its fees add up to, and the alert kinds with their thresholds. The service, the
  * desktop cache, the alert rules and the renderer all read these; none keeps its own copy.
  * No Node imports: the renderer bundles this file.
@@ -143,9 +143,10 @@ function dayStart(localDate: string, zone: string, shiftDays: number): number {
   );
 }
 
+/** The zone a deadline of `source` is read in; the port's when the ramp's is unknown, else UTC. */
 export function lfdZone(source: LfdSource, zones: LfdZones): string {
-  const zone = source === 'rail' ? (zones.destination ?? zones.port) : zones.port;
-  return zone && isValidZone(zone) ? zone : 'UTC';
+  const candidates = source === 'rail' ? [zones.destination, zones.port] : [zones.port];
+  return candidates.find((zone): zone is string => Boolean(zone) && isValidZone(zone!)) ?? 'UTC';
 }
 
 const BARE_DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -180,7 +181,10 @@ export interface LfdDeadline {
   date: string;
   /** The instant free time ends (epoch ms): the end of `date` in `zone`. */
   endsAt: number;
-  /** The deadline the line/terminal/rail precedence picks as `pickup_lfd`. */
+  /**
+   * The deadline the wire's line/terminal/rail precedence reports as `pickup_lfd`. Not what a
+   * dispatcher acts on first: that is `headlineDeadline`.
+   */
   binding: boolean;
 }
 
@@ -229,13 +233,58 @@ export function lfdDueFrom(localDate: string, zone: string, days: number): numbe
   return dayStart(localDate, zone, -(days - 1));
 }
 
-/** The deadline that drives urgency: the earliest one not yet past, else the latest past one. */
-export function drivingDeadline<D extends Pick<LfdDeadline, 'endsAt'>>(
+/** Where the box is, as the deadline rule reads it (the `kind` of `containerLocation`). */
+export type DeadlinePlace = 'terminal' | 'rail' | 'ramp';
+
+/**
+ * The deadlines that still count where the box is. At the port all of them. Once it left on
+ * rail the terminal's storage no longer runs, and where the ramp has a rail LFD that is the
+ * deadline that counts there (the port's are history, still listed but not the headline).
+ */
+export function deadlinesThatCount<D extends Pick<LfdDeadline, 'source'>>(
+  deadlines: readonly D[],
+  place: DeadlinePlace = 'terminal',
+): D[] {
+  if (place === 'terminal') return [...deadlines];
+  const rail = deadlines.filter((d) => d.source === 'rail');
+  return rail.length > 0 ? rail : deadlines.filter((d) => d.source !== 'terminal');
+}
+
+/**
+ * The headline deadline, the one rule every view, export and alert shows: the earliest deadline
+ * that counts where the box is and that the box has not met (it is still there). When that one
+ * has passed it is shown as passed (charges run from it), never as "next"; the later ones follow.
+ * The wire's line-first `pickup_lfd` is not this: the earlier date acts first.
+ */
+export function headlineDeadline<D extends Pick<LfdDeadline, 'endsAt' | 'source'>>(
+  deadlines: readonly D[],
+  place: DeadlinePlace = 'terminal',
+): D | null {
+  const counting = deadlinesThatCount(deadlines, place);
+  return counting.reduce<D | null>(
+    (first, d) => (!first || d.endsAt < first.endsAt ? d : first),
+    null,
+  );
+}
+
+/** The earliest deadline that counts and has not passed yet: the only one called "next". */
+export function nextDeadline<D extends Pick<LfdDeadline, 'endsAt' | 'source'>>(
   deadlines: readonly D[],
   now: number,
+  place: DeadlinePlace = 'terminal',
 ): D | null {
-  const sorted = [...deadlines].sort((a, b) => a.endsAt - b.endsAt);
-  return sorted.find((d) => d.endsAt > now) ?? sorted[sorted.length - 1] ?? null;
+  return headlineDeadline(
+    deadlinesThatCount(deadlines, place).filter((d) => d.endsAt > now),
+    place,
+  );
+}
+
+/**
+ * The zone a box's pickup and its day are read in: the ramp's once it travels by rail (the
+ * appointment is at the ramp), else the port's; UTC when neither is a known zone.
+ */
+export function placeZone(place: DeadlinePlace, zones: LfdZones): string {
+  return lfdZone(place === 'terminal' ? 'terminal' : 'rail', zones);
 }
 
 /** Calendar days from today (in `zone`) to the last free day: 0 today, 1 tomorrow, -1 yesterday. */
@@ -287,7 +336,6 @@ export function lfdDayPhrase(localDate: string, zone: string, now: number): stri
   return `LFD passed ${-days} days ago`;
 }
 
-/** "terminal storage starts first": why an earlier deadline than the binding one matters. */
 /** "Terminal LFD", or plain "LFD" when the service did not say whose. */
 export const lfdSourceLabel = (source: LfdSource | null): string =>
   source ? `${LFD_SOURCE_LABELS[source]} LFD` : 'LFD';
@@ -297,22 +345,18 @@ export const LFD_SOURCE_LABELS: Record<LfdSource, string> = {
   terminal: 'Terminal',
   rail: 'Rail',
 };
-export const LFD_FIRST_NOTES: Record<LfdSource, string> = {
-  line: 'line demurrage starts first',
-  terminal: 'terminal storage starts first',
-  rail: 'rail storage starts first',
-};
 
 /**
  * The first deadline whose free time is over by the time of the appointment (binding or not:
  * storage or demurrage runs from it), or null when the appointment meets them all.
  */
-export function deadlineMissedByAppointment<D extends Pick<LfdDeadline, 'endsAt'>>(
+export function deadlineMissedByAppointment<D extends Pick<LfdDeadline, 'endsAt' | 'source'>>(
   appointmentAt: string | null | undefined,
   deadlines: readonly D[],
+  place: DeadlinePlace = 'terminal',
 ): D | null {
   return (
-    [...deadlines]
+    deadlinesThatCount(deadlines, place)
       .sort((a, b) => a.endsAt - b.endsAt)
       .find((d) => appointmentAfterLfd(appointmentAt, d)) ?? null
   );
@@ -327,6 +371,23 @@ export function appointmentAfterLfd(
   const at = Date.parse(appointmentAt);
   return Number.isFinite(at) && at >= deadline.endsAt;
 }
+
+/** The facts of a board row the deadline and zone rules read. */
+export interface PlacedDeadlines<D extends Pick<LfdDeadline, 'endsAt' | 'source'>> {
+  deadlines: readonly D[];
+  location: { kind: DeadlinePlace };
+  podTimezone: string | null;
+  destinationTimezone: string | null;
+}
+
+/** A row's headline deadline (`headlineDeadline` where the box is). */
+export const rowHeadlineDeadline = <D extends Pick<LfdDeadline, 'endsAt' | 'source'>>(
+  row: PlacedDeadlines<D>,
+): D | null => headlineDeadline(row.deadlines, row.location.kind);
+
+/** The zone of a row's place: its pickup appointment and its day are read there. */
+export const rowPlaceZone = (row: PlacedDeadlines<LfdDeadline>): string =>
+  placeZone(row.location.kind, { port: row.podTimezone, destination: row.destinationTimezone });
 
 // ---------------------------------------------------------------------------------------------
 // Where the box is
@@ -347,11 +408,19 @@ export interface ContainerLocation {
   name: string | null;
 }
 
+/** Which kind of place the box is at, from its rail moves: the port, on rail, or at the ramp. */
+export function placeKind(
+  f: Pick<LocationFacts, 'status' | 'railDepartedAt' | 'railUnloadedAt'>,
+): DeadlinePlace {
+  if (f.railUnloadedAt) return 'ramp';
+  if (f.status === 'on_rail' || f.railDepartedAt) return 'rail';
+  return 'terminal';
+}
+
 /** Where the box sits: the port terminal until it goes on rail, then the destination ramp. */
 export function containerLocation(f: LocationFacts): ContainerLocation {
-  const ramp = f.destinationName;
-  if (f.railUnloadedAt && ramp) return { kind: 'ramp', name: ramp };
-  if ((f.status === 'on_rail' || f.railDepartedAt) && ramp) return { kind: 'rail', name: ramp };
+  const kind = placeKind(f);
+  if (kind !== 'terminal' && f.destinationName) return { kind, name: f.destinationName };
   return { kind: 'terminal', name: f.terminalName ?? f.podName };
 }
 
@@ -601,3 +670,132 @@ export const DEFAULT_ALERT_THRESHOLDS = {
   lfdThresholdsHours: [48, 24],
   etaChangeThresholdHours: 12,
 } as const satisfies AlertThresholds;
+
+// ---------------------------------------------------------------------------------------------
+// Event history
+
+/** Every event name the /v2 API sends, in words (the `.estimated.` variants share them). */
+const EVENT_LABELS: Readonly<Record<string, string>> = {
+  'container.created': 'Tracking started',
+  'container.updated': 'Details updated',
+  'container.pickup_appointment.changed': 'Pickup appointment changed',
+  'container.pickup_lfd.changed': 'Last free day changed',
+  'container.pickup_lfd_line.changed': 'Line last free day changed',
+  'container.pickup_lfd_rail.changed': 'Rail last free day changed',
+  'container.pickup_lfd_terminal.changed': 'Terminal last free day changed',
+  'container.pod_terminal_changed': 'Discharge terminal changed',
+  'container.transport.arrived_at_inland_destination': 'Arrived at inland destination',
+  'container.transport.available': 'Available for pickup',
+  'container.transport.not_available': 'Not available for pickup',
+  'container.transport.delivered': 'Delivered',
+  'container.transport.empty_in': 'Empty returned',
+  'container.transport.empty_out': 'Empty picked up',
+  'container.transport.full_in': 'Full gated in',
+  'container.transport.full_out': 'Full gated out (picked up)',
+  'container.transport.feeder_arrived': 'Feeder arrived',
+  'container.transport.feeder_departed': 'Feeder departed',
+  'container.transport.feeder_discharged': 'Discharged from feeder',
+  'container.transport.feeder_loaded': 'Loaded on feeder',
+  'container.transport.rail_arrived': 'Rail arrived',
+  'container.transport.rail_departed': 'Rail departed',
+  'container.transport.rail_loaded': 'Loaded on rail',
+  'container.transport.rail_unloaded': 'Unloaded from rail',
+  'container.transport.transshipment_arrived': 'Arrived at transshipment port',
+  'container.transport.transshipment_departed': 'Departed transshipment port',
+  'container.transport.transshipment_discharged': 'Discharged at transshipment port',
+  'container.transport.transshipment_loaded': 'Loaded at transshipment port',
+  'container.transport.vessel_arrived': 'Vessel arrived',
+  'container.transport.vessel_berthed': 'Vessel berthed',
+  'container.transport.vessel_departed': 'Vessel departed',
+  'container.transport.vessel_discharged': 'Discharged from vessel',
+  'container.transport.vessel_loaded': 'Loaded on vessel',
+  'shipment.estimated.arrival': 'Estimated arrival',
+};
+
+/**
+ * An event name in words, and whether it is an estimate: "container.transport.rail_loaded" ->
+ * "Loaded on rail". A name the table does not know is spelled out from its last parts
+ * ("container.customs.released" -> "Customs released"); a missing one is a dash.
+ */
+export function eventLabel(name: string | null | undefined): { text: string; estimated: boolean } {
+  if (!name) return { text: '—', estimated: false };
+  const estimated = name.includes('.estimated.');
+  const plain = name.replace('.estimated.', '.');
+  const known = EVENT_LABELS[plain] ?? EVENT_LABELS[name];
+  if (known) return { text: known, estimated };
+  return { text: spellOut(plain.replace(/^(container|shipment)\.(transport\.)?/, '')), estimated };
+}
+
+/** The facts of one event the history reads. */
+export interface HistoryEventFacts {
+  event: string | null | undefined;
+  timestamp: string | null | undefined;
+  timezone: string | null | undefined;
+  location_locode?: string | null | undefined;
+}
+
+/** Where the box was, for events that name no place of their own. */
+export interface HistoryPlaces {
+  /** The port terminal (or the port) with its zone. */
+  port: { name: string | null; zone: string | null };
+  /** The inland ramp, for rail arrivals and unloading, with its zone. */
+  ramp: { name: string | null; zone: string | null };
+}
+
+export interface HistoryEntry<E> {
+  event: E;
+  label: string;
+  estimated: boolean;
+  /** Never blank: the event's location, else the place it happened (ramp or port), else "—". */
+  place: string;
+  /** The zone its time is shown in: one per instant, whichever events share it. */
+  zone: string | null;
+}
+
+const AT_RAMP = /\.(rail_arrived|rail_unloaded|arrived_at_inland_destination)$/;
+
+/**
+ * The event history as a dispatcher reads it: in the order things happened (by the instant, not
+ * the local wall-clock text, so a 12:21 in one zone and a 15:40 in another sort right; events
+ * without a time last), each named in words and placed, and events at one instant written in
+ * one zone (that of one naming its location, else the first's) so the same moment never reads as two different times.
+ */
+export function eventHistory<E extends HistoryEventFacts>(
+  events: readonly E[],
+  places: HistoryPlaces,
+): HistoryEntry<E>[] {
+  const instantOf = (e: E) => {
+    const t = e.timestamp ? Date.parse(e.timestamp) : NaN;
+    return Number.isFinite(t) ? t : Infinity;
+  };
+  const ordered = events
+    .map((event, index) => ({ event, index, at: instantOf(event) }))
+    .sort((a, b) => a.at - b.at || a.index - b.index);
+  const homeOf = (e: E) =>
+    e.event && AT_RAMP.test(e.event) && places.ramp.name ? places.ramp : places.port;
+  // One zone per instant: that of an event at it which names its location, else the first's.
+  const zoneAt = new Map<number, string | null>();
+  for (const { event, at } of ordered) {
+    if (!Number.isFinite(at)) continue;
+    const zone = event.timezone ?? homeOf(event).zone;
+    if (!zoneAt.has(at)) zoneAt.set(at, zone);
+  }
+  const located = new Set<number>();
+  for (const { event, at } of ordered) {
+    if (event.location_locode && event.timezone && !located.has(at)) {
+      located.add(at);
+      zoneAt.set(at, event.timezone);
+    }
+  }
+  return ordered.map(({ event, at }) => {
+    const home = homeOf(event);
+    const { text, estimated } = eventLabel(event.event);
+    return {
+      event,
+      label: text,
+      estimated,
+      place: event.location_locode || home.name || '—',
+      zone: zoneAt.get(at) ?? event.timezone ?? home.zone,
+    };
+  });
+}

@@ -1,14 +1,14 @@
 /**
- * The morning worklist: which containers a dispatcher acts on today, grouped by where they are
- * (the terminal, or the ramp for a rail move) and read in that place's calendar day, each with
- * the reason it is listed and the next thing to do. Pure functions over board rows; the LFD,
+ * The morning worklist: which containers a dispatcher acts on today, most urgent first (overdue
+ * and money, then today), with the places (the terminal, or the ramp for a rail move) as
+ * sub-headings read in their own calendar day, each box with the reason it is listed and the
+ * next thing to do. Pure functions over board rows; the LFD,
  * hold, readiness and "left the terminal" rules are the container rules' (./container.ts).
  * No Node imports: the renderer bundles this file.
  */
 import { DateTime } from 'luxon';
 import {
   deadlineMissedByAppointment,
-  drivingDeadline,
   hasLeftTerminal,
   holdAction,
   holdLabel,
@@ -16,17 +16,19 @@ import {
   lfdDayPhrase,
   lfdSourceLabel,
   lfdUrgencyOf,
+  rowHeadlineDeadline,
+  rowPlaceZone,
   type LfdDeadline,
 } from './container';
 import { formatLocalDate, formatShortDateTime } from './date-style';
 import type { BoardRow } from './desktop';
 
-/** The worklist's sections, in the order a dispatcher works through them. */
+/** The worklist's sections, by urgency: money running first, then what must move today. */
 export const WORKLIST_SECTIONS = [
-  'move_today',
-  'needs_appointment',
-  'blocked_lfd_soon',
   'overdue_accruing',
+  'move_today',
+  'blocked_lfd_soon',
+  'needs_appointment',
   'arriving_next',
 ] as const;
 export type WorklistSection = (typeof WORKLIST_SECTIONS)[number];
@@ -73,15 +75,9 @@ export interface WorklistEntry {
 }
 
 /** Where the box's day is read: the ramp's zone once it travels by rail, else the port's. */
-export function worklistZone(
+export const worklistZone = (
   row: Pick<WorklistRow, 'location' | 'podTimezone' | 'destinationTimezone'>,
-): string {
-  const zone =
-    row.location.kind === 'terminal'
-      ? row.podTimezone
-      : (row.destinationTimezone ?? row.podTimezone);
-  return zone && DateTime.local().setZone(zone).isValid ? zone : 'UTC';
-}
+): string => rowPlaceZone({ ...row, deadlines: [] });
 
 const dayOf = (ms: number, zone: string) => DateTime.fromMillis(ms, { zone }).startOf('day');
 
@@ -105,7 +101,7 @@ export function worklistEntry(row: WorklistRow, now: number): WorklistEntry | nu
   if (isCompleted(row.status) || hasLeftTerminal(row.status)) return null;
   const zone = worklistZone(row);
   const today = dayOf(now, zone);
-  const deadline = drivingDeadline(row.deadlines, now);
+  const deadline = rowHeadlineDeadline(row);
   const urgency = deadline ? lfdUrgencyOf(deadline.date, deadline.zone, now) : null;
   const arrived = row.ataAt !== null || row.dischargedAt !== null || row.location.kind === 'ramp';
 
@@ -148,7 +144,11 @@ export function worklistEntry(row: WorklistRow, now: number): WorklistEntry | nu
   if (row.ready) {
     const appointment = row.pickupAppointmentAt ? Date.parse(row.pickupAppointmentAt) : NaN;
     const appointmentToday = Number.isFinite(appointment) && dayOf(appointment, zone).equals(today);
-    const missed = deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
+    const missed = deadlineMissedByAppointment(
+      row.pickupAppointmentAt,
+      row.deadlines,
+      row.location.kind,
+    );
     if (appointmentToday && !missed) {
       return {
         section: 'move_today',
@@ -223,56 +223,71 @@ export interface WorklistPlace<R extends WorklistRow = WorklistRow> {
   zone: string;
   /** Today's date there, `yyyy-MM-dd`. */
   today: string;
-  sections: { section: WorklistSection; items: WorklistItem<R>[] }[];
+  items: WorklistItem<R>[];
+}
+
+export interface WorklistGroup<R extends WorklistRow = WorklistRow> {
+  section: WorklistSection;
+  /** The places with boxes in this section, the one with the most urgent box first. */
+  places: WorklistPlace<R>[];
 }
 
 const UNKNOWN_PLACE = 'Unknown terminal';
 
-/** Rows grouped by place (alphabetical), then by section (worklist order), soonest deadline first. */
+/**
+ * Rows by section (urgency order), then by place; within each the money running first (`moneyOf`,
+ * e.g. the demurrage accrued), then the soonest deadline, and places follow their first box.
+ */
 export function buildWorklist<R extends WorklistRow>(
   rows: readonly R[],
   now: number,
-): WorklistPlace<R>[] {
-  const places = new Map<string, WorklistPlace<R>>();
+  moneyOf: (row: R) => number = () => 0,
+): WorklistGroup<R>[] {
+  const groups = new Map<WorklistSection, Map<string, WorklistPlace<R>>>();
   for (const row of rows) {
     const entry = worklistEntry(row, now);
     if (!entry) continue;
     const name = row.location.name ?? UNKNOWN_PLACE;
+    let places = groups.get(entry.section);
+    if (!places) groups.set(entry.section, (places = new Map()));
     let place = places.get(name);
     if (!place) {
       const zone = worklistZone(row);
-      place = { name, zone, today: dayOf(now, zone).toISODate() ?? '', sections: [] };
+      place = { name, zone, today: dayOf(now, zone).toISODate() ?? '', items: [] };
       places.set(name, place);
     }
-    let group = place.sections.find((s) => s.section === entry.section);
-    if (!group) {
-      group = { section: entry.section, items: [] };
-      place.sections.push(group);
-    }
-    group.items.push({ ...entry, row });
+    place.items.push({ ...entry, row });
   }
+  const money = new Map<R, number>();
+  const moneyOfRow = (row: R) => {
+    const known = money.get(row);
+    if (known !== undefined) return known;
+    const value = moneyOf(row);
+    money.set(row, value);
+    return value;
+  };
   const soonest = (item: WorklistItem<R>) =>
     item.deadline?.endsAt ?? (item.row.etaAt ? Date.parse(item.row.etaAt) : Infinity);
-  const out = [...places.values()].sort((a, b) => a.name.localeCompare(b.name));
-  for (const place of out) {
-    place.sections.sort(
-      (a, b) => WORKLIST_SECTIONS.indexOf(a.section) - WORKLIST_SECTIONS.indexOf(b.section),
-    );
-    for (const group of place.sections)
-      group.items.sort(
-        (a, b) => soonest(a) - soonest(b) || a.row.number.localeCompare(b.row.number),
-      );
-  }
-  return out;
+  const moreUrgent = (a: WorklistItem<R>, b: WorklistItem<R>) =>
+    moneyOfRow(b.row) - moneyOfRow(a.row) ||
+    soonest(a) - soonest(b) ||
+    a.row.number.localeCompare(b.row.number);
+  return WORKLIST_SECTIONS.flatMap((section) => {
+    const places = [...(groups.get(section)?.values() ?? [])];
+    if (places.length === 0) return [];
+    for (const place of places) place.items.sort(moreUrgent);
+    places.sort((a, b) => moreUrgent(a.items[0]!, b.items[0]!) || a.name.localeCompare(b.name));
+    return [{ section, places }];
+  });
 }
 
 /** How many boxes each section holds across every place. */
-export function worklistCounts(places: readonly WorklistPlace[]): Record<WorklistSection, number> {
+export function worklistCounts(groups: readonly WorklistGroup[]): Record<WorklistSection, number> {
   const counts = Object.fromEntries(WORKLIST_SECTIONS.map((s) => [s, 0])) as Record<
     WorklistSection,
     number
   >;
-  for (const place of places)
-    for (const group of place.sections) counts[group.section] += group.items.length;
+  for (const group of groups)
+    for (const place of group.places) counts[group.section] += place.items.length;
   return counts;
 }

@@ -6,7 +6,7 @@ const worklistRows = (page: Page) => page.getByTestId('worklist-row');
 test.describe('the dispatcher morning on the embedded default', () => {
   const fresh = freshAppPerTest('quayside-morning-');
 
-  test('opens on the worklist: terminals with sections, each row with its reason and next action', async ({
+  test('opens on the worklist: sections by urgency with their places, each row with its reason and next action', async ({
     page,
   }) => {
     test.setTimeout(120_000);
@@ -14,24 +14,39 @@ test.describe('the dispatcher morning on the embedded default', () => {
     await expect(page.getByRole('heading', { name: 'Worklist', level: 1 })).toBeVisible();
     await syncUntil(page, async () => (await worklistRows(page).count()) > 0);
 
-    const places = page.getByRole('region', { name: / worklist$/ });
-    expect(await places.count()).toBeGreaterThan(0);
-    const sectionTitles = await page.locator('.worklist__section h3').allTextContents();
-    const known = [
-      'Move today',
-      'Needs an appointment',
-      'Blocked by a hold, LFD soon',
+    // Sections by urgency (overdue money first, then today), places as sub-headings in each.
+    const urgency = [
       'Overdue — accruing',
+      'Move today',
+      'Blocked by a hold, LFD soon',
+      'Needs an appointment',
       'Arriving next',
     ];
-    for (const title of sectionTitles)
-      expect(
-        known.some((name) => title.startsWith(name)),
-        title,
-      ).toBe(true);
+    const sectionTitles = await page.locator('.worklist__section-title').allTextContents();
+    expect(sectionTitles.length).toBeGreaterThan(0);
+    const order = sectionTitles.map((title) => urgency.findIndex((name) => title.startsWith(name)));
+    expect(
+      order.every((index) => index >= 0),
+      sectionTitles.join(' | '),
+    ).toBe(true);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
     // Every section title counts its rows with the right plural.
     for (const title of sectionTitles)
       expect(title).toMatch(/\((1 container|\d[\d,]* containers)\)$/);
+    expect(await page.locator('.worklist__place-title').count()).toBeGreaterThanOrEqual(
+      sectionTitles.length,
+    );
+
+    // The Cost column is in view, not cut, at 1280 px and at 1440 px.
+    for (const width of [1280, 1440]) {
+      await page.setViewportSize({ width, height: 800 });
+      const cost = page.locator('.worklist__table').first().getByRole('columnheader', {
+        name: 'Cost',
+      });
+      const box = await cost.boundingBox();
+      expect(box, `Cost header at ${width} px`).not.toBeNull();
+      expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+    }
 
     const reasons = await page.getByTestId('worklist-reason').allTextContents();
     const actions = await page.getByTestId('worklist-action').allTextContents();

@@ -5,7 +5,9 @@ import {
   appointmentAfterLfd,
   containerLocation,
   deadlineMissedByAppointment,
-  drivingDeadline,
+  headlineDeadline,
+  nextDeadline,
+  placeZone,
   lfdCountdown,
   lfdDayPhrase,
   lfdDaysAway,
@@ -112,18 +114,52 @@ describe('every deadline source, each in its zone', () => {
     },
   );
 
-  it('marks the earliest unmet deadline even when another one binds', () => {
-    const list = lfdDeadlines({ line: values.line, terminal: values.terminal }, zones);
-    const morning = at('2026-11-23T13:30:00Z');
-    const driving = drivingDeadline(list, morning);
-    expect(driving?.source).toBe('terminal');
-    expect(driving?.binding).toBe(false);
+  it('heads with the earliest deadline, not the line-first pickup_lfd, and never calls a passed one next', () => {
+    // ECMU8363252: terminal LFD 27 Nov, line LFD 28 Nov; pickup_lfd (the wire's) is the line's.
+    const list = lfdDeadlines(
+      { line: '2026-11-28T08:00:00.000Z', terminal: '2026-11-27T08:00:00.000Z' },
+      { port: LA },
+    );
     expect(list.find((d) => d.binding)?.source).toBe('line');
-    // Once the terminal's day is over, the line's deadline is the one still to meet.
-    expect(drivingDeadline(list, at('2026-11-24T13:30:00Z'))?.source).toBe('line');
-    // All past: the latest one stays in charge (overdue).
-    expect(drivingDeadline(list, at('2026-11-30T00:00:00Z'))?.source).toBe('line');
-    expect(drivingDeadline([], morning)).toBeNull();
+    const morning = at('2026-11-27T13:30:00Z');
+    expect(headlineDeadline(list)?.source).toBe('terminal');
+    expect(nextDeadline(list, morning)?.source).toBe('terminal');
+    // The terminal's day is over: it stays the headline, passed; the line's is next.
+    const after = at('2026-11-28T13:30:00Z');
+    expect(headlineDeadline(list)?.source).toBe('terminal');
+    expect(lfdUrgencyOf(list[0]!.date, list[0]!.zone, after)).toBe('overdue');
+    expect(nextDeadline(list, after)?.source).toBe('line');
+    // All past: none is next.
+    expect(nextDeadline(list, at('2026-11-30T00:00:00Z'))).toBeNull();
+    expect(headlineDeadline([])).toBeNull();
+  });
+
+  it('at a rail ramp the rail LFD counts, read and shown in the ramp zone', () => {
+    // CBHU2937722 at St. Louis: rail LFD 21 Nov (CST), line LFD 23 Nov, terminal LFD 20 Nov.
+    const list = lfdDeadlines(
+      {
+        line: '2026-11-23T08:00:00.000Z',
+        terminal: '2026-11-20T08:00:00.000Z',
+        rail: '2026-11-21T06:00:00.000Z',
+      },
+      { port: LA, destination: CHI },
+    );
+    // At the port the terminal's comes first; once the box left on rail, the ramp's rail LFD.
+    expect(headlineDeadline(list, 'terminal')?.source).toBe('terminal');
+    const atRamp = headlineDeadline(list, 'ramp');
+    expect(atRamp).toMatchObject({ source: 'rail', date: '2026-11-21', zone: CHI });
+    expect(headlineDeadline(list, 'rail')?.source).toBe('rail');
+    const now = at('2026-11-27T15:00:00Z');
+    expect(lfdDayPhrase(atRamp!.date, atRamp!.zone, now)).toBe('LFD passed 6 days ago');
+    expect(nextDeadline(list, now, 'ramp')).toBeNull();
+    // Without a rail LFD, a box on rail still has the line's; the terminal's no longer runs.
+    const noRail = list.filter((d) => d.source !== 'rail');
+    expect(headlineDeadline(noRail, 'ramp')?.source).toBe('line');
+    // The pickup there is read in the ramp's zone.
+    expect(placeZone('ramp', { port: LA, destination: CHI })).toBe(CHI);
+    expect(placeZone('rail', { port: LA, destination: CHI })).toBe(CHI);
+    expect(placeZone('terminal', { port: LA, destination: CHI })).toBe(LA);
+    expect(placeZone('ramp', { port: LA, destination: 'Not/AZone' })).toBe(LA);
   });
 
   it('drops deadlines it cannot read and ignores empty ones', () => {

@@ -183,33 +183,69 @@ describe('the worklist says why a box is listed and what to do next', () => {
   });
 });
 
-describe('the worklist groups by terminal, then section, soonest deadline first', () => {
-  it('builds places in their own calendar day with counts per section', () => {
+describe('a box at a rail ramp', () => {
+  it("is read by the ramp's rail LFD and its appointment in the ramp's zone", () => {
+    const atRamp = row({
+      location: { kind: 'ramp', name: 'St. Louis ramp' },
+      lfd: { line: '2026-11-20', rail: '2026-11-18' },
+      pickupAppointmentAt: '2026-11-24T05:55:00Z',
+    });
+    expect(worklistEntry(atRamp, NOW)).toMatchObject({
+      section: 'overdue_accruing',
+      reason: 'Rail LFD passed 5 days ago, charges accruing',
+      // 05:55Z is 23:55 in St. Louis (CST), 21:55 at the Los Angeles port: the ramp's time.
+      nextAction: 'Dispatch the truck for 23 Nov 23:55 CST',
+    });
+  });
+});
+
+describe('the worklist is ordered by urgency, places as sub-headings within each section', () => {
+  it('puts overdue boxes first, the most money first, then today, each place in its own day', () => {
     const la1 = row({ lfd: { terminal: '2026-11-24' } });
     const la2 = row({ lfd: { terminal: '2026-11-23' } });
     const laOverdue = row({ lfd: { terminal: '2026-11-21' } });
+    const nyOverdue = row({
+      zone: NY,
+      location: { kind: 'terminal', name: 'Maher Terminals' },
+      lfd: { line: '2026-11-22' },
+    });
     const ny = row({
       zone: NY,
       location: { kind: 'terminal', name: 'Maher Terminals' },
       lfd: { line: '2026-11-23' },
     });
     const done = row({ status: 'empty_returned' });
-    const places = buildWorklist([la1, done, ny, la2, laOverdue], NOW);
-    expect(places.map((p) => [p.name, p.zone, p.today])).toEqual([
-      ['Maher Terminals', NY, '2026-11-23'],
-      ['Pier 400', LA, '2026-11-23'],
+    // The $1,200 box is overdue by one day less than the LA one, but costs more: it leads.
+    const money = (r: WorklistRow) => (r === nyOverdue ? 1200 : r === laOverdue ? 300 : 0);
+    const sections = buildWorklist([la1, done, ny, la2, laOverdue, nyOverdue], NOW, money);
+    expect(
+      sections.map((g) => [
+        g.section,
+        g.places.map((p) => [p.name, p.zone, p.today, p.items.map((i) => i.row.id)]),
+      ]),
+    ).toEqual([
+      [
+        'overdue_accruing',
+        [
+          ['Maher Terminals', NY, '2026-11-23', [nyOverdue.id]],
+          ['Pier 400', LA, '2026-11-23', [laOverdue.id]],
+        ],
+      ],
+      [
+        'move_today',
+        // Both LFDs are today; New York's day ends three hours before Los Angeles's.
+        [
+          ['Maher Terminals', NY, '2026-11-23', [ny.id]],
+          ['Pier 400', LA, '2026-11-23', [la2.id]],
+        ],
+      ],
+      ['needs_appointment', [['Pier 400', LA, '2026-11-23', [la1.id]]]],
     ]);
-    const pier = places[1]!;
-    expect(pier.sections.map((s) => [s.section, s.items.map((i) => i.row.id)])).toEqual([
-      ['move_today', [la2.id]],
-      ['needs_appointment', [la1.id]],
-      ['overdue_accruing', [laOverdue.id]],
-    ]);
-    expect(worklistCounts(places)).toEqual({
+    expect(worklistCounts(sections)).toEqual({
       move_today: 2,
       needs_appointment: 1,
       blocked_lfd_soon: 0,
-      overdue_accruing: 1,
+      overdue_accruing: 2,
       arriving_next: 0,
     });
   });

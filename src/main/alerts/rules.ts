@@ -6,10 +6,11 @@
  */
 import type { AlertDraft } from '../../shared/desktop';
 import type { UpcomingDeadline } from '../cache/interface';
-import { contentHash, containerReadiness } from '../cache/projection';
+import { contentHash, containerDeadlines, containerReadiness } from '../cache/projection';
 import {
   activeHolds,
   hasLeftTerminal,
+  headlineDeadline,
   holdDescription,
   holdLabel,
   lfdCountdown,
@@ -17,6 +18,7 @@ import {
   lfdLocalDate,
   lfdSourceLabel,
   lfdZone,
+  placeKind,
 } from '../../shared/container';
 import { formatLocalDate } from '../../shared/date-style';
 import type { CachedContainer, CachedShipment } from '../../shared/cached-resources';
@@ -106,9 +108,29 @@ export function containerAlerts(
       const date = lfdLocalDate(value, inZone);
       return date ? formatLocalDate(date, inZone, true) : value;
     };
-    const lines = lfdChanges.map(
-      ([field, label, get]) => `${label}: ${day(field, get(b))} -> ${day(field, get(a))}`,
+    // The wire's line-first pickup_lfd is not the date that acts first: the headline names
+    // the earliest deadline that counts where the box is; the coalesced date is shown only
+    // when the service reports no sourced deadline.
+    const sourced = lfdChanges.filter(([field]) => field !== 'pickup_lfd');
+    const shown = sourced.length > 0 ? sourced : lfdChanges;
+    const first = headlineDeadline(
+      containerDeadlines(a),
+      placeKind({
+        status: a.current_status ?? '',
+        railDepartedAt: a.pod_rail_departed_at ?? null,
+        railUnloadedAt: a.ind_rail_unloaded_at ?? null,
+      }),
     );
+    const lines = [
+      ...(first
+        ? [
+            `Acts first: ${lfdSourceLabel(first.source)} ${formatLocalDate(first.date, first.zone, true)}`,
+          ]
+        : []),
+      ...shown.map(
+        ([field, label, get]) => `${label}: ${day(field, get(b))} -> ${day(field, get(a))}`,
+      ),
+    ];
     const detail = lfdChanges.map(([field, , get]) => `${field}=${get(a) ?? ''}`).join(';');
     add('lfd_changed', detail, `LFD changed for ${number}`, lines.join('\n'));
   }

@@ -12,11 +12,12 @@ import { DateTime } from 'luxon';
 import {
   LFD_SOURCES,
   deadlineMissedByAppointment,
-  drivingDeadline,
   hasLeftTerminal,
   holdLabel,
   lfdCountdown,
   readinessText,
+  rowHeadlineDeadline,
+  rowPlaceZone,
   statusLabel,
   type FeeLike,
 } from '../../shared/container';
@@ -112,15 +113,15 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     cell: ({ row }) => localTime(row.dischargedAt, row.podTimezone),
   },
   {
-    header: 'Next LFD',
+    header: 'First LFD',
     width: 11,
-    cell: ({ row }, now) => date(drivingDeadline(row.deadlines, now)?.date),
+    cell: ({ row }) => date(rowHeadlineDeadline(row)?.date),
   },
   {
-    header: 'Next LFD source',
+    header: 'First LFD source',
     width: 10,
-    cell: ({ row }, now) => {
-      const d = drivingDeadline(row.deadlines, now);
+    cell: ({ row }) => {
+      const d = rowHeadlineDeadline(row);
       return text(d ? (d.source ?? 'unknown') : null);
     },
   },
@@ -128,7 +129,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     header: 'Free time',
     width: 16,
     cell: ({ row }, now) => {
-      const d = drivingDeadline(row.deadlines, now);
+      const d = rowHeadlineDeadline(row);
       if (!d) return text(null);
       return text(
         hasLeftTerminal(row.status) ? 'left terminal' : lfdCountdown(d.date, d.zone, now),
@@ -141,14 +142,14 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     cell: ({ row }) => date(deadlineOf(row, source)?.date),
   })),
   {
-    header: 'Binding LFD source',
-    width: 10,
-    cell: ({ row }) => text(row.deadlines.find((d) => d.binding)?.source ?? null),
-  },
-  {
     header: 'Appointment',
     width: 17,
-    cell: ({ row }) => localTime(row.pickupAppointmentAt, row.podTimezone),
+    cell: ({ row }) => localTime(row.pickupAppointmentAt, rowPlaceZone(row)),
+  },
+  {
+    header: 'Appointment time zone',
+    width: 20,
+    cell: ({ row }) => text(row.pickupAppointmentAt ? rowPlaceZone(row) : null),
   },
   {
     header: 'Appointment after LFD',
@@ -156,7 +157,7 @@ export const EXPORT_COLUMNS: readonly ExportColumn[] = [
     cell: ({ row }) =>
       text(
         row.pickupAppointmentAt
-          ? deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines)
+          ? deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines, row.location.kind)
             ? 'Yes'
             : 'No'
           : null,

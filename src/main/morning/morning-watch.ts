@@ -7,7 +7,7 @@
  */
 import { DateTime } from 'luxon';
 import { isoString, type Clock } from '../../shared/clock';
-import { drivingDeadline, hasLeftTerminal, lfdDaysAway } from '../../shared/container';
+import { hasLeftTerminal, lfdDaysAway, nextDeadline } from '../../shared/container';
 import {
   NO_COST,
   addCost,
@@ -76,8 +76,10 @@ export function digestFacts(
   let lfdThisWeek = 0;
   for (const row of rows) {
     cost = addCost(cost, containerCost(row, tables, now));
-    const deadline = hasLeftTerminal(row.status) ? null : drivingDeadline(row.deadlines, now);
-    if (!deadline || now >= deadline.endsAt) continue;
+    const deadline = hasLeftTerminal(row.status)
+      ? null
+      : nextDeadline(row.deadlines, now, row.location.kind);
+    if (!deadline) continue;
     const days = lfdDaysAway(deadline.date, deadline.zone, now);
     if (days === 1) lfdTomorrow += 1;
     if (days < 7) lfdThisWeek += 1;

@@ -13,9 +13,9 @@ import {
   type CustomFieldColumn,
 } from '../../shared/desktop';
 import {
-  LFD_FIRST_NOTES,
   deadlineMissedByAppointment,
-  drivingDeadline,
+  rowHeadlineDeadline,
+  rowPlaceZone,
   hasLeftTerminal,
   holdDescription,
   holdLabel,
@@ -83,23 +83,22 @@ const sourceName = (d: LfdDeadline) => d.source ?? 'LFD';
 
 /** What the LFD cell says about one deadline, for its tooltip and the detail view. */
 export function describeDeadline(d: LfdDeadline): string {
-  return `${d.source ? `${d.source} LFD` : 'LFD'} ${lfdDay(d)} (${d.zone}, ${lfdZoneName(d)})${d.binding ? ', binding' : ''}`;
+  return `${d.source ? `${d.source} LFD` : 'LFD'} ${lfdDay(d)} (${d.zone}, ${lfdZoneName(d)})`;
 }
 
 /**
- * The deadline that drives urgency (the earliest one not yet past) with its countdown to the end
- * of its day; below it the other deadlines, and why the driving one matters when it is not the
- * binding `pickup_lfd` ("terminal storage starts first").
+ * The headline deadline (the earliest that counts where the box is, passed or not) with its
+ * countdown to the end of its day; below it the other deadlines, each marked when past.
  */
 export function LfdCell({ row, now }: { row: BoardRow; now: number }) {
-  const driving = drivingDeadline(row.deadlines, now);
+  const driving = rowHeadlineDeadline(row);
   if (!driving) return <span className="muted">—</span>;
   const done = hasLeftTerminal(row.status);
   const urgency = done ? 'done' : lfdUrgencyOf(driving.date, driving.zone, now);
   const others = row.deadlines.filter((d) => d !== driving);
-  const firstNote =
-    !done && !driving.binding && driving.source ? LFD_FIRST_NOTES[driving.source] : null;
-  const lateFor = done ? null : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
+  const lateFor = done
+    ? null
+    : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines, row.location.kind);
   return (
     <span
       className={`lfd lfd--${urgency}`}
@@ -115,12 +114,11 @@ export function LfdCell({ row, now }: { row: BoardRow; now: number }) {
         </span>
         <span className="lfd__source">{sourceName(driving)}</span>
       </span>
-      {firstNote || others.length > 0 || lateFor ? (
+      {others.length > 0 || lateFor ? (
         <span className="lfd__more">
           {lateFor ? (
             <span className="lfd__flag">appointment after {sourceName(lateFor)} LFD · </span>
           ) : null}
-          {firstNote ? <span className="lfd__first">{firstNote}</span> : null}
           {others.map((d) => (
             <span key={d.source ?? 'lfd'} className="lfd__other">
               {' '}
@@ -304,7 +302,7 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     header: 'Appointment',
     size: 130,
     meta: { sortKey: 'pickupAppointmentAt', label: 'Appointment' },
-    cell: cell((r) => formatShortDateTime(r.pickupAppointmentAt, r.podTimezone)),
+    cell: cell((r) => formatShortDateTime(r.pickupAppointmentAt, rowPlaceZone(r))),
   }),
   helper.display({
     id: 'fees',

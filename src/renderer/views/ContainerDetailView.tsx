@@ -1,13 +1,16 @@
 import {
-  LFD_FIRST_NOTES,
   deadlineMissedByAppointment,
-  drivingDeadline,
+  deadlinesThatCount,
+  eventHistory,
   hasLeftTerminal,
   holdDescription,
   holdLabel,
   isActiveHold,
   lfdCountdown,
   lfdSourceLabel,
+  nextDeadline,
+  rowHeadlineDeadline,
+  rowPlaceZone,
 } from '../../shared/container';
 import type { ContainerDetail } from '../../shared/desktop';
 import { quayside } from '../bridge';
@@ -33,15 +36,6 @@ const SOURCE_LABELS: Record<string, string> = {
   terminal: 'Terminal',
   ais: 'AIS',
 };
-
-/** "container.transport.estimated.vessel_arrived" -> "Vessel arrived" (estimated). */
-function eventLabel(name: string | null): { text: string; estimated: boolean } {
-  // A sparse record may not name its event.
-  if (!name) return { text: '—', estimated: false };
-  const estimated = name.includes('.estimated.');
-  const last = name.replace('.estimated', '').replace(/^container\.(transport\.)?/, '');
-  return { text: humanize(last), estimated };
-}
 
 export function ContainerDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();
@@ -71,6 +65,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
   const { row, container, shipment, holds, fees, events } = detail;
   const a = container.attributes;
   const zone = row.podTimezone;
+  // The pickup happens where the box is: at the ramp once it went by rail.
+  const pickupZone = rowPlaceZone(row);
   const map = useAsync(
     () => quayside.getRouteMap({ containerId: row.id }),
     `map-${row.id}-${dataVersion}`,
@@ -95,10 +91,10 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
     ['Original ETD POL', s?.pol_original_etd_at ?? null, polZone],
     [row.ataAt ? 'Arrived POD' : 'ETA POD', row.ataAt ?? row.etaAt, zone],
     ['Discharged', row.dischargedAt, zone],
-    ['Pickup appointment', row.pickupAppointmentAt, zone],
+    ['Pickup appointment', row.pickupAppointmentAt, pickupZone],
     ['Picked up', a.pod_full_out_at, zone],
     [
-      s?.destination_ata_at ? 'Destination arrival' : 'Destination ETA',
+      s?.destination_ata_at ? 'Arrived destination' : 'Destination ETA',
       s?.destination_ata_at ?? s?.destination_eta_at ?? null,
       s?.destination_timezone,
     ],
@@ -109,11 +105,23 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
   const inlandHolds = a.ind_facility_holds ?? [];
   const inlandFees = a.ind_facility_fees ?? [];
 
-  const driving = drivingDeadline(row.deadlines, now);
+  const history = eventHistory(
+    events.map((event) => event.attributes),
+    {
+      port: { name: row.terminalName ?? row.podName, zone: row.podTimezone },
+      ramp: {
+        name: row.location.kind === 'terminal' ? null : row.location.name,
+        zone: row.destinationTimezone,
+      },
+    },
+  );
+  const driving = rowHeadlineDeadline(row);
+  const next = nextDeadline(row.deadlines, now, row.location.kind);
+  const counting = deadlinesThatCount(row.deadlines, row.location.kind);
   const leftTerminal = hasLeftTerminal(row.status);
   const lateFor = leftTerminal
     ? null
-    : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines);
+    : deadlineMissedByAppointment(row.pickupAppointmentAt, row.deadlines, row.location.kind);
 
   return (
     <article className="detail" aria-label={`Container ${row.number}`}>
@@ -199,8 +207,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
           ) : null}
           {lateFor ? (
             <p role="alert" className="error-banner">
-              The pickup appointment ({formatDateTime(row.pickupAppointmentAt, zone)}) is after free
-              time ends ({lfdSourceLabel(lateFor.source)}{' '}
+              The pickup appointment ({formatDateTime(row.pickupAppointmentAt, pickupZone)}) is
+              after free time ends ({lfdSourceLabel(lateFor.source)}{' '}
               {formatLocalDate(lateFor.date, lateFor.zone)}).
             </p>
           ) : null}
@@ -226,12 +234,18 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                         <span className={past ? 'lfd--overdue' : undefined}>
                           {leftTerminal ? '' : lfdCountdown(d.date, d.zone, now)}
                         </span>
-                        {d === driving && !leftTerminal ? (
+                        {leftTerminal ? null : d === driving && past ? (
+                          <span className="chip chip--danger">Passed, charges running</span>
+                        ) : d === next ? (
                           <span className="chip chip--warn">
-                            {!d.binding && d.source ? LFD_FIRST_NOTES[d.source] : 'Next deadline'}
+                            {d === driving ? 'Acts first' : 'Next deadline'}
                           </span>
+                        ) : past ? (
+                          <span className="chip chip--muted">Passed</span>
                         ) : null}
-                        {d.binding ? <span className="chip chip--accent">Binding</span> : null}
+                        {counting.includes(d) ? null : (
+                          <span className="muted small"> (no longer counts here)</span>
+                        )}
                       </td>
                     </tr>
                   );
@@ -355,38 +369,32 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
 
       <section aria-labelledby="events-heading" className="panel">
         <h3 id="events-heading">Events</h3>
-        {events.length ? (
+        {history.length ? (
           <ol className="timeline" aria-label="Event timeline">
-            {events.map((event) => {
-              const label = eventLabel(event.attributes.event);
-              return (
-                <li
-                  key={event.id}
-                  className={
-                    label.estimated ? 'timeline__item timeline__item--estimated' : 'timeline__item'
-                  }
-                >
-                  <span className="timeline__when">
-                    {formatDateTime(event.attributes.timestamp, event.attributes.timezone)}
+            {history.map(({ event, label, estimated, place, zone: eventZone }, index) => (
+              <li
+                key={`${index}-${event.timestamp ?? ''}`}
+                className={
+                  estimated ? 'timeline__item timeline__item--estimated' : 'timeline__item'
+                }
+                data-testid="timeline-event"
+              >
+                <span className="timeline__when">{formatDateTime(event.timestamp, eventZone)}</span>
+                <span className="timeline__what">
+                  {label}
+                  <span className={`chip ${estimated ? 'chip--muted' : 'chip--ok'}`}>
+                    {estimated ? 'Estimated' : 'Actual'}
                   </span>
-                  <span className="timeline__what">
-                    {label.text}
-                    <span className={`chip ${label.estimated ? 'chip--muted' : 'chip--ok'}`}>
-                      {label.estimated ? 'Estimated' : 'Actual'}
-                    </span>
-                  </span>
-                  <span className="timeline__where muted">
-                    {event.attributes.location_locode ?? ''}
-                    {event.attributes.voyage_number
-                      ? ` · voyage ${event.attributes.voyage_number}`
-                      : ''}
-                    {event.attributes.data_source
-                      ? ` · ${SOURCE_LABELS[event.attributes.data_source] ?? event.attributes.data_source}`
-                      : ''}
-                  </span>
-                </li>
-              );
-            })}
+                </span>
+                <span className="timeline__where muted">
+                  {place}
+                  {event.voyage_number ? ` · voyage ${event.voyage_number}` : ''}
+                  {event.data_source
+                    ? ` · ${SOURCE_LABELS[event.data_source] ?? event.data_source}`
+                    : ''}
+                </span>
+              </li>
+            ))}
           </ol>
         ) : (
           <p className="muted">No events yet.</p>

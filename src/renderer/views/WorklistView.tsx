@@ -1,6 +1,6 @@
 /**
- * The morning worklist (the app's default view): what to act on today, by terminal, read in each
- * terminal's calendar day. Main sorts the boxes into sections with the shared worklist rules
+ * The morning worklist (the app's default view): what to act on today, most urgent first, each
+ * section with its terminals and ramps as sub-headings, read in each place's calendar day. Main sorts the boxes into sections with the shared worklist rules
  * (src/shared/worklist.ts); this view only lays them out.
  */
 import {
@@ -23,8 +23,8 @@ import { FirstSyncNotice, stillLoading } from '../components/FirstSyncNotice';
 import { navigate } from '../lib/navigation';
 import '../worklist.css';
 
-const sectionId = (place: string, section: WorklistSection) =>
-  `worklist-${place.replace(/[^A-Za-z0-9]+/g, '-')}-${section}`;
+const placeId = (section: WorklistSection, place: string) =>
+  `worklist-${section}-${place.replace(/[^A-Za-z0-9]+/g, '-')}`;
 
 export function WorklistView() {
   const dataVersion = useDataVersion();
@@ -72,25 +72,36 @@ export function WorklistView() {
           <p>No box is due, blocked, overdue or arriving in the next days.</p>
         </div>
       ) : null}
-      {list?.places.map((place) => (
+      {list?.sections.map((group) => (
         <section
-          key={place.name}
-          className="worklist__place panel"
-          aria-label={`${place.name} worklist`}
+          key={group.section}
+          className={`worklist__section worklist__section--${group.section} panel`}
+          aria-label={WORKLIST_SECTION_LABELS[group.section]}
+          data-section={group.section}
         >
-          <h2 className="worklist__place-title">
-            {place.name}{' '}
-            <span className="muted small">{formatLocalDate(place.today, place.zone)}</span>
+          <h2 className="worklist__section-title">
+            {WORKLIST_SECTION_LABELS[group.section]}{' '}
+            <span className="muted small">
+              (
+              {countOf(
+                group.places.reduce((n, p) => n + p.items.length, 0),
+                'container',
+              )}
+              )
+            </span>
           </h2>
-          {place.sections.map((group) => (
+          {group.places.map((place) => (
             <section
-              key={group.section}
-              className={`worklist__section worklist__section--${group.section}`}
-              aria-labelledby={sectionId(place.name, group.section)}
+              key={place.name}
+              className="worklist__place"
+              aria-labelledby={placeId(group.section, place.name)}
             >
-              <h3 id={sectionId(place.name, group.section)}>
-                {WORKLIST_SECTION_LABELS[group.section]}{' '}
-                <span className="muted small">({countOf(group.items.length, 'container')})</span>
+              <h3 id={placeId(group.section, place.name)} className="worklist__place-title">
+                {place.name}{' '}
+                <span className="muted small">
+                  {formatLocalDate(place.today, place.zone)} ·{' '}
+                  {countOf(place.items.length, 'container')}
+                </span>
               </h3>
               <table className="data-table worklist__table">
                 <thead>
@@ -104,7 +115,7 @@ export function WorklistView() {
                   </tr>
                 </thead>
                 <tbody>
-                  {group.items.map((item) => (
+                  {place.items.map((item) => (
                     <tr key={item.row.id} data-testid="worklist-row">
                       <td>
                         <a

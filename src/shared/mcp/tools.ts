@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../cached-resources';
 import { addCost, containerCost, NO_COST } from '../cost-clock';
 import {
-  drivingDeadline,
+  rowHeadlineDeadline,
   holdLabel,
   lfdCountdown,
   statusLabel,
@@ -122,7 +122,7 @@ export function containerBrief(row: BoardRow, now: number) {
     ready_for_pickup: row.ready,
     holds: row.holdNames.map(holdLabel),
     fees: row.feesAmount === null ? null : { amount: row.feesAmount, currency: row.feesCurrency },
-    last_free_day: deadlineOf(drivingDeadline(row.deadlines, now), now),
+    last_free_day: deadlineOf(rowHeadlineDeadline(row), now),
     pickup_appointment_at: row.pickupAppointmentAt,
     customer: row.customer,
     link: findLink(row.number),
@@ -632,26 +632,32 @@ export function registerQuaysideTools(server: McpServer, source: McpSource): voi
     {
       title: "Today's worklist",
       description:
-        "Today's worklist per terminal: what needs doing (overdue, due today, holds, ready to book, arriving), why, and the next action.",
+        "Today's worklist, most urgent first (overdue, due today, holds, ready to book, arriving), per terminal within each: why, and the next action.",
       inputSchema: { terminal: TerminalFilter },
       annotations: READ_ONLY,
     },
     guarded(async ({ terminal }) => {
       const { rows, complete } = await active();
       const now = source.now();
-      const places = buildWorklist(rows.filter(onTerminal(terminal)), now);
+      const tables = source.costTables();
+      // The app's order: sections by urgency, the boxes with most demurrage run up first.
+      const sections = buildWorklist(
+        rows.filter(onTerminal(terminal)),
+        now,
+        (row) => containerCost(row, tables, now).demurrage?.accrued ?? 0,
+      );
       let shown = 0;
       return answer(source, {
         complete,
-        terminals: places.map((place) => ({
-          terminal: place.name,
-          today: place.today,
-          zone: place.zone,
-          sections: place.sections.map((group) => ({
-            section: WORKLIST_SECTION_LABELS[group.section],
-            count: group.items.length,
+        sections: sections.map((group) => ({
+          section: WORKLIST_SECTION_LABELS[group.section],
+          count: group.places.reduce((sum, place) => sum + place.items.length, 0),
+          terminals: group.places.map((place) => ({
+            terminal: place.name,
+            today: place.today,
+            zone: place.zone,
             // At most MAX_PAGE_SIZE boxes in one answer, over every section.
-            items: group.items.slice(0, Math.max(0, MAX_PAGE_SIZE - shown)).map((item) => {
+            items: place.items.slice(0, Math.max(0, MAX_PAGE_SIZE - shown)).map((item) => {
               shown++;
               return {
                 container_number: item.row.number,

@@ -98,8 +98,10 @@ describe('alerts from changes', () => {
     expect(n!.containerId).toBe(base.id);
     expect(n!.title).toBe('LFD changed for MSKU1111110');
     // 07:59 UTC is 23:59 the day before in Los Angeles (PST): a last free day is that local date.
-    expect(n!.body).toContain('Last free day: Tue 3 Mar 2026 PST -> Thu 5 Mar 2026 PST');
-    expect(n!.body).toContain('Line LFD:');
+    expect(n!.body).toContain('Line LFD: Tue 3 Mar 2026 PST -> Thu 5 Mar 2026 PST');
+    expect(n!.body).toContain('Acts first: Line LFD Thu 5 Mar 2026 PST');
+    // The wire's coalesced pickup_lfd repeats the line's date: not a second line of its own.
+    expect(n!.body).not.toContain('Last free day');
     expect(n!.body).not.toContain('Terminal LFD');
     // The same write again (a re-sync, a retried page) stores and notifies nothing more.
     expect(write(moved)).toEqual([]);
@@ -111,6 +113,24 @@ describe('alerts from changes', () => {
     ).toEqual([]);
     expect(cache.listAlerts().total).toBe(1);
     expect(notifier.notifications).toHaveLength(1);
+  });
+
+  it('a line LFD moved past the terminal LFD: the alert names the terminal date, which acts first', () => {
+    write(base);
+    const moved = next(base, {
+      pickup_lfd: '2026-03-13T06:59:00.000Z',
+      import_deadlines: {
+        ...base.attributes.import_deadlines!,
+        pickup_lfd_line: '2026-03-13T06:59:00.000Z',
+      },
+    });
+    const [alert] = write(moved);
+    expect(alert!.kind).toBe('lfd_changed');
+    const body = notifier.notifications[0]!.body;
+    // The line-first pickup_lfd is now the 12th; the terminal's storage starts after the 11th.
+    expect(body.split('\n')[0]).toBe('Acts first: Terminal LFD Wed 11 Mar 2026 PDT');
+    expect(body).toContain('Line LFD: Tue 3 Mar 2026 PST -> Thu 12 Mar 2026 PDT');
+    expect(body).not.toContain('Last free day');
   });
 
   it('raises each kind of change once', () => {

@@ -98,13 +98,14 @@ describe('container export', () => {
     const held = byNumber['HELD0000001']!;
     expect(held['Readiness']).toBe('Not ready: 2 holds');
     expect(held['Holds']).toBe('Customs; VACIS exam');
-    // The terminal LFD is today and comes first, though the line's binds.
-    expect(held['Next LFD']).toBe('2026-11-23');
-    expect(held['Next LFD source']).toBe('terminal');
+    // The terminal LFD is today and comes first, though the wire's pickup_lfd is the line's.
+    expect(held['First LFD']).toBe('2026-11-23');
+    expect(held['First LFD source']).toBe('terminal');
     expect(held['Free time']).toBe('18h 30m left');
     expect(held['Terminal LFD']).toBe('2026-11-23');
     expect(held['Line LFD']).toBe('2026-11-24');
-    expect(held['Binding LFD source']).toBe('line');
+    // The wire's line-first pickup_lfd is not called binding: no such column.
+    expect(held['Binding LFD source']).toBeUndefined();
     expect(held['Appointment']).toBe('2026-11-25 09:00');
     expect(held['Appointment after LFD']).toBe('Yes');
     expect(held['Demurrage']).toBe('900.00');

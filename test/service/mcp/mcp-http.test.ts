@@ -114,6 +114,18 @@ describe('/mcp on the service', () => {
     expect(holds.body.with_holds).toBe(2);
     const worklist = await call(a, 'get_worklist');
     expect(worklist.body.complete).toBe(true);
+    // Sections by urgency, terminals within: every listed box says what to do next.
+    const listed = (
+      worklist.body.sections as {
+        section: string;
+        terminals: {
+          terminal: string;
+          items: { container_number: string; next_action: string }[];
+        }[];
+      }[]
+    ).flatMap((section) => section.terminals.flatMap((place) => place.items));
+    expect(Array.isArray(worklist.body.sections)).toBe(true);
+    for (const item of listed) expect(item.next_action.length).toBeGreaterThan(5);
     const money = await call(a, 'get_money_at_risk');
     expect(money.body.totals).toHaveProperty('demurrage_accrued');
     const fields = await call(a, 'list_custom_fields');

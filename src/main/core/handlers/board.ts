@@ -30,13 +30,18 @@ export const boardHandlers = (
   getViewCounts: () => inTurns(ctx.cache.board.viewCountsInSteps(ctx.clock.now())),
   getWorklist: () => {
     const now = ctx.clock.now();
-    const places = buildWorklist(ctx.cache.board.worklistRows(), now);
     const { costs } = ctx.settings();
+    // Overdue boxes with the most demurrage run up come first.
+    const sections = buildWorklist(
+      ctx.cache.board.worklistRows(),
+      now,
+      (row) => containerCost(row, costs, now).demurrage?.accrued ?? 0,
+    );
     let cost = NO_COST;
-    for (const place of places)
-      for (const group of place.sections)
-        for (const item of group.items) cost = addCost(cost, containerCost(item.row, costs, now));
-    return { places, counts: worklistCounts(places), cost };
+    for (const group of sections)
+      for (const place of group.places)
+        for (const item of place.items) cost = addCost(cost, containerCost(item.row, costs, now));
+    return { sections, counts: worklistCounts(sections), cost };
   },
   getViewCost: async (query) => {
     const now = ctx.clock.now();
