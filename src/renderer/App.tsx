@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { AlertPush, AppInfo } from '../shared/bridge';
+import { opensWorklist } from '../shared/container';
 import { quayside } from './bridge';
 import { ClockBadge } from './components/ClockBadge';
 import { GlobalSearch } from './components/GlobalSearch';
@@ -113,7 +114,7 @@ export function App() {
         });
         notification.onclick = () => {
           window.focus();
-          if (alert.kind === 'daily_digest') navigate('worklist');
+          if (opensWorklist(alert.kind)) navigate('worklist');
           else if (alert.containerId) navigate('containers', alert.containerId);
         };
       }
@@ -206,7 +207,7 @@ export function App() {
             toasts={toasts}
             onDismiss={(id) => setToasts((previous) => previous.filter((toast) => toast.id !== id))}
             onOpen={(toast) => {
-              if (toast.kind === 'daily_digest') navigate('worklist');
+              if (opensWorklist(toast.kind)) navigate('worklist');
               else if (toast.containerId) navigate('containers', toast.containerId);
               setToasts((previous) => previous.filter((each) => each.id !== toast.id));
             }}

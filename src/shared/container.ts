@@ -639,8 +639,13 @@ export const ALERT_KINDS = [
   'empty_returned',
   'empty_return_due',
   'daily_digest',
+  'source_summary',
 ] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
+
+/** Alerts about the whole day (the digest, a source's summary) open the worklist, not a box. */
+export const opensWorklist = (kind: string | undefined): boolean =>
+  kind === 'daily_digest' || kind === 'source_summary';
 
 export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   lfd_changed: 'LFD changed',
@@ -654,6 +659,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   empty_returned: 'Empty returned',
   empty_return_due: 'Empty return due (per diem)',
   daily_digest: 'Daily digest',
+  source_summary: 'Summary on connecting',
 };
 
 /** Bounds of the alert thresholds a user can set, in hours. */

@@ -1,4 +1,4 @@
-import type { AlertKind } from '../../shared/container';
+import { opensWorklist, type AlertKind } from '../../shared/container';
 
 /**
  * Where clicking an OS notification takes the dispatcher: the worklist for the daily digest, the
@@ -11,8 +11,7 @@ export function notificationRoute(
   containerId: string | null | undefined,
   kind?: AlertKind,
 ): string {
-  // The daily digest is about the whole day: it opens the worklist.
-  if (kind === 'daily_digest') return '/worklist';
+  if (opensWorklist(kind)) return '/worklist';
   if (typeof containerId === 'string' && CONTAINER_ID.test(containerId)) {
     return `/containers/${encodeURIComponent(containerId)}`;
   }

@@ -101,7 +101,7 @@ export function sourceSummaryDraft(sourceName: string, facts: DigestFacts): Aler
   const accruing = facts.cost.currency ? money(facts.cost.accrued, facts.cost.currency) : '$0';
   const verb = facts.lfdThisWeek === 1 ? 'has' : 'have';
   return {
-    kind: 'daily_digest',
+    kind: 'source_summary',
     dedupeKey: SOURCE_SUMMARY_KEY,
     containerId: null,
     shipmentId: null,

@@ -1,11 +1,12 @@
 import { Fragment } from 'react';
+import { opensWorklist } from '../../shared/container';
 
 export interface Toast {
   id: number;
   title: string;
   body: string;
   containerId: string | null;
-  /** The alert kind: the daily digest opens the worklist instead of a container. */
+  /** The alert kind: the digest and a summary open the worklist instead of a container. */
   kind?: string;
 }
 
@@ -32,7 +33,7 @@ export function Toasts({
             <span>{newest.body}</span>
           </div>
           <div className="toast__actions">
-            {newest.containerId || newest.kind === 'daily_digest' ? (
+            {newest.containerId || opensWorklist(newest.kind) ? (
               <button type="button" className="secondary" onClick={() => onOpen(newest)}>
                 Open
               </button>
