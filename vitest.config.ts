@@ -100,7 +100,15 @@ export default defineConfig({
           ],
         },
       },
-      { extends: true, test: { name: 'integration', include: INTEGRATION_SUITE } },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: INTEGRATION_SUITE,
+          // test/cli and others run bin/quayside.mjs, which runs the build.
+          globalSetup: ['test/support/build-global-setup.ts'],
+        },
+      },
       { extends: true, test: { name: 'reliability', include: RELIABILITY_SUITE } },
       ...(installedAskedFor
         ? [
