@@ -19,6 +19,60 @@ const POSTGRES_SUITE = [
   'test/integration/engine-sim.test.ts',
 ];
 
+/**
+ * Tests that start a real server, a child process, a socket listener or the simulated world, or
+ * take seconds of work (the living world, OCR, the limits and reference walks): the
+ * `integration` project. Every other file outside test/reliability is a `unit` test, the fast
+ * loop (`npm run test:fast`).
+ */
+const INTEGRATION_SUITE = [
+  'test/integration/**/*.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/main/sync/**/*.test.ts',
+  'test/packaging/dist.test.ts',
+  'test/main/alerts/restart.test.ts',
+  'test/main/app-core-offline.test.ts',
+  'test/main/app-core.test.ts',
+  'test/main/desktop/window-bounds.test.ts',
+  'test/main/documents.test.ts',
+  'test/main/embedded-launcher.test.ts',
+  'test/main/spreadsheet-import.test.ts',
+  'test/service/documents/**/*.test.ts',
+  'test/service/feeds/ais/ais-tcp.test.ts',
+  'test/service/feeds/dcsa/callback-replays.test.ts',
+  'test/service/feeds/dcsa/dcsa-subscriptions.test.ts',
+  'test/service/feeds/metrics.test.ts',
+  'test/service/feeds/wired/*.test.ts',
+  'test/service/hardening/secrets-at-rest.test.ts',
+  'test/service/limits-reference.test.ts',
+  'test/service/record-actions.test.ts',
+  'test/service/rendered-cache.test.ts',
+  'test/service/routing/route-response.test.ts',
+  'test/service/routing/sea-routes-client.test.ts',
+  'test/service/shared-rate-limits.test.ts',
+  'test/service/store/postgres-store.test.ts',
+  'test/service/store/record-counts.test.ts',
+  'test/service/tracking/lifecycle.test.ts',
+  'test/service/tracking/test-numbers.test.ts',
+  'test/service/webhooks/delivery.test.ts',
+  'test/sim/ais.test.ts',
+  'test/sim/carrier-auth.test.ts',
+  'test/sim/dcsa.test.ts',
+  'test/sim/living-world.test.ts',
+  'test/sim/scaled-clock.test.ts',
+  'test/sim/terminal.test.ts',
+];
+
+/** Crash, restart, kill and fuzz runs: long, and heavy on the machine. */
+const RELIABILITY_SUITE = ['test/reliability/**/*.test.ts'];
+
+/**
+ * `npm pack`, installed into an empty folder, served from another one (test/installed): minutes
+ * of installing and compiling, so it runs only when named (`npm run test:installed`).
+ */
+const INSTALLED_SUITE = ['test/installed/**/*.test.ts'];
+const installedAskedFor = process.argv.some((arg) => /^(--project=)?installed$/.test(arg));
+
 const postgresMissing = postgresAvailable();
 if (postgresMissing) console.warn(`Skipping the PostgreSQL store tests: ${postgresMissing}`);
 
@@ -32,7 +86,43 @@ export default defineConfig({
     // Two cores on CI: keep parallelism modest so real-port integration tests stay stable.
     maxWorkers: 2,
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [
+            ...INTEGRATION_SUITE,
+            ...RELIABILITY_SUITE,
+            ...INSTALLED_SUITE,
+            'test/e2e/**',
+            'node_modules/**',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: INTEGRATION_SUITE,
+          // test/cli and others run bin/quayside.mjs, which runs the build.
+          globalSetup: ['test/support/build-global-setup.ts'],
+        },
+      },
+      { extends: true, test: { name: 'reliability', include: RELIABILITY_SUITE } },
+      ...(installedAskedFor
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'installed',
+                include: INSTALLED_SUITE,
+                testTimeout: 20 * 60_000,
+                hookTimeout: 20 * 60_000,
+              },
+            },
+          ]
+        : []),
       ...(postgresMissing
         ? []
         : [

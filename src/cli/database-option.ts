@@ -15,9 +15,6 @@ export const DATABASE_OPTIONS = {
   'db-statement-timeout-ms': { type: 'string' },
 } as const;
 
-export const DATABASE_USAGE =
-  '[--database postgres://… [--db-pool-size N] [--db-statement-timeout-ms MS]]';
-
 function positiveInteger(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);

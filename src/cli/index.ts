@@ -1,31 +1,55 @@
 /**
- * The `quayside` command. Each subcommand lives in its own module under commands/ and is
- * registered here by name; `quayside <command> --help` prints its usage.
+ * The `quayside` command. Each subcommand lives in its own module under commands/ and is listed
+ * here by name and usage; its module is imported only when it runs. `quayside <command> --help`
+ * prints its usage.
  */
-import { feedsCheckCommand } from './commands/feeds';
-import { keysCommand } from './commands/keys';
-import { mcpCommand } from './commands/mcp';
-import { openCommand } from './commands/open';
-import { serveCommand } from './commands/serve';
-import { simListCommand } from './commands/sim';
-import { exportCommand, syncCommand } from './commands/sync';
+import type { CliCommand } from './command';
 
-export interface CliCommand {
-  /** e.g. `serve`, or `keys create` for a nested command. */
-  name: string;
-  usage: string;
-  run(args: string[]): Promise<number>;
-}
+export type { CliCommand } from './command';
 
 export const COMMANDS: CliCommand[] = [
-  serveCommand,
-  keysCommand,
-  simListCommand,
-  syncCommand,
-  exportCommand,
-  feedsCheckCommand,
-  mcpCommand,
-  openCommand,
+  {
+    name: 'serve',
+    usage:
+      'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--feeds FILE] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]] ' +
+      '[--database postgres://… [--db-pool-size N] [--db-statement-timeout-ms MS]]',
+    load: async () => (await import('./commands/serve')).serveCommand,
+  },
+  {
+    name: 'keys create',
+    usage: 'keys create [--data-dir DIR | --database postgres://…] [--account NAME] [--routing]',
+    load: async () => (await import('./commands/keys')).keysCommand,
+  },
+  {
+    name: 'sim list',
+    usage: 'sim list [--seed N]',
+    load: async () => (await import('./commands/sim')).simListCommand,
+  },
+  {
+    name: 'sync',
+    usage: 'sync --base-url URL --api-key KEY --data-dir DIR [--watch] [--interval MINUTES]',
+    load: async () => (await import('./commands/sync')).syncCommand,
+  },
+  {
+    name: 'export containers',
+    usage: 'export containers --data-dir DIR [--format csv]',
+    load: async () => (await import('./commands/sync')).exportCommand,
+  },
+  {
+    name: 'feeds check',
+    usage: 'feeds check [--feeds FILE] [--data-dir DIR]',
+    load: async () => (await import('./commands/feeds')).feedsCheckCommand,
+  },
+  {
+    name: 'mcp',
+    usage: "mcp [--data-dir DIR]   (assistant tools over stdio from the app's cache; read-only)",
+    load: async () => (await import('./commands/mcp')).mcpCommand,
+  },
+  {
+    name: 'open',
+    usage: 'open <container, B/L, booking or reference number> [--print]',
+    load: async () => (await import('./commands/open')).openCommand,
+  },
 ];
 
 function usage(): string {
@@ -48,7 +72,7 @@ export async function main(argv: string[]): Promise<number> {
         console.log(`Usage: quayside ${command.usage}`);
         return 0;
       }
-      return command.run(rest);
+      return (await command.load()).run(rest);
     }
   }
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h') {

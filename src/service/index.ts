@@ -3,15 +3,14 @@
  * tests, benches and the desktop app's embedded mode.
  */
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { systemClock, type Clock } from '../shared/clock';
+import { APP_ROOT } from '../native/app-root';
 import { buildApp } from './app';
 import { CustomFields } from './custom-fields';
 import { Renderer } from './resources/renderer';
 import { createTrackingRequest } from './api/tracking-requests';
 import { Documents } from './documents';
-import { startSmtpInbox } from './email/smtp-inbox';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRoutes } from './routing/sea-routes-client';
@@ -40,11 +39,11 @@ export type { ServiceConfig } from './context';
 export { TrackingStore } from './store/tracking-store';
 export { AccountStore } from './store/accounts';
 
-/** resources/reference of this checkout. */
-export const SHIPPED_REFERENCE_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../resources/reference',
-);
+/**
+ * resources/reference of the app folder (a checkout or an installed package), found from the
+ * app root because built code may sit in out/main or in a chunk below it.
+ */
+export const SHIPPED_REFERENCE_DIR = path.join(APP_ROOT, 'resources', 'reference');
 
 export interface ServiceOptions {
   dataDir: string;
@@ -271,14 +270,18 @@ export async function startService(
     // Listening on every interface: loopback is the one address sure to reach it.
     const ownHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : shownHost;
     service.listeningAt(`http://${ownHost}:${port}`);
+    // The mail parser and SMTP server load only when asked for: they would slow every start.
+    const smtpPort = options.smtpPort;
     const smtp =
-      options.smtpPort === undefined
+      smtpPort === undefined
         ? undefined
-        : await startSmtpInbox(service.store.context.documents, {
-            host,
-            port: options.smtpPort,
-            logger: options.logger,
-          });
+        : await import('./email/smtp-inbox').then(({ startSmtpInbox }) =>
+            startSmtpInbox(service.store.context.documents, {
+              host,
+              port: smtpPort,
+              logger: options.logger,
+            }),
+          );
     // The sea-route graph costs about 1.5 s of CPU to build (on the routing worker, not this
     // thread): start it soon after start so the first map request does not wait for it; a
     // service closed before then never starts it. A failure shows on the first map request.

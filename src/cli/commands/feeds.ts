@@ -3,15 +3,13 @@ import { defaultServiceDataDir } from '../../service/data-dir';
 import { FeedsConfigError } from '../../service/feeds/config';
 import { configuredFeeds } from '../feeds-file';
 import { probeFeeds } from '../../service/feeds/probe';
-import type { CliCommand } from '../index';
+import type { CommandCode } from '../command';
 
 /**
  * Checks every source of the feeds file before the service relies on it: one line per source
  * with its latency, exit 1 when the file is invalid or any source fails. Secrets are never shown.
  */
-export const feedsCheckCommand: CliCommand = {
-  name: 'feeds check',
-  usage: 'feeds check [--feeds FILE] [--data-dir DIR]',
+export const feedsCheckCommand: CommandCode = {
   async run(args) {
     const { values } = parseArgs({
       args,

@@ -4,16 +4,14 @@ import { defaultServiceDataDir } from '../../service/data-dir';
 import { FIRST_ACCOUNT_NAME } from '../../service';
 import { AccountStore } from '../../service/store/accounts';
 import { openDatabase } from '../../service/store/db';
-import type { CliCommand } from '../index';
+import type { CommandCode } from '../command';
 import { DATABASE_OPTIONS, databaseOption } from '../database-option';
 
 /**
  * Creates an API key for an account, working directly on the SQLite file (WAL mode), so it also
  * works while the service runs; the service looks keys up on every request.
  */
-export const keysCommand: CliCommand = {
-  name: 'keys create',
-  usage: 'keys create [--data-dir DIR | --database postgres://…] [--account NAME] [--routing]',
+export const keysCommand: CommandCode = {
   async run(args) {
     const { values } = parseArgs({
       args,

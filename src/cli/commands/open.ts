@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { findLink, MAX_IDENTIFIER_LENGTH, normaliseIdentifier } from '../../shared/find-link';
-import type { CliCommand } from '../index';
+import type { CommandCode } from '../command';
 
 /** The platform's own way to open a link with its registered app. */
 const OPENERS: Partial<Record<NodeJS.Platform, [string, string[]]>> = {
@@ -10,9 +10,7 @@ const OPENERS: Partial<Record<NodeJS.Platform, [string, string[]]>> = {
 };
 
 /** `quayside open <identifier>`: opens the app on a container or shipment, as a find link does. */
-export const openCommand: CliCommand = {
-  name: 'open',
-  usage: 'open <container, B/L, booking or reference number> [--print]',
+export const openCommand: CommandCode = {
   async run(args) {
     const { values, positionals } = parseArgs({
       args,

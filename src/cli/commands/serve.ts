@@ -8,10 +8,10 @@ import {
   KEY_FILE,
   startEmbeddedService,
 } from '../../embedded/service-with-world';
-import type { CliCommand } from '../index';
+import type { CommandCode } from '../command';
 import { configuredFeeds } from '../feeds-file';
 import { emptyFeedsConfig } from '../../service/feeds/runtime';
-import { DATABASE_OPTIONS, DATABASE_USAGE, databaseOption } from '../database-option';
+import { DATABASE_OPTIONS, databaseOption } from '../database-option';
 
 function parsePositive(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -39,11 +39,7 @@ function parsePort(raw: string | undefined, name = 'port'): number {
   return port;
 }
 
-export const serveCommand: CliCommand = {
-  name: 'serve',
-  usage:
-    'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--feeds FILE] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]] ' +
-    DATABASE_USAGE,
+export const serveCommand: CommandCode = {
   async run(args) {
     const { values } = parseArgs({
       args,

@@ -1,12 +1,10 @@
 import { parseArgs } from 'node:util';
 import { listTrackableNumbers } from '../../sim';
 import { DEFAULT_SEED } from '../../embedded/service-with-world';
-import type { CliCommand } from '../index';
+import type { CommandCode } from '../command';
 
 /** Prints the numbers the simulated world of a seed can track, one per line with its story. */
-export const simListCommand: CliCommand = {
-  name: 'sim list',
-  usage: 'sim list [--seed N]',
+export const simListCommand: CommandCode = {
   async run(args) {
     const { values } = parseArgs({ args, options: { seed: { type: 'string' } }, strict: true });
     const seed = values.seed === undefined ? DEFAULT_SEED : Number(values.seed);

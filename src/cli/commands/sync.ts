@@ -1,11 +1,9 @@
 import { parseArgs } from 'node:util';
 import { exportContainersCsv, runSyncCommand } from '../../main/sync/command';
-import type { CliCommand } from '../index';
+import type { CommandCode } from '../command';
 
 /** `quayside sync`: fills a local cache from any /v2 service, once or on a schedule. */
-export const syncCommand: CliCommand = {
-  name: 'sync',
-  usage: 'sync --base-url URL --api-key KEY --data-dir DIR [--watch] [--interval MINUTES]',
+export const syncCommand: CommandCode = {
   async run(args) {
     const { values } = parseArgs({
       args,
@@ -38,9 +36,7 @@ export const syncCommand: CliCommand = {
 };
 
 /** `quayside export containers`: the cached container board as CSV on standard output. */
-export const exportCommand: CliCommand = {
-  name: 'export containers',
-  usage: 'export containers --data-dir DIR [--format csv]',
+export const exportCommand: CommandCode = {
   async run(args) {
     const { values } = parseArgs({
       args,

@@ -4,7 +4,7 @@
  * unsuccessful attempt) and the whole exchange is bounded by a timeout.
  */
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import type { Agent, request as undiciRequest } from 'undici';
 import { checkUrlShape, checkedLookup, type UrlGuardOptions } from './url-guard';
 
 /** Only these answers count as delivered. */
@@ -28,16 +28,26 @@ export interface SenderOptions extends UrlGuardOptions {
 }
 
 export class WebhookSender {
-  private readonly agent: Agent;
+  /**
+   * undici with its agent, loaded at the first delivery: the package takes about a quarter of a
+   * second to load, which a service start without webhooks to send need not wait for.
+   */
+  private client?: Promise<{ agent: Agent; request: typeof undiciRequest }>;
   private readonly active = new Set<AbortController>();
 
-  constructor(private readonly options: SenderOptions) {
-    this.agent = new Agent({
-      connect: { lookup: checkedLookup(options), timeout: options.timeoutMs },
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      keepAliveTimeout: 4_000,
-    });
+  constructor(private readonly options: SenderOptions) {}
+
+  private http() {
+    this.client ??= import('undici').then(({ Agent, request }) => ({
+      request,
+      agent: new Agent({
+        connect: { lookup: checkedLookup(this.options), timeout: this.options.timeoutMs },
+        headersTimeout: this.options.timeoutMs,
+        bodyTimeout: this.options.timeoutMs,
+        keepAliveTimeout: 4_000,
+      }),
+    }));
+    return this.client;
   }
 
   async post(url: string, body: string, headers: Record<string, string>): Promise<SendResult> {
@@ -55,6 +65,7 @@ export class WebhookSender {
       abort.abort();
     }, this.options.timeoutMs);
     try {
+      const { agent, request } = await this.http();
       const res = await request(shape.target.url, {
         method: 'POST',
         body,
@@ -63,7 +74,7 @@ export class WebhookSender {
           'content-type': 'application/json',
           'user-agent': USER_AGENT,
         },
-        dispatcher: this.agent,
+        dispatcher: agent,
         signal: abort.signal,
       });
       const responseBody = await readLimited(res.body);
@@ -101,7 +112,7 @@ export class WebhookSender {
   }
 
   async close(): Promise<void> {
-    await this.agent.close();
+    if (this.client) await (await this.client).agent.close();
   }
 
   /** Aborts the requests in flight (the sender stays usable). */

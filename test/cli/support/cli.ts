@@ -34,9 +34,17 @@ export interface ServingCli {
   waitFor(pattern: RegExp): Promise<RegExpExecArray>;
 }
 
-/** Starts `quayside serve ...` and resolves once it prints the address it listens on. */
-export function serveCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServingCli> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+/**
+ * Starts `quayside serve ...` and resolves once it prints the address it listens on; `bin` and
+ * `cwd` run another copy of the command (an installed package) from another folder.
+ */
+export function serveCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  { bin = BIN, cwd }: { bin?: string; cwd?: string } = {},
+): Promise<ServingCli> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', '0', ...args], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,6 +7,13 @@ import { fileURLToPath } from 'node:url';
 
 const CHILD = fileURLToPath(new URL('./service-child.ts', import.meta.url));
 
+/**
+ * The outer limit of a wait on the child (a drain): generous, because a machine busy with other
+ * work may take minutes for what an idle one does in seconds; the wait ends when its condition
+ * holds, not when this passes.
+ */
+export const CHILD_PATIENCE_MS = 10 * 60_000;
+
 export interface ChildServiceConfig {
   dataDir: string;
   feeds: Record<string, unknown>;
@@ -30,7 +37,7 @@ export interface ChildService {
   /** SIGKILL; resolves once the process is gone. */
   kill(): Promise<void>;
   /** Stops tracking, waits until every notification is delivered or failed. */
-  drain(timeoutMs: number): Promise<void>;
+  drain(timeoutMs?: number): Promise<void>;
   /** SIGTERM; resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -65,7 +72,7 @@ export function startChildService(config: ChildServiceConfig): Promise<ChildServ
           child.kill('SIGKILL');
           await exited;
         },
-        drain(timeoutMs) {
+        drain(timeoutMs = CHILD_PATIENCE_MS) {
           return new Promise((done, fail) => {
             const timer = setTimeout(
               () => fail(new Error(`notifications still pending after ${timeoutMs} ms`)),
