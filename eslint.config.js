@@ -18,6 +18,12 @@ const nodeBuiltins = [
   'crypto',
 ];
 
+// Repeated in each block that sets no-restricted-imports: a later block's setting replaces it.
+const electronOutsideItsFolder = {
+  name: 'electron',
+  message: 'Only src/main/electron and src/preload import electron.',
+};
+
 const mainBoundary = {
   group: ['**/service/**', '**/service', '**/sim/**', '**/sim', '**/renderer/**'],
   message:
@@ -62,12 +68,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'electron',
-              message: 'Only src/main/electron and src/preload import electron.',
-            },
-          ],
+          paths: [electronOutsideItsFolder],
         },
       ],
     },
@@ -110,12 +111,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [
-            {
-              name: 'electron',
-              message: 'Only src/main/electron and src/preload import electron.',
-            },
-          ],
+          paths: [electronOutsideItsFolder],
           patterns: [mainBoundary],
         },
       ],
