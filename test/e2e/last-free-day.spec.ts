@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { DateTime } from 'luxon';
-import { hasLeftTerminal } from '../../src/shared/container';
+import { hasLeftTerminal, rowHeadlineDeadline } from '../../src/shared/container';
 import type { BoardPage, BoardRow } from '../../src/shared/desktop';
 import { startBrowserMode, type LaunchedApp } from './support/launch';
 
@@ -33,7 +33,7 @@ async function containerWithLfd(page: Page, app: LaunchedApp): Promise<BoardRow>
   const deadline = Date.now() + 90_000;
   for (;;) {
     const row = (await listContainers(app)).find(
-      (r) => r.deadlines.length > 0 && !hasLeftTerminal(r.status),
+      (r) => rowHeadlineDeadline(r) !== null && !hasLeftTerminal(r.status),
     );
     if (row) return row;
     if (Date.now() > deadline) throw new Error('no container with a last free day after syncing');
@@ -75,8 +75,9 @@ test.describe('last free day', () => {
     test.setTimeout(150_000);
     await page.goto(`${app.url}#/containers`);
     const row = await containerWithLfd(page, app);
-    // The latest deadline: at its day every earlier one is past, so it is the one still to meet.
-    const last = row.deadlines[row.deadlines.length - 1]!;
+    // The deadline the board leads with (the earliest that counts where the box is): on its day
+    // no earlier one has passed, so the cell counts down to it.
+    const last = rowHeadlineDeadline(row)!;
     const day = DateTime.fromISO(last.date, { zone: last.zone });
     const shownDate = day.toFormat('d LLL');
 
