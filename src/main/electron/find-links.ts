@@ -15,7 +15,10 @@ import { findRouteOfArgs, findRouteOfLink } from '../desktop/find-route';
 export function handleFindLinks(open: (route: string) => void): { windowReady(): void } {
   // Only an installed app claims the scheme: a run from a checkout (tests among them) never
   // rewrites the OS's handler for it. The installers declare it too (electron-builder.yml).
-  if (app.isPackaged) app.setAsDefaultProtocolClient(FIND_PROTOCOL);
+  // Reviewed: a link only ever becomes a renderer route through findRouteOfLink, which accepts a
+  // container or shipment reference and nothing else (test/main/desktop/find-route.test.ts).
+  if (app.isPackaged)
+    app.setAsDefaultProtocolClient(FIND_PROTOCOL); /* eng-disable PROTOCOL_HANDLER_JS_CHECK */
   let pending: string | null = findRouteOfArgs(process.argv);
   let ready = false;
   const deliver = (route: string | null) => {

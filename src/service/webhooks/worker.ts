@@ -54,6 +54,11 @@ type DueRow = DueDelivery;
 
 /** With other instances on the same database: how often to look for due work anyway. */
 const SHARED_POLL_MS = 1_000;
+/**
+ * Real time before looking again after a look-up or a recording failed (the database busy or
+ * briefly gone): without it, pending work would wait for the next new notification.
+ */
+const RETRY_AFTER_ERROR_MS = 1_000;
 const leaseKey = (notificationId: string) => `webhook:${notificationId}`;
 
 export interface WorkerLogger {
@@ -68,6 +73,9 @@ export class DeliveryWorker {
   private awaitingCommits = 0;
   private stopSharedPoll: (() => void) | undefined;
   private cancelTimer: (() => void) | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  /** Deliveries whose attempt could not be recorded, skipped until this real time. */
+  private readonly coolingDown = new Map<string, number>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly perWebhook = new Map<string, number>();
   private idleWaiters: (() => void)[] = [];
@@ -142,6 +150,8 @@ export class DeliveryWorker {
     this.stopSharedPoll = undefined;
     this.cancelTimer?.();
     this.cancelTimer = undefined;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
     this.sender.abortAll();
     await Promise.allSettled([...this.inFlight.values()]);
     while (this.polling) await new Promise((r) => setImmediate(r));
@@ -175,10 +185,21 @@ export class DeliveryWorker {
       } while (this.pollAgain);
     } catch (err) {
       this.logger?.warn({ err }, 'webhook delivery poll failed');
+      this.retryAfterError();
     } finally {
       this.polling = false;
       this.settle();
     }
+  }
+
+  /** Looks again a little later, once, whatever failed meanwhile. */
+  private retryAfterError(): void {
+    if (!this.running || this.retryTimer) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.kick();
+    }, RETRY_AFTER_ERROR_MS);
+    this.retryTimer.unref();
   }
 
   private async startDue(): Promise<void> {
@@ -195,6 +216,11 @@ export class DeliveryWorker {
     for (const row of rows) {
       if (candidates.length >= free) break;
       if (this.inFlight.has(row.id)) continue;
+      const cooling = this.coolingDown.get(row.id);
+      if (cooling !== undefined) {
+        if (cooling > Date.now()) continue;
+        this.coolingDown.delete(row.id);
+      }
       const busy = (this.perWebhook.get(row.webhook_id) ?? 0) + (planned.get(row.webhook_id) ?? 0);
       if (busy >= this.policy.maxConcurrentPerWebhook) continue;
       planned.set(row.webhook_id, (planned.get(row.webhook_id) ?? 0) + 1);
@@ -211,17 +237,24 @@ export class DeliveryWorker {
     for (const row of candidates) {
       if (!won.has(leaseKey(row.id)) || this.inFlight.has(row.id)) continue;
       this.perWebhook.set(row.webhook_id, (this.perWebhook.get(row.webhook_id) ?? 0) + 1);
-      const delivery = this.deliver(row).finally(() => {
-        this.inFlight.delete(row.id);
-        const left = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
-        if (left > 0) this.perWebhook.set(row.webhook_id, left);
-        else this.perWebhook.delete(row.webhook_id);
-        void this.leases?.release([leaseKey(row.id)]).catch((err: unknown) => {
-          this.logger?.warn({ err }, 'webhook delivery: could not release a lease');
+      const delivery = this.deliver(row)
+        .catch((err: unknown) => {
+          // The attempt stays pending as it was; it is sent again after a pause, not at once.
+          this.logger?.warn({ err, notification: row.id }, 'webhook delivery: not recorded');
+          this.coolingDown.set(row.id, Date.now() + RETRY_AFTER_ERROR_MS);
+          this.retryAfterError();
+        })
+        .finally(() => {
+          this.inFlight.delete(row.id);
+          const left = (this.perWebhook.get(row.webhook_id) ?? 1) - 1;
+          if (left > 0) this.perWebhook.set(row.webhook_id, left);
+          else this.perWebhook.delete(row.webhook_id);
+          void this.leases?.release([leaseKey(row.id)]).catch((err: unknown) => {
+            this.logger?.warn({ err }, 'webhook delivery: could not release a lease');
+          });
+          this.kick();
+          this.settle();
         });
-        this.kick();
-        this.settle();
-      });
       this.inFlight.set(row.id, delivery);
     }
   }

@@ -12,6 +12,7 @@
  * {type:'drain'} it stops the tracking engine, waits until no notification is pending and sends
  * {type:'drained'}; SIGTERM closes the service cleanly.
  */
+import pino from 'pino';
 import { ScaledClock } from '../../../src/shared/clock';
 import { startService } from '../../../src/service';
 import { parseFeedsConfig } from '../../../src/service/feeds/config';
@@ -43,6 +44,8 @@ const service = await startService({
   secretKey: config.secretKeyHex ? Buffer.from(config.secretKeyHex, 'hex') : undefined,
   port: 0,
   clock,
+  // Warnings go to the parent, which shows them when a wait on this process fails.
+  logger: pino({ level: 'warn' }, pino.destination(2)),
   feeds: parseFeedsConfig(config.feeds, 'crash-safety world'),
   config: {
     allowPrivateWebhooks: true,

@@ -74,10 +74,16 @@ export function startChildService(config: ChildServiceConfig): Promise<ChildServ
         },
         drain(timeoutMs = CHILD_PATIENCE_MS) {
           return new Promise((done, fail) => {
+            // What the service said last: the first thing to read when a drain does not end.
+            const said = () => `; its last output:\n${output.slice(-4_000)}`;
             const timer = setTimeout(
-              () => fail(new Error(`notifications still pending after ${timeoutMs} ms`)),
+              () => fail(new Error(`notifications still pending after ${timeoutMs} ms${said()}`)),
               timeoutMs,
             );
+            void exited.then(({ code, signal }) => {
+              clearTimeout(timer);
+              fail(new Error(`service exited while draining (${code ?? signal})${said()}`));
+            });
             child.on('message', (m: { type?: string }) => {
               if (m.type !== 'drained') return;
               clearTimeout(timer);

@@ -1,8 +1,9 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 import fs from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock';
 import { startService, type RunningService } from '../../../src/service';
+import type { WebhookStore } from '../../../src/service/store/webhooks';
 import type { TrackingEvent } from '../../../src/service/events/event-sink';
 import {
   FIXTURE_REFERENCE_DIR,
@@ -366,4 +367,33 @@ describe('webhook delivery', () => {
     expect(res.status).toBe(200);
     expect((await t.get('/webhook_notifications')).body.meta.total).toBe(0);
   });
+
+  it('a look-up or a recording that fails (database busy) is tried again without new work', async () => {
+    const { t, receiver, seeded } = await setup();
+    await createWebhook(t, receiver.url, [DISCHARGED]);
+    // The worker's own store: the one place a database failure reaches delivery.
+    const { worker } = t.service.store.context.webhooks;
+    const store = (worker as unknown as { store: WebhookStore }).store;
+    const lookUp = vi
+      .spyOn(store, 'dueDeliveries')
+      .mockRejectedValueOnce(new Error('SQLITE_BUSY: database is locked'));
+    await discharge(t, seeded.containers[0]!.id);
+    // Nothing new is recorded after the failed look-up: only the worker's own retry delivers.
+    await until(() => receiver.received.length === 1, 60_000);
+    expect(lookUp.mock.calls.length).toBeGreaterThan(1);
+
+    const record = vi
+      .spyOn(store, 'recordAttempt')
+      .mockRejectedValueOnce(new Error('SQLITE_BUSY: database is locked'));
+    await discharge(t, seeded.containers[1]!.id);
+    await until(() => receiver.received.length === 3, 60_000);
+    await idle(t);
+    expect(record).toHaveBeenCalledTimes(2);
+    // The unrecorded send went again after the pause, with the same id; the record is whole.
+    const [second, third] = receiver.received.slice(1).map((r) => r.json.data.id as string);
+    expect(third).toBe(second);
+    const n = await notification(t, second!);
+    expect(n.attributes.delivery_status).toBe('succeeded');
+    expect(n.attributes.delivery_attempts).toHaveLength(1);
+  }, 180_000);
 });
