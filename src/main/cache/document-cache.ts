@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqliteOptions } from '../../native/sqlite-binding';
+import type { DocumentRecord } from '../../shared/document-record';
 import type { DocumentSummary } from '../../shared/documents';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
 
@@ -44,7 +45,6 @@ const DOCUMENT_MIGRATIONS: readonly string[] = [
 ];
 
 /** What sync stores for one document (the file comes separately). */
-export type DocumentRecord = Omit<DocumentSummary, 'fileCached'> & { updatedAt: string | null };
 
 const SAFE_ID = /^[A-Za-z0-9-]{1,64}$/;
 

@@ -3,8 +3,7 @@
  * back with its extraction. Each call draws on the service's request budget; failures come back
  * as plain-words errors.
  */
-import type { DocumentRecord } from '../cache/document-cache';
-import { documentRecord } from '../sync/documents';
+import { documentRecord, includedIndex, type DocumentRecord } from '../../shared/document-record';
 import type { ServiceBudgets, ServiceConnection } from './service-connection';
 
 export class DocumentRequestError extends Error {}
@@ -92,12 +91,5 @@ export async function fetchDocument(
     `documents/${encodeURIComponent(id)}?include=last_document_representation,email_submission`,
     { method: 'GET' },
   )) as { data?: unknown; included?: unknown[] } | null;
-  const included = new Map<string, Record<string, unknown>>();
-  for (const item of json?.included ?? []) {
-    const resource = item as { type?: unknown; id?: unknown };
-    if (typeof resource.type === 'string' && typeof resource.id === 'string') {
-      included.set(`${resource.type}:${resource.id}`, item as Record<string, unknown>);
-    }
-  }
-  return documentRecord(json?.data, included);
+  return documentRecord(json?.data, includedIndex(json?.included ?? []));
 }

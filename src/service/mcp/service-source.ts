@@ -6,6 +6,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import { hasLeftTerminal, isCompleted } from '../../shared/container';
+import { documentRecord, includedIndex } from '../../shared/document-record';
+import type { DocumentSummary } from '../../shared/documents';
 import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
 import type { BoardRow, CustomFieldColumn, ShipmentListRow } from '../../shared/desktop';
 import { normaliseIdentifier } from '../../shared/find-link';
@@ -281,9 +283,43 @@ export function serviceMcpSource(
         complete,
       };
     },
-    // The service's documents carry their extraction in a separate representation; the desktop
-    // cache reads that into its summaries, here it is not yet mapped.
-    documents: async () => null,
+    documents: async (filter, page) => {
+      // The document with its last representation (the numbers read) and its email, read as
+      // the desktop's sync reads them; the file itself stays at the service.
+      const include = 'include=last_document_representation,email_submission';
+      const summaries = (doc: Doc | null): DocumentSummary[] => {
+        const included = includedIndex(doc?.included ?? []);
+        return list(doc).flatMap((resource) => {
+          const record = documentRecord(resource, included);
+          if (!record) return [];
+          const { updatedAt: _updatedAt, ...summary } = record;
+          return [{ ...summary, fileCached: false }];
+        });
+      };
+      if (!filter.shipmentId) {
+        // The tools page in multiples of the page size, so the offset is a /v2 page number.
+        const number = Math.floor(page.offset / page.limit) + 1;
+        const doc = await v2(
+          'GET',
+          `/documents?${include}&page[number]=${number}&page[size]=${page.limit}`,
+        );
+        return { total: doc?.meta?.total ?? 0, rows: summaries(doc) };
+      }
+      // /v2 lists documents without a shipment filter: read up to the scan limit, then filter.
+      const matching: DocumentSummary[] = [];
+      for (let number = 1; (number - 1) * STEP < SCAN_LIMIT; number++) {
+        const doc = await v2(
+          'GET',
+          `/documents?${include}&page[number]=${number}&page[size]=${STEP}`,
+        );
+        matching.push(...summaries(doc).filter((d) => d.shipmentIds.includes(filter.shipmentId!)));
+        if (list(doc).length < STEP) break;
+      }
+      return {
+        total: matching.length,
+        rows: matching.slice(page.offset, page.offset + page.limit),
+      };
+    },
     customFieldColumns: async () => {
       const doc = await v2('GET', '/custom_field_definitions?include=options&page[size]=100');
       const options = new Map(

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUAYSIDE_TOOL_NAMES, T49_TOOL_NAMES } from '../../../src/shared/mcp/tools';
 import { seedShipment, startTestService, type TestService } from '../helpers';
 import { callTool as call } from '../../support/mcp-client';
+import { ARRIVAL, arrivalNotice } from '../documents/generated-pdfs';
 
 async function connect(t: TestService, key: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });
@@ -184,5 +185,46 @@ describe('/mcp on the service', () => {
     expect(seenByB.body.data.map((r: any) => r.attributes.request_number)).not.toContain(
       'MEDUBB0009',
     );
+  });
+
+  it('lists documents with the numbers read from them, per shipment, for its own account only', async () => {
+    // Automatic tracking links a document to the shipment its bill of lading names.
+    const settings = await t.send('PATCH', '/documents/settings', {
+      data: { attributes: { tracking_mode: 'automatic' } },
+    });
+    expect(settings.status).toBe(200);
+    const form = new FormData();
+    form.append('file', new Blob([await arrivalNotice('MEDUAA0001')]), 'arrival.pdf');
+    const uploaded = await fetch(`${t.baseUrl}/documents`, {
+      method: 'POST',
+      headers: { Authorization: `Token ${t.keyA}` },
+      body: form,
+    });
+    expect(uploaded.status).toBe(201);
+    await t.service.store.context.documents.service.idle();
+
+    const listed = await call(a, 'list_documents', {});
+    expect(listed.body.meta.total).toBe(1);
+    const [document] = listed.body.items;
+    expect(document).toMatchObject({
+      name: 'arrival.pdf',
+      document_type: 'arrival_notice',
+      extraction_status: 'extracted',
+      carrier_scac: 'MSCU',
+    });
+    expect(
+      document.extracted_numbers
+        .filter((n: any) => n.kind === 'container')
+        .map((n: any) => n.value),
+    ).toEqual(ARRIVAL.containers);
+    expect(document.extracted_numbers.find((n: any) => n.kind === 'bill_of_lading').value).toBe(
+      'MEDUAA0001',
+    );
+    const byShipment = await call(a, 'list_documents', { shipment_id: seeded.shipment.id });
+    expect(document.shipment_ids).toEqual([seeded.shipment.id]);
+    expect(byShipment.body.items.map((d: any) => d.id)).toEqual([document.id]);
+    const elsewhere = await call(a, 'list_documents', { shipment_id: other.shipment.id });
+    expect(elsewhere.body.items).toEqual([]);
+    expect((await call(b, 'list_documents', {})).body.meta.total).toBe(0);
   });
 });
