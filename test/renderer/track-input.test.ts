@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { resolveScac, trackInputProblems } from '../../src/renderer/lib/track-input';
+import { planNumbers, resolveScac, trackInputProblems } from '../../src/renderer/lib/track-input';
+import { checkDigit } from '../../src/shared/iso6346';
 
 const LINES = [
   { scac: 'MAEU', name: 'Maersk Line', shortName: 'Maersk' },
@@ -30,5 +31,33 @@ describe('the Track form', () => {
     expect(problems).toHaveLength(3);
     expect(problems[0]).toMatch(/longer than 64 characters$/);
     expect(problems).toContain('At most 20 tags per request');
+  });
+
+  it('sets a typo aside and sends the rest; a B/L or booking in container mode is recognised', () => {
+    const valid = Array.from({ length: 19 }, (_, i) => {
+      const base = `MSCU${String(400_000 + i).padStart(6, '0')}`;
+      return `${base}${checkDigit(base)}`;
+    });
+    const typo = `${valid[0]!.slice(0, 10)}${(Number(valid[0]![10]) + 1) % 10}`;
+    const plan = planNumbers(
+      [...valid.slice(0, 10), typo, ...valid.slice(10), 'MEDUAA0001'],
+      'container',
+    );
+    expect(plan.filter((p) => p.status === 'ready')).toHaveLength(19);
+    expect(plan.find((p) => p.number === typo)).toMatchObject({
+      status: 'set-aside',
+      reason: expect.stringContaining('Check digit'),
+    });
+    expect(plan.find((p) => p.number === 'MEDUAA0001')).toEqual({
+      number: 'MEDUAA0001',
+      status: 'recognise',
+    });
+    // A wrong owner letter on a container-shaped number is a typo too, not a B/L.
+    expect(planNumbers(['MSCX1234565'], 'container')[0]!.status).toBe('set-aside');
+    // In B/L mode every number goes as a B/L.
+    expect(planNumbers(['MEDUAA0001', 'MSCU1234565'], 'bill_of_lading')).toEqual([
+      { number: 'MEDUAA0001', status: 'ready', requestType: 'bill_of_lading' },
+      { number: 'MSCU1234565', status: 'ready', requestType: 'bill_of_lading' },
+    ]);
   });
 });

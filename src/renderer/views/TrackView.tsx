@@ -12,8 +12,8 @@ import { DocumentDropZone } from '../documents/DocumentDropZone';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
 import { useDataVersion } from '../hooks/data-version';
-import { containerNumberProblem, normalizeNumber } from '../../shared/iso6346';
-import { TRACK_LIMITS, resolveScac, trackInputProblems } from '../lib/track-input';
+import { normalizeNumber } from '../../shared/iso6346';
+import { planNumbers, resolveScac, trackInputProblems } from '../lib/track-input';
 import { SpreadsheetImport } from '../track/SpreadsheetImport';
 import '../lib/track.css';
 
@@ -31,7 +31,12 @@ interface Submitted {
   error: string | null;
   /** Refused as already tracked (a duplicate found when it was sent). */
   duplicate?: boolean;
+  /** Never sent: the form set it aside (a typo) and kept it in the box to fix. */
+  setAside?: boolean;
 }
+
+/** The line service tells at most this many numbers' lines per question. */
+const INFER_BATCH = 50;
 
 /** The container on the board under a number (its container or bill of lading number). */
 async function findOnBoard(number: string): Promise<{ id: string; number: string } | null> {
@@ -85,19 +90,15 @@ export function TrackView() {
   const lines = useAsync(() => quayside.listShippingLines(), 'lines');
 
   const parsed = useMemo(() => parseNumbers(numbers, type), [numbers, type]);
+  // What stops the form (lengths, list sizes); a mistyped number only sets itself aside.
   const problems = useMemo(
-    () => [
-      ...trackInputProblems({ numbers: parsed, refs: splitList(refs), tags: splitList(tags) }),
-      ...(type === 'container'
-        ? parsed.flatMap((number) => {
-            if (number.length > TRACK_LIMITS.numberLength) return [];
-            const problem = containerNumberProblem(number);
-            return problem ? [`${number}: ${problem}`] : [];
-          })
-        : []),
-    ],
-    [parsed, type, refs, tags],
+    () => trackInputProblems({ numbers: parsed, refs: splitList(refs), tags: splitList(tags) }),
+    [parsed, refs, tags],
   );
+  const plan = useMemo(() => planNumbers(parsed, type), [parsed, type]);
+  const setAside = plan.flatMap((p) => (p.status === 'set-aside' ? [p] : []));
+  const recognised = plan.filter((p) => p.status === 'recognise');
+  const sendable = plan.length - setAside.length;
   // A SCAC, or a line's name ("Hapag-Lloyd", "msc") mapped to its SCAC.
   const scacUpper = resolveScac(scac, lines.value ?? []) ?? '';
   const knownLine = lines.value?.find((line) => line.scac === scacUpper);
@@ -120,7 +121,9 @@ export function TrackView() {
     event.preventDefault();
     setFormError(null);
     if (parsed.length === 0) return setFormError('Enter at least one number.');
-    if (problems.length) return setFormError('Fix the numbers marked below first.');
+    if (problems.length) return setFormError('Fix the problems listed under Numbers first.');
+    if (sendable === 0)
+      return setFormError('None of these numbers can be tracked: the reasons are under Numbers.');
     // No line chosen: the service tells each number's line (a mixed pasted list works).
     const detect = scac.trim() === '';
     if (!detect && !/^[A-Z]{4}$/.test(scacUpper))
@@ -129,19 +132,45 @@ export function TrackView() {
     if (!custom.ok) return setFormError(custom.message);
     let customFieldProblem: string | null = null;
     setSubmitting(true);
-    const results: Submitted[] = [];
+    const results: Submitted[] = setAside.map((p) => ({
+      number: p.number,
+      request: null,
+      error: p.reason,
+      setAside: true,
+    }));
+    // The line service says each number's line, and for a number that is not a container
+    // number whether it is a bill of lading or a booking.
+    const toInfer = plan.filter(
+      (p) => p.status === 'recognise' || (detect && p.status === 'ready'),
+    );
     const inferred = new Map<string, InferredNumber>();
-    if (detect) {
-      try {
-        for (const each of await quayside.inferNumbers({ numbers: parsed.slice(0, 50) }))
+    try {
+      for (let i = 0; i < toInfer.length; i += INFER_BATCH) {
+        const batch = toInfer.slice(i, i + INFER_BATCH).map((p) => p.number);
+        for (const each of await quayside.inferNumbers({ numbers: batch }))
           inferred.set(each.number, each);
-      } catch (failure) {
-        setSubmitting(false);
-        return setFormError(`Could not detect the lines: ${describeFailure(failure)}`);
       }
+    } catch (failure) {
+      setSubmitting(false);
+      return setFormError(`Could not detect the lines: ${describeFailure(failure)}`);
     }
-    for (const number of parsed) {
+    for (const planned of plan) {
+      if (planned.status === 'set-aside') continue;
+      const { number } = planned;
       const guess = inferred.get(number);
+      const requestType =
+        planned.status === 'ready' && !detect
+          ? planned.requestType
+          : (guess?.requestType ?? (planned.status === 'ready' ? planned.requestType : null));
+      if (!requestType) {
+        results.push({
+          number,
+          request: null,
+          error:
+            'Not a container number, and not recognised as a bill of lading or booking; choose its request type above.',
+        });
+        continue;
+      }
       const lineScac = detect ? guess?.scac : scacUpper;
       if (!lineScac) {
         results.push({
@@ -153,7 +182,7 @@ export function TrackView() {
       }
       try {
         const result = await quayside.createTrackingRequest({
-          requestType: detect ? (guess?.requestType ?? type) : type,
+          requestType,
           number,
           scac: lineScac,
           refNumbers: splitList(refs),
@@ -174,7 +203,13 @@ export function TrackView() {
     setSubmitted((previous) => [...results, ...previous]);
     setSubmitting(false);
     if (customFieldProblem) setFormError(customFieldProblem);
-    if (results.every((entry) => entry.request)) setNumbers('');
+    // What was not tracked stays in the box to fix and send again; a duplicate is done.
+    setNumbers(
+      results
+        .filter((entry) => !entry.request && !entry.duplicate)
+        .map((entry) => entry.number)
+        .join('\n'),
+    );
   };
 
   return (
@@ -203,7 +238,7 @@ export function TrackView() {
               maxLength={20_000}
               value={numbers}
               onChange={(e) => setNumbers(e.target.value)}
-              aria-invalid={problems.length > 0}
+              aria-invalid={problems.length > 0 || setAside.length > 0}
               aria-describedby="number-help"
               spellCheck={false}
             />
@@ -215,6 +250,23 @@ export function TrackView() {
                   <li key={problem}>{problem}</li>
                 ))}
               </ul>
+            ) : setAside.length || recognised.length ? (
+              <>
+                {`${sendable} of ${parsed.length} will be tracked.`}
+                <ul className="problems" aria-label="Numbers set aside or recognised">
+                  {setAside.map((p) => (
+                    <li key={p.number}>
+                      <span className="mono">{p.number}</span> set aside: {p.reason}
+                    </li>
+                  ))}
+                  {recognised.map((p) => (
+                    <li key={p.number} className="problems__note">
+                      <span className="mono">{p.number}</span> is not a container number: it is
+                      tracked as the bill of lading or booking its line recognises.
+                    </li>
+                  ))}
+                </ul>
+              </>
             ) : parsed.length > 1 ? (
               `${parsed.length} requests will be created.`
             ) : type === 'container' ? (
@@ -264,11 +316,7 @@ export function TrackView() {
         <TrackCustomFields state={customFields} disabled={submitting} />
         <div className="settings__actions">
           <button type="submit" disabled={submitting}>
-            {submitting
-              ? 'Submitting…'
-              : parsed.length > 1
-                ? `Track ${parsed.length} numbers`
-                : 'Track'}
+            {submitting ? 'Submitting…' : sendable > 1 ? `Track ${sendable} numbers` : 'Track'}
           </button>
           {formError ? (
             <span role="alert" className="save-state--error">
@@ -301,7 +349,9 @@ export function TrackView() {
                   ) : row ? (
                     <RequestStatus row={row} />
                   ) : (
-                    <span className="save-state--error">Not sent: {entry.error}</span>
+                    <span className="save-state--error">
+                      {entry.setAside ? 'Set aside' : 'Not sent'}: {entry.error}
+                    </span>
                   )}
                 </li>
               );
