@@ -44,7 +44,7 @@ test.describe('route map', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  test('a trans-Pacific container is one continuous line across the antimeridian', async ({
+  test('a trans-Pacific container is one continuous line across the antimeridian; the wheel scrolls the page', async ({
     page,
   }) => {
     test.setTimeout(150_000);
@@ -112,5 +112,60 @@ test.describe('route map', () => {
     expect(east - west).toBeLessThan(200);
     await map.scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath('trans-pacific.png') });
+
+    await test.step('the wheel scrolls the page until the map is focused or Ctrl is held', async () => {
+      const zoom = async () => Number(await map.getAttribute('data-zoom'));
+      const scrolled = () =>
+        page.evaluate(() =>
+          [document.scrollingElement, ...document.querySelectorAll('main')].reduce(
+            (sum, element) => sum + (element?.scrollTop ?? 0),
+            0,
+          ),
+        );
+      // Points the mouse at the map's middle once the page has stopped moving (a wheel or a
+      // focus may scroll it, animated).
+      const aim = async () => {
+        await map.scrollIntoViewIfNeeded();
+        let last = NaN;
+        await expect
+          .poll(async () => {
+            const now = await scrolled();
+            const still = now === last;
+            last = now;
+            return still;
+          })
+          .toBe(true);
+        const box = (await map.boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        return box;
+      };
+
+      // Ctrl held: the wheel zooms the map.
+      await aim();
+      const first = await zoom();
+      await page.keyboard.down('Control');
+      await page.mouse.wheel(0, -200);
+      await page.keyboard.up('Control');
+      await expect.poll(zoom).toBeGreaterThan(first);
+
+      // Focused (a click on the map), the wheel zooms without a modifier.
+      const box = await aim();
+      await page.mouse.click(box.x + 10, box.y + box.height - 10);
+      await expect(map).toBeFocused();
+      const zoomed = await zoom();
+      await aim();
+      await page.mouse.wheel(0, 300);
+      await expect.poll(zoom).toBeLessThan(zoomed);
+
+      // Not focused, no modifier: the page scrolls and the map keeps its zoom.
+      await page.getByRole('heading').first().click();
+      await expect(map).not.toBeFocused();
+      await aim();
+      const before = { zoom: await zoom(), scroll: await scrolled() };
+      // Upwards, so the page can always scroll (the map sits below the detail's header).
+      await page.mouse.wheel(0, -200);
+      await expect.poll(scrolled).toBeLessThan(before.scroll);
+      expect(await zoom()).toBe(before.zoom);
+    });
   });
 });
