@@ -105,6 +105,9 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: INTEGRATION_SUITE,
+          // Real processes, servers and files: on a busy two-core machine one of these may take
+          // several times its idle time. An outer limit only; each test waits on its conditions.
+          testTimeout: 120_000,
           // test/cli and others run bin/quayside.mjs, which runs the build.
           globalSetup: ['test/support/build-global-setup.ts'],
         },
