@@ -1,7 +1,13 @@
 /** Failure shapes of bridge calls. Import-free so the renderer and preload bundle nothing extra. */
 
 /** Error codes a bridge call can fail with; the message is plain words for the user. */
-export type BridgeErrorCode = 'invalid_argument' | 'unknown_method' | 'forbidden' | 'failed';
+export type BridgeErrorCode =
+  | 'invalid_argument'
+  | 'unknown_method'
+  | 'forbidden'
+  | 'failed'
+  /** Not a failure: a newer call of the same method replaced this one, whose answer is moot. */
+  | 'superseded';
 
 export interface BridgeFailure {
   code: BridgeErrorCode;

@@ -115,13 +115,25 @@ test.describe('route map', () => {
 
     await test.step('the wheel scrolls the page until the map is focused or Ctrl is held', async () => {
       const zoom = async () => Number(await map.getAttribute('data-zoom'));
+      // How far the page and its scrolling <main> are scrolled, summed.
       const scrolled = () =>
-        page.evaluate(() =>
-          [document.scrollingElement, ...document.querySelectorAll('main')].reduce(
+        page.evaluate(() => {
+          interface Scroller {
+            scrollTop: number;
+          }
+          const doc = (
+            globalThis as unknown as {
+              document: {
+                scrollingElement: Scroller | null;
+                querySelectorAll(selector: string): Iterable<Scroller>;
+              };
+            }
+          ).document;
+          return [doc.scrollingElement, ...doc.querySelectorAll('main')].reduce(
             (sum, element) => sum + (element?.scrollTop ?? 0),
             0,
-          ),
-        );
+          );
+        });
       // Points the mouse at the map's middle once the page has stopped moving (a wheel or a
       // focus may scroll it, animated).
       const aim = async () => {

@@ -118,12 +118,19 @@ describe('bridge dispatcher', () => {
         getSyncStatus: () => {
           throw new Error('SQLITE_CORRUPT at /home/user/...');
         },
+        getViewCounts: () => {
+          throw new BridgeHandlerError('A newer one was asked for.', 'superseded');
+        },
       }),
       (method) => logged.push(method),
     );
     await expect(dispatch('getSettings', null)).resolves.toEqual({
       ok: false,
       error: { code: 'failed', message: 'The settings file is locked by another program.' },
+    });
+    await expect(dispatch('getViewCounts', null)).resolves.toEqual({
+      ok: false,
+      error: { code: 'superseded', message: 'A newer one was asked for.' },
     });
     const hidden = await dispatch('getSyncStatus', null);
     expect(hidden).toEqual({

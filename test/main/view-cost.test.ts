@@ -72,6 +72,8 @@ describe('view cost', () => {
     const older = handlers.getViewCost({});
     const newer = handlers.getViewCost({ line: ['MAEU'] });
     await expect(older).rejects.toBeInstanceOf(BridgeHandlerError);
+    // Said as replaced, not as failed: the board shows no error and browser mode no HTTP 500.
+    await expect(older).rejects.toMatchObject({ code: 'superseded' });
     expect(await newer).toEqual(boardSum('MAEU'));
   });
 });

@@ -18,7 +18,14 @@ export type BridgeHandlers = {
 };
 
 /** Thrown by handlers for failures the user should read as they are. */
-export class BridgeHandlerError extends Error {}
+export class BridgeHandlerError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'failed' | 'superseded' = 'failed',
+  ) {
+    super(message);
+  }
+}
 
 const validators = Object.fromEntries(
   Object.entries(bridgeMethods).map(([name, spec]) => [name, Compile(spec.argument)]),
@@ -63,7 +70,7 @@ export function createBridgeDispatcher(
       return { ok: true, result: await handler(argument) };
     } catch (error) {
       if (error instanceof BridgeHandlerError) {
-        return { ok: false, error: { code: 'failed', message: error.message } };
+        return { ok: false, error: { code: error.code, message: error.message } };
       }
       onUnexpectedError(method, error);
       return {

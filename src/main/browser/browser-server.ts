@@ -66,6 +66,9 @@ const statusForReply = (reply: BridgeReply): number => {
       return 404;
     case 'forbidden':
       return 401;
+    case 'superseded':
+      // The request was fine and answered: a newer one took its place (the envelope says so).
+      return 200;
     default:
       return 500;
   }

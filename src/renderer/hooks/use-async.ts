@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { isBridgeRejection } from '../../shared/bridge-errors';
 import { describeFailure } from './use-bridge';
 
 export interface AsyncState<T> {
@@ -21,6 +22,8 @@ export function useAsync<T>(load: () => Promise<T>, key: string): AsyncState<T> 
         if (current) setState({ value, error: null, loading: false });
       },
       (failure: unknown) => {
+        // Replaced by a newer call (whose answer is on its way): nothing went wrong.
+        if (isBridgeRejection(failure) && failure.code === 'superseded') return;
         if (current)
           setState((previous) => ({
             ...previous,

@@ -55,7 +55,10 @@ export const boardHandlers = (
     for (let after: number | null = 0; after !== null;) {
       await nextTurn();
       if (sum !== costSums.latest) {
-        throw new BridgeHandlerError('A newer view cost was asked for; this one was dropped.');
+        throw new BridgeHandlerError(
+          'A newer view cost was asked for; this one was dropped.',
+          'superseded',
+        );
       }
       const page = ctx.cache.board.costFactsPage(query, now, after);
       for (const facts of page.facts) cost = addCost(cost, containerCost(facts, costs, now));
