@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   OFFLINE_EDIT_MESSAGE,
+  cachedCustomFields,
   listCustomFields,
   listTrackingRequestFields,
   refreshContainer,
@@ -134,7 +135,70 @@ describe('custom fields from the detail view', () => {
       apiSlug: 'trucker',
       value: 'acme',
     });
-    expect(outcome).toEqual({ ok: false, message: OFFLINE_EDIT_MESSAGE });
+    expect(outcome).toMatchObject({ ok: false, message: OFFLINE_EDIT_MESSAGE });
+  });
+
+  it('reads a record\'s fields from the cache while the service cannot be reached, never "not saved"', async () => {
+    const offline = { baseUrl: 'http://127.0.0.1:9/v2', apiKey: t.keyA };
+    const id = seeded.containers[0]!.id;
+    // Unreachable is told apart from a refusal: the handler then reads the cache instead.
+    expect(await listCustomFields(offline, { entityType: 'container', id })).toMatchObject({
+      ok: false,
+      unreachable: true,
+    });
+    const definitions = [
+      {
+        id: 'd1',
+        entityType: 'Container',
+        apiSlug: 'trucker',
+        displayName: 'Trucker',
+        dataType: 'enum',
+        options: [
+          { value: 'acme', label: 'Acme Drayage' },
+          { value: 'bay', label: 'Bay Haulers' },
+        ],
+        json: {},
+      },
+      {
+        id: 'd2',
+        entityType: 'Shipment',
+        apiSlug: 'po',
+        displayName: 'PO',
+        dataType: 'short_text',
+        options: [],
+        json: {},
+      },
+      {
+        id: 'd3',
+        entityType: 'Container',
+        apiSlug: 'seal_checked',
+        displayName: 'Seal checked',
+        dataType: 'boolean',
+        options: [],
+        json: {},
+      },
+    ];
+    expect(cachedCustomFields(definitions, { trucker: 'bay' }, 'container')).toEqual([
+      {
+        apiSlug: 'seal_checked',
+        displayName: 'Seal checked',
+        dataType: 'boolean',
+        options: [],
+        value: null,
+        displayValue: null,
+      },
+      {
+        apiSlug: 'trucker',
+        displayName: 'Trucker',
+        dataType: 'enum',
+        options: definitions[0]!.options,
+        value: 'bay',
+        displayValue: 'Bay Haulers',
+      },
+    ]);
+    expect(cachedCustomFields(definitions, { po: 'PO-1' }, 'shipment')).toMatchObject([
+      { apiSlug: 'po', value: 'PO-1', displayValue: 'PO-1' },
+    ]);
   });
 
   it('refreshes a container and says plainly when the limit is used up', async () => {

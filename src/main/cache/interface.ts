@@ -112,6 +112,8 @@ export interface CacheStore {
   replaceCustomFieldDefinitions(definitions: readonly CustomFieldDefinitionRecord[]): void;
   /** The cached custom field definitions. */
   customFieldDefinitions(): CustomFieldDefinitionRecord[];
+  /** A record's cached custom field values by api_slug. */
+  customFieldValuesOf(entityType: 'shipment' | 'container', id: string): Record<string, unknown>;
 
   // Route maps
   /**

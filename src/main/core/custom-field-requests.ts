@@ -4,6 +4,7 @@
  * never queued and never lost silently.
  */
 import type { CustomFieldEntry, CustomFieldsResult } from '../../shared/bridge';
+import type { CustomFieldDefinitionRecord } from '../cache/custom-fields';
 import { call } from './service-requests';
 import type { ServiceBudgets, ServiceConnection } from './service-connection';
 
@@ -26,9 +27,12 @@ const DEFINITION_TYPE = {
 } as const;
 type EntityType = keyof typeof DEFINITION_TYPE;
 
-function failure(status: number, json: unknown, what: string): { ok: false; message: string } {
+/** A failure; `unreachable` when no answer came (a read can then fall back to the cache). */
+type Failure = { ok: false; message: string; unreachable?: true };
+
+function failure(status: number, json: unknown, what: string): Failure {
   const detail = (json as ErrorBody | null)?.errors?.[0]?.detail;
-  if (status === 0) return { ok: false, message: OFFLINE_EDIT_MESSAGE };
+  if (status === 0) return { ok: false, message: OFFLINE_EDIT_MESSAGE, unreachable: true };
   if (status === 401) return { ok: false, message: 'The tracking service refused the API key.' };
   if (status === 404) return { ok: false, message: `The service no longer has this ${what}.` };
   return { ok: false, message: detail ?? `The tracking service answered HTTP ${status}.` };
@@ -57,7 +61,7 @@ async function definitionsOf(
   budgets: ServiceBudgets | undefined,
 ): Promise<
   | { ok: true; definitions: Resource[]; options: Map<string, { value: string; label: string }[]> }
-  | { ok: false; message: string }
+  | Failure
 > {
   const defs = await call(
     connection,
@@ -94,7 +98,7 @@ export async function listCustomFields(
   connection: ServiceConnection | null,
   target: { entityType: EntityType; id: string },
   budgets?: ServiceBudgets,
-): Promise<CustomFieldsResult> {
+): Promise<CustomFieldsResult | Failure> {
   if (!connection) return { ok: false, message: 'No tracking service is connected.' };
   const defs = await definitionsOf(connection, target.entityType, budgets);
   if (!defs.ok) return defs;
@@ -121,7 +125,7 @@ export async function listCustomFields(
 export async function listTrackingRequestFields(
   connection: ServiceConnection | null,
   budgets?: ServiceBudgets,
-): Promise<CustomFieldsResult> {
+): Promise<CustomFieldsResult | Failure> {
   if (!connection) return { ok: false, message: 'No tracking service is connected.' };
   const defs = await definitionsOf(connection, 'tracking_request', budgets);
   if (!defs.ok) return defs;
@@ -194,4 +198,32 @@ export async function refreshContainer(
     };
   }
   return failure(status, json, 'container');
+}
+
+/**
+ * A record's fields as the last sync left them in the cache: what the detail shows, read-only,
+ * while the service cannot be reached. Tracking requests' values are not cached (their fields
+ * come without values, as on the Track form).
+ */
+export function cachedCustomFields(
+  definitions: readonly CustomFieldDefinitionRecord[],
+  values: Record<string, unknown>,
+  entityType: EntityType,
+): CustomFieldEntry[] {
+  return definitions
+    .filter((def) => def.entityType === DEFINITION_TYPE[entityType])
+    .map((def) => {
+      const value = values[def.apiSlug] ?? null;
+      const label = (v: unknown) => def.options.find((o) => o.value === v)?.label ?? String(v);
+      return {
+        apiSlug: def.apiSlug,
+        displayName: def.displayName,
+        dataType: def.dataType,
+        options: def.options,
+        value,
+        displayValue:
+          value === null ? null : Array.isArray(value) ? value.map(label).join(', ') : label(value),
+      };
+    })
+    .sort((a, b) => a.displayName.localeCompare(b.displayName));
 }

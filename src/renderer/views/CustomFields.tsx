@@ -113,7 +113,8 @@ export function FieldInput({
 
 /**
  * The custom fields of a container or shipment, read from and saved to the service. While the
- * service cannot be reached the fields are read-only and say why; nothing is queued.
+ * service cannot be reached they are read from the cache, read-only, and say why; nothing is
+ * queued.
  */
 export function CustomFieldsPanel({
   entityType,
@@ -173,7 +174,8 @@ export function CustomFieldsPanel({
       <h3 id="custom-fields-heading">Custom fields</h3>
       {offline ? (
         <p className="muted" role="note">
-          Offline: custom fields can be changed when the tracking service is reachable again.
+          Offline: shown as of the last sync; they can be changed when the tracking service is
+          reachable again.
         </p>
       ) : null}
       {fields.error ? <p className="error">{fields.error}</p> : null}

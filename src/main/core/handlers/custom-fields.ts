@@ -1,6 +1,7 @@
 /** Custom fields and container refreshes: straight to the service (edits are never queued). */
 import {
   OFFLINE_EDIT_MESSAGE,
+  cachedCustomFields,
   listCustomFields,
   listTrackingRequestFields,
   refreshContainer,
@@ -13,8 +14,32 @@ export const customFieldHandlers = (
 ): DomainHandlers<
   'listCustomFields' | 'listTrackingRequestFields' | 'setCustomField' | 'refreshContainer'
 > => ({
-  listCustomFields: (target) => listCustomFields(ctx.connection(), target, ctx.budgets),
-  listTrackingRequestFields: () => listTrackingRequestFields(ctx.connection(), ctx.budgets),
+  // Read from the service (its values are the truth); while it cannot be reached, from the
+  // cache as the last sync left it, read-only (the panel says it is offline).
+  listCustomFields: async (target) => {
+    const cached = () => ({
+      ok: true as const,
+      fields: cachedCustomFields(
+        ctx.cache.customFieldDefinitions(),
+        target.entityType === 'tracking_request'
+          ? {}
+          : ctx.cache.customFieldValuesOf(target.entityType, target.id),
+        target.entityType,
+      ),
+    });
+    if (ctx.syncStatus().state === 'offline') return cached();
+    const outcome = await listCustomFields(ctx.connection(), target, ctx.budgets);
+    return !outcome.ok && 'unreachable' in outcome ? cached() : outcome;
+  },
+  listTrackingRequestFields: async () => {
+    const cached = () => ({
+      ok: true as const,
+      fields: cachedCustomFields(ctx.cache.customFieldDefinitions(), {}, 'tracking_request'),
+    });
+    if (ctx.syncStatus().state === 'offline') return cached();
+    const outcome = await listTrackingRequestFields(ctx.connection(), ctx.budgets);
+    return !outcome.ok && 'unreachable' in outcome ? cached() : outcome;
+  },
   setCustomField: async (target) => {
     // Known to be offline: refuse at once rather than wait for a timeout.
     if (ctx.syncStatus().state === 'offline') return { ok: false, message: OFFLINE_EDIT_MESSAGE };
