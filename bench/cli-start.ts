@@ -10,14 +10,12 @@
  *
  *   npx tsx bench/run.ts cli-start
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { median, reportResult } from './lib/report';
+import { reportResult } from './lib/report';
+import { medianOf, root, timeStart } from './lib/start';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BIN = path.join(root, 'bin', 'quayside.mjs');
 const RUNS = 7;
 const SERVE_RUNS = 5;
@@ -29,41 +27,6 @@ app.get('/', async () => ({ ok: true }));
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 console.log('listening on ' + address);
 `;
-
-/**
- * Milliseconds from spawn until `ready` matches the output (then SIGINT and wait for the exit),
- * or until the exit when `ready` is undefined.
- */
-function timeStart(args: string[], ready?: RegExp): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    let readyAt: number | undefined;
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (ready && readyAt === undefined && ready.test(output)) {
-        readyAt = performance.now() - started;
-        child.kill('SIGINT');
-      }
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const exitedAt = performance.now() - started;
-      if (ready && readyAt === undefined)
-        reject(new Error(`exited (${code}) before ${ready}:\n${output}`));
-      else resolve(readyAt ?? exitedAt);
-    });
-  });
-}
-
-async function medianOf(runs: number, start: () => Promise<number>): Promise<number> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) times.push(await start());
-  return median(times);
-}
 
 const { ensureBuild } = (await import(
   new URL('../scripts/lib/setup.mjs', import.meta.url).href
