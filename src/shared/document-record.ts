@@ -48,6 +48,12 @@ function located(v: unknown): { value: string; page: number; confidence: number 
   return { value: v.value, page, confidence };
 }
 
+/** A date a document states (`{ value: 'yyyy-MM-dd', page, confidence }`), or null. */
+function statedDate(v: unknown): string | null {
+  const found = located(v);
+  return found && /^\d{4}-\d{2}-\d{2}$/.test(found.value) ? found.value : null;
+}
+
 /** The numbers a representation's payload names, wrong check digits kept and marked. */
 export function extractedNumbers(payload: unknown): {
   numbers: ExtractedNumber[];
@@ -100,6 +106,7 @@ export function documentRecord(
     : undefined;
   const payload = isObject(representation?.attributes) ? representation.attributes.payload : null;
   const { numbers, carrierScac } = extractedNumbers(payload);
+  const fields = isObject(payload) && isObject(payload.fields) ? payload.fields : {};
   const emailId = oneId(r.email_submission);
   const email = emailId ? included.get(`email_submission:${emailId}`) : undefined;
   const emailAttributes = isObject(email?.attributes) ? email.attributes : null;
@@ -120,6 +127,7 @@ export function documentRecord(
     updatedAt: text(a.updated_at),
     carrierScac,
     numbers,
+    statedDates: { lastFreeDay: statedDate(fields.last_free_day), eta: statedDate(fields.eta) },
     shipmentIds: ids(r.shipments),
     email: emailAttributes
       ? { from: from.join(', '), subject: text(emailAttributes.subject) ?? '' }

@@ -52,6 +52,11 @@ export interface DocumentSummary {
   createdAt: string;
   carrierScac: string | null;
   numbers: ExtractedNumber[];
+  /**
+   * The dates the document states (an arrival notice's last free day and ETA, `yyyy-MM-dd`),
+   * to set beside the live ones; absent in records cached before they were read.
+   */
+  statedDates?: { lastFreeDay: string | null; eta: string | null };
   shipmentIds: string[];
   /** The email it arrived in, if any. */
   email: { from: string; subject: string } | null;

@@ -1,7 +1,8 @@
 /**
  * Documents in the app (browser mode, embedded service and simulated world): a generated
  * arrival notice dropped onto the Track view is read, its container is tracked in one click,
- * the request appears, and the shipment's detail lists the document.
+ * the request appears, and the shipment's detail lists the document; dropped again, it ticks
+ * nothing already tracked.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { arrivalNoticeFor } from './support/arrival-notice';
@@ -106,5 +107,26 @@ test.describe('documents in the desktop app', () => {
     expect(file.status()).toBe(200);
     expect(file.headers()['content-type']).toBe('application/pdf');
     expect(file.url()).not.toContain('token');
+
+    // The same notice again: what is tracked now is not pre-ticked, links to its record and
+    // shows the live dates beside the ones the notice states.
+    await page.goto(`${new URL(fresh.app.url).origin}/#/track`);
+    await dropFiles(page, page.getByTestId('document-drop-zone'), [
+      { name: 'notice-again.pdf', bytes: await arrivalNoticeFor(shipment) },
+    ]);
+    const again = page.getByTestId('document-upload').filter({ hasText: 'notice-again.pdf' });
+    await expect(again.getByRole('status')).toHaveText('Arrival notice', { timeout: 60_000 });
+    await expect(again.getByTestId('stated-dates')).toHaveText(
+      'The arrival notice says: last free day Mon 9 Feb',
+    );
+    const tracked = again.getByTestId('extracted-number').filter({ hasText: container });
+    await expect(tracked.getByTestId('already-tracked')).toContainText(`open ${container}`, {
+      timeout: 30_000,
+    });
+    await expect(tracked.getByTestId('live-dates')).toContainText('Live:');
+    await expect(again.getByRole('checkbox', { name: `Track ${container}` })).not.toBeChecked();
+    await expect(
+      again.getByTestId('extracted-number').filter({ hasText: shipment.billOfLading }),
+    ).toContainText('Already tracked');
   });
 });

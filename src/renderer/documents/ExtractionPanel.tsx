@@ -1,17 +1,26 @@
 /**
  * What the service read from one document: each number with its kind, source page and
  * confidence; numbers with a wrong check digit shown with the reason and never offered for
- * tracking. The trackable ones are pre-selected; one click tracks the selection.
+ * tracking. The trackable ones not on the board yet are pre-selected; one already tracked links
+ * to its record and shows its live last free day and ETA beside the ones the document states.
+ * One click tracks the selection.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { DateTime } from 'luxon';
 import type { TrackNumberOutcome } from '../../shared/bridge';
+import type { BoardRow } from '../../shared/desktop';
+import { lfdSourceLabel, rowHeadlineDeadline } from '../../shared/container';
+import { formatDate, formatLocalDate } from '../../shared/date-style';
+import { normaliseIdentifier } from '../../shared/find-link';
 import {
   DOCUMENT_TYPE_LABELS,
   type DocumentSummary,
   type ExtractedNumber,
 } from '../../shared/documents';
 import { quayside } from '../bridge';
+import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
+import { useDataVersion } from '../hooks/data-version';
 
 const KIND_LABELS: Record<ExtractedNumber['kind'], string> = {
   container: 'Container',
@@ -22,11 +31,73 @@ const KIND_LABELS: Record<ExtractedNumber['kind'], string> = {
 export const documentTypeLabel = (doc: DocumentSummary): string =>
   doc.documentType ? (DOCUMENT_TYPE_LABELS[doc.documentType] ?? doc.documentType) : 'Not read yet';
 
+/** A number of the document that is on the board already. */
+interface Tracked {
+  kind: 'container' | 'shipment';
+  id: string;
+  number: string;
+  /** The container's board row (live LFD and ETA); null for a shipment. */
+  row: BoardRow | null;
+}
+
+/** Which of `numbers` the board has, by an exact match (never a partial one). */
+async function trackedOnBoard(numbers: readonly string[]): Promise<Map<string, Tracked>> {
+  const found = new Map<string, Tracked>();
+  for (const value of numbers) {
+    const target = await quayside.findRecord({ q: value });
+    if (target.kind === 'board') continue;
+    if (normaliseIdentifier(target.number) !== normaliseIdentifier(value)) continue;
+    const row =
+      target.kind === 'container'
+        ? ((
+            await quayside.listContainers({ search: target.number, limit: 5, showCompleted: true })
+          ).rows.find((r) => r.id === target.id) ?? null)
+        : null;
+    found.set(value, { ...target, row });
+  }
+  return found;
+}
+
+/** A stated calendar day ("Thu 3 Dec"): the document gives no zone, so none is shown. */
+const statedDay = (date: string) => {
+  const day = DateTime.fromISO(date, { zone: 'utc' });
+  return day.isValid ? day.toFormat('ccc d LLL') : date;
+};
+
+function LiveDates({ row, stated }: { row: BoardRow; stated: DocumentSummary['statedDates'] }) {
+  const deadline = rowHeadlineDeadline(row);
+  const differs = Boolean(deadline && stated?.lastFreeDay && stated.lastFreeDay !== deadline.date);
+  return (
+    <span className="help" data-testid="live-dates">
+      {' '}
+      Live:{' '}
+      {deadline
+        ? `${lfdSourceLabel(deadline.source)} ${formatLocalDate(deadline.date, deadline.zone)}`
+        : 'no LFD yet'}
+      {row.etaAt ? ` · ETA ${formatDate(row.etaAt, row.podTimezone)}` : ''}
+      {differs ? <strong> (the document says otherwise)</strong> : null}
+    </span>
+  );
+}
+
 export function ExtractionPanel({ document: doc }: { document: DocumentSummary }) {
   const trackable = doc.numbers.filter((n) => !n.problem);
+  const dataVersion = useDataVersion();
+  const tracked = useAsync(
+    () => trackedOnBoard(trackable.map((n) => n.value)),
+    `${doc.id}|${trackable.map((n) => n.value).join(',')}|${dataVersion}`,
+  );
   const [selected, setSelected] = useState<ReadonlySet<string>>(
     () => new Set(trackable.map((n) => n.value)),
   );
+  // A number found on the board is unticked once, when found; the user may tick it again.
+  const unticked = useRef(new Set<string>());
+  useEffect(() => {
+    const found = [...(tracked.value?.keys() ?? [])].filter((v) => !unticked.current.has(v));
+    if (found.length === 0) return;
+    for (const value of found) unticked.current.add(value);
+    setSelected((previous) => new Set([...previous].filter((v) => !found.includes(v))));
+  }, [tracked.value]);
   const [scac, setScac] = useState('');
   const [busy, setBusy] = useState(false);
   const [results, setResults] = useState<TrackNumberOutcome[]>([]);
@@ -71,8 +142,20 @@ export function ExtractionPanel({ document: doc }: { document: DocumentSummary }
     }
   };
 
+  const stated = doc.statedDates;
   return (
     <div className="extraction" aria-label={`Numbers in ${doc.fileName}`} role="group">
+      {stated?.lastFreeDay || stated?.eta ? (
+        <p className="help" data-testid="stated-dates">
+          The {documentTypeLabel(doc).toLowerCase()} says:{' '}
+          {[
+            stated.lastFreeDay ? `last free day ${statedDay(stated.lastFreeDay)}` : null,
+            stated.eta ? `ETA ${statedDay(stated.eta)}` : null,
+          ]
+            .filter(Boolean)
+            .join(' · ')}
+        </p>
+      ) : null}
       <table className="data-table">
         <thead>
           <tr>
@@ -103,6 +186,18 @@ export function ExtractionPanel({ document: doc }: { document: DocumentSummary }
               <td>
                 {n.problem ? (
                   <span className="save-state--error">{n.problem}</span>
+                ) : tracked.value?.get(n.value) && !outcome.get(n.value) ? (
+                  <span data-testid="already-tracked">
+                    Already tracked:{' '}
+                    <a
+                      href={`#/${tracked.value.get(n.value)!.kind === 'container' ? 'containers' : 'shipments'}/${encodeURIComponent(tracked.value.get(n.value)!.id)}`}
+                    >
+                      open {tracked.value.get(n.value)!.number}
+                    </a>
+                    {tracked.value.get(n.value)!.row ? (
+                      <LiveDates row={tracked.value.get(n.value)!.row!} stated={stated} />
+                    ) : null}
+                  </span>
                 ) : outcome.get(n.value) ? (
                   <span
                     className={outcome.get(n.value)!.ok ? 'save-state--ok' : 'save-state--error'}
