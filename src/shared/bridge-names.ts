@@ -15,6 +15,8 @@ export const BRIDGE_METHOD_LIST = [
   'getWorklist',
   'getViewCost',
   'getContainerDetail',
+  'getContainerCharges',
+  'setReceivedInvoice',
   'findRecord',
   'exportContainersCsv',
   'exportContainersXlsx',

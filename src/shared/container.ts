@@ -663,6 +663,7 @@ export const ALERT_KINDS = [
   'picked_up',
   'empty_returned',
   'empty_return_due',
+  'invoice_dispute_due',
   'daily_digest',
   'source_summary',
 ] as const;
@@ -683,6 +684,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   picked_up: 'Picked up',
   empty_returned: 'Empty returned',
   empty_return_due: 'Empty return due (per diem)',
+  invoice_dispute_due: 'D&D invoice dispute window closing',
   daily_digest: 'Daily digest',
   source_summary: 'Summary on connecting',
 };

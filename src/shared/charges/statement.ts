@@ -215,6 +215,12 @@ export interface InvoiceCheck extends ReceivedInvoice {
   difference: number | null;
 }
 
+/** What the desktop shows: the statement and the invoice entered for the container. */
+export interface ContainerCharges {
+  statement: ChargesStatement;
+  invoice: ReceivedInvoice | null;
+}
+
 export interface ChargesStatement {
   containerNumber: string | null;
   billOfLading: string | null;
@@ -430,7 +436,7 @@ function dayFacts(input: ChargesInput, zone: string, start: number, end: number)
       facts.push(`Not available ${when(t, zone)}`);
     if (e.event === 'container.pickup_appointment.changed')
       facts.push(`Appointment changed ${when(t, zone)}`);
-    if (!input.lfdChanges && e.event?.startsWith('container.pickup_lfd'))
+    if (!input.lfdChanges?.length && e.event?.startsWith('container.pickup_lfd'))
       facts.push(`LFD changed ${when(t, zone)}`);
   }
   for (const change of input.lfdChanges ?? []) {
