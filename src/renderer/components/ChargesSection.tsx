@@ -61,7 +61,7 @@ function Days({ section }: { section: ChargeSection }) {
 
 function Section({ section }: { section: ChargeSection }) {
   return (
-    <div className="charges-section" aria-label={TITLES[section.kind]}>
+    <div className="charges-section" role="group" aria-label={TITLES[section.kind]}>
       <h4>
         {TITLES[section.kind]} <span className="muted small">billed by {section.billedBy}</span>
       </h4>
