@@ -74,3 +74,52 @@ describe('GET /v2/containers/{id}/charges', () => {
     expect(JSON.stringify(op.responses['200'])).toContain('container_charges');
   });
 });
+
+describe('GET /v2/parties/{id}/charges', () => {
+  it("sums the customer's containers over the range and refuses a bad range", async () => {
+    const party = await t.send('POST', '/parties', {
+      data: { attributes: { company_name: 'Harbour Foods' } },
+    });
+    const partyId = party.body.data.id as string;
+    const patched = await t.send('PATCH', `/shipments/${mine.shipment.id}`, {
+      data: {
+        type: 'shipment',
+        attributes: {},
+        relationships: { customer: { data: { type: 'party', id: partyId } } },
+      },
+    });
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+
+    // The first container is charged 26-28 Jan; the second (LFD 25 Jan, still on the ship) too.
+    const res = await t.get(
+      `/parties/${partyId}/charges?filter[from]=2026-01-27&filter[to]=2026-01-31`,
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const a = res.body.data.attributes;
+    expect(res.body.data.type).toBe('party_charges');
+    expect(a.customer).toBe('Harbour Foods');
+    const first = a.lines.find((l: any) => l.container_id === mine.containers[0]!.id);
+    expect(first.days).toBe(2);
+    expect(first.disputed).toBe(first.total);
+    expect(a.totals).toHaveLength(1);
+    expect(a.totals[0].total).toBe(a.lines.reduce((sum: number, l: any) => sum + l.total, 0));
+
+    const backwards = await t.get(
+      `/parties/${partyId}/charges?filter[from]=2026-01-31&filter[to]=2026-01-27`,
+    );
+    expect(backwards.status).toBe(400);
+    expect(backwards.body.errors[0].source).toEqual({ parameter: 'filter[to]' });
+    const notADate = await t.get(
+      `/parties/${partyId}/charges?filter[from]=2026-02-30&filter[to]=2026-03-01`,
+    );
+    expect(notADate.status).toBe(400);
+    expect(notADate.body.errors[0].source).toEqual({ parameter: 'filter[from]' });
+    expect((await t.get(`/parties/${partyId}/charges`)).status).toBe(400);
+    // Another account's party is not found.
+    const other = await t.get(
+      `/parties/${partyId}/charges?filter[from]=2026-01-27&filter[to]=2026-01-31`,
+      t.keyB,
+    );
+    expect(other.status).toBe(404);
+  });
+});

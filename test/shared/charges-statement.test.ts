@@ -3,6 +3,7 @@ import {
   chargesStatement,
   disputeBy,
   disputeReminderOn,
+  passThroughStatement,
   type ChargesContainer,
   type ChargesInput,
 } from '../../src/shared/charges/statement';
@@ -376,5 +377,40 @@ describe('D&D statement: the invoice beside it', () => {
     expect(s.demurrage!.invoiceFields.find((f) => f.key === 'dispute_by')!.value).toBe(
       '4 Jan 2027',
     );
+  });
+});
+
+describe('pass-through statement for a customer', () => {
+  it("sums each container's charged days within the range, per currency", () => {
+    // A: demurrage 4-8 Dec (100, 100, 100, 250, 250); B: picked up 2 Dec, per diem 7-8 Dec (150 each).
+    const a = chargesStatement(input());
+    const b = chargesStatement(
+      input({
+        container: container({
+          number: 'MSCU7654321',
+          current_status: 'picked_up',
+          pod_full_out_at: '2026-12-02T18:00:00Z',
+        }),
+        holdHistory: [{ name: 'line', from: '2026-12-01T16:00:00Z', to: '2026-12-02T17:00:00Z' }],
+      }),
+    );
+    const pass = passThroughStatement('Acme Imports', '2026-12-05', '2026-12-07', [
+      { containerId: 'a', statement: a },
+      { containerId: 'b', statement: b },
+      // Charged only outside the range: left out.
+      {
+        containerId: 'c',
+        statement: chargesStatement(input({ now: Date.parse('2026-12-04T20:00:00Z') })),
+      },
+    ]);
+    expect(
+      pass.lines.map((l) => [l.containerId, l.days, l.demurrage, l.detention, l.total]),
+    ).toEqual([
+      ['a', 3, 450, 0, 450],
+      ['b', 1, 0, 150, 150],
+    ]);
+    expect(pass.totals).toEqual([
+      { currency: 'USD', demurrage: 450, detention: 150, disputed: 0, total: 600 },
+    ]);
   });
 });

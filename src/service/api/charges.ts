@@ -6,10 +6,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { chargesStatement, type ChargesInput } from '../../shared/charges/statement';
+import { DateTime } from 'luxon';
+import {
+  chargesStatement,
+  passThroughStatement,
+  type ChargesInput,
+} from '../../shared/charges/statement';
 import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
 import type { ServiceContext } from '../context';
-import { notFound } from '../jsonapi/errors';
+import { ApiError, notFound } from '../jsonapi/errors';
+import type { Resource } from '../jsonapi/include';
 import { IdParams, accountOf, isUuid, sendDocument } from './http';
 
 const EXTENSION = { 'x-quayside-extension': true } as const;
@@ -120,8 +126,87 @@ function snakeKeys(value: unknown): unknown {
 /** More events than any container has: the statement reads its whole history. */
 const ALL_EVENTS = { size: 10_000, offset: 0 };
 
+/** Containers one pass-through statement covers at most. */
+export const MAX_PASS_THROUGH_CONTAINERS = 2000;
+/** The longest date range of a pass-through statement, in days. */
+export const MAX_PASS_THROUGH_DAYS = 366;
+
+const LocalDateParam = (description: string) =>
+  Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
+
+export const PassThroughDocument = Type.Object({
+  data: Type.Object({
+    id: Type.String({ description: "The party's id" }),
+    type: Type.Literal('party_charges'),
+    attributes: Type.Object({
+      customer: Type.String(),
+      from: LocalDate,
+      to: LocalDate,
+      lines: Type.Array(
+        Type.Object({
+          container_id: Type.String(),
+          container_number: NullableString,
+          bill_of_lading: NullableString,
+          currency: Type.String(),
+          days: Type.Integer(),
+          demurrage: Type.Number(),
+          detention: Type.Number(),
+          disputed: Type.Number(),
+          total: Type.Number(),
+        }),
+      ),
+      totals: Type.Array(
+        Type.Object({
+          currency: Type.String(),
+          demurrage: Type.Number(),
+          detention: Type.Number(),
+          disputed: Type.Number(),
+          total: Type.Number(),
+        }),
+      ),
+    }),
+    relationships: Type.Object({
+      party: Type.Object({ data: Type.Object({ type: Type.Literal('party'), id: Type.String() }) }),
+    }),
+  }),
+});
+
+/** A bare calendar date that exists (`2026-02-30` does not). */
+function dateParam(value: unknown, name: string): string {
+  const text = typeof value === 'string' ? value : '';
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !DateTime.fromISO(text, { zone: 'UTC' }).isValid) {
+    throw new ApiError(400, `${name} must be a date (yyyy-MM-dd)`, { source: { parameter: name } });
+  }
+  return text;
+}
+
 export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext): void {
   const reads = ctx.stores.reads;
+
+  /** One rendered container's statement, from its shipment, terminal and events. */
+  async function statementOf(accountId: string, container: Resource) {
+    const rel = (name: string) => {
+      const data = container.relationships?.[name]?.data;
+      return data && !Array.isArray(data) ? data.id : null;
+    };
+    const shipmentId = rel('shipment');
+    const terminalId = rel('pod_terminal');
+    const [shipments, terminals, events] = await Promise.all([
+      shipmentId ? ctx.render.load(accountId, 'shipment', [shipmentId]) : [],
+      terminalId ? ctx.render.load(accountId, 'terminal', [terminalId]) : [],
+      reads.transportEvents(container.id, ALL_EVENTS),
+    ]);
+    const terminalName = terminals[0]?.attributes.name;
+    return chargesStatement({
+      container: container.attributes as unknown as ChargesInput['container'],
+      shipment: (shipments[0]?.attributes ?? null) as ChargesInput['shipment'],
+      terminalName: typeof terminalName === 'string' ? terminalName : null,
+      events: events.rows.map((e) => ({ event: e.event, timestamp: e.timestamp })),
+      tables: DEFAULT_COST_TABLES,
+      now: ctx.clock.now(),
+    });
+  }
+
   app.get(
     '/containers/:id/charges',
     {
@@ -141,32 +226,76 @@ export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext)
       const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
       const [container] = key ? await ctx.render.containersByKey([key], undefined) : [];
       if (!container) throw notFound();
-      const rel = (name: string) => {
-        const data = container.relationships?.[name]?.data;
-        return data && !Array.isArray(data) ? data.id : null;
-      };
-      const shipmentId = rel('shipment');
-      const terminalId = rel('pod_terminal');
-      const [shipments, terminals, events] = await Promise.all([
-        shipmentId ? ctx.render.load(account.id, 'shipment', [shipmentId]) : [],
-        terminalId ? ctx.render.load(account.id, 'terminal', [terminalId]) : [],
-        reads.transportEvents(container.id, ALL_EVENTS),
-      ]);
-      const terminalName = terminals[0]?.attributes.name;
-      const statement = chargesStatement({
-        container: container.attributes as unknown as ChargesInput['container'],
-        shipment: (shipments[0]?.attributes ?? null) as ChargesInput['shipment'],
-        terminalName: typeof terminalName === 'string' ? terminalName : null,
-        events: events.rows.map((e) => ({ event: e.event, timestamp: e.timestamp })),
-        tables: DEFAULT_COST_TABLES,
-        now: ctx.clock.now(),
-      });
+      const statement = await statementOf(account.id, container);
       return sendDocument(reply, 200, {
         data: {
           id: container.id,
           type: 'container_charges',
           attributes: snakeKeys(statement),
           relationships: { container: { data: { type: 'container', id: container.id } } },
+        },
+      });
+    },
+  );
+
+  app.get(
+    '/parties/:id/charges',
+    {
+      schema: {
+        tags: ['Parties'],
+        summary: "A customer's pass-through D&D statement for a date range",
+        description: `Quayside extension. Each of the party's containers (on shipments whose customer it is, at most ${MAX_PASS_THROUGH_CONTAINERS}) with its demurrage and detention for the charged days from \`filter[from]\` to \`filter[to]\` (both included, at most ${MAX_PASS_THROUGH_DAYS} days), at the tariff day by day; totals per currency. Containers without a charged day in the range are left out.`,
+        ...EXTENSION,
+        params: IdParams,
+        querystring: Type.Object({
+          'filter[from]': LocalDateParam('First day of the range (yyyy-MM-dd)'),
+          'filter[to]': LocalDateParam('Last day of the range (yyyy-MM-dd)'),
+        }),
+        response: { 200: PassThroughDocument },
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const id = (request.params as { id: string }).id;
+      const query = request.query as Record<string, unknown>;
+      const from = dateParam(query['filter[from]'], 'filter[from]');
+      const to = dateParam(query['filter[to]'], 'filter[to]');
+      const span = DateTime.fromISO(to, { zone: 'UTC' }).diff(
+        DateTime.fromISO(from, { zone: 'UTC' }),
+        'days',
+      ).days;
+      if (span < 0) {
+        throw new ApiError(400, 'filter[to] must not be before filter[from]', {
+          source: { parameter: 'filter[to]' },
+        });
+      }
+      if (span >= MAX_PASS_THROUGH_DAYS) {
+        throw new ApiError(400, `The range may span at most ${MAX_PASS_THROUGH_DAYS} days`, {
+          source: { parameter: 'filter[to]' },
+        });
+      }
+      const party = isUuid(id) ? await ctx.stores.parties.owned(account.id, id) : undefined;
+      if (!party) throw notFound();
+      const keys = await ctx.stores.parties.containerKeys(
+        account.id,
+        party.id,
+        MAX_PASS_THROUGH_CONTAINERS,
+      );
+      const containers = await ctx.render.containersByKey(keys, undefined);
+      const items = [];
+      for (const container of containers) {
+        items.push({
+          containerId: container.id,
+          statement: await statementOf(account.id, container),
+        });
+      }
+      const statement = passThroughStatement(party.company_name, from, to, items);
+      return sendDocument(reply, 200, {
+        data: {
+          id: party.id,
+          type: 'party_charges',
+          attributes: snakeKeys(statement),
+          relationships: { party: { data: { type: 'party', id: party.id } } },
         },
       });
     },

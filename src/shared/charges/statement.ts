@@ -813,3 +813,104 @@ export function chargesStatement(input: ChargesInput): ChargesStatement {
     },
   };
 }
+
+// ---------------------------------------------------------------------------------------------
+// Pass-through statement: a customer's containers over a date range
+
+export interface PassThroughLine {
+  containerId: string;
+  containerNumber: string | null;
+  billOfLading: string | null;
+  currency: string;
+  /** Charged days of the range (demurrage and detention). */
+  days: number;
+  demurrage: number;
+  detention: number;
+  disputed: number;
+  total: number;
+}
+
+export interface PassThroughStatement {
+  customer: string;
+  /** `yyyy-MM-dd`, both included. */
+  from: string;
+  to: string;
+  lines: PassThroughLine[];
+  /** One per currency. */
+  totals: {
+    currency: string;
+    demurrage: number;
+    detention: number;
+    disputed: number;
+    total: number;
+  }[];
+}
+
+/**
+ * What to pass through to a customer for the days in [from, to]: each container's charged days of
+ * the range summed (at the tariff, day by day: a terminal's reported total has no days to split
+ * by range), containers without a charged day left out; totals per currency.
+ */
+export function passThroughStatement(
+  customer: string,
+  from: string,
+  to: string,
+  items: readonly { containerId: string; statement: ChargesStatement }[],
+): PassThroughStatement {
+  const inRange = (s: ChargeSection | null) =>
+    (s?.days ?? []).filter((d) => d.date >= from && d.date <= to);
+  const sum = (days: readonly ChargeDay[], disputedOnly = false) =>
+    round(days.reduce((n, d) => n + (disputedOnly && !d.dispute ? 0 : d.amount), 0));
+  const lines: PassThroughLine[] = [];
+  for (const { containerId, statement: s } of items) {
+    const demurrage = inRange(s.demurrage);
+    const detention = inRange(s.detention);
+    if (demurrage.length + detention.length === 0) continue;
+    const currency = s.demurrage?.currency ?? s.detention?.currency ?? 'USD';
+    // A per diem in another currency than the storage tariff is left to its own line.
+    const sameCurrency = !s.detention || s.detention.currency === currency;
+    const d = sum(demurrage);
+    const t = sameCurrency ? sum(detention) : 0;
+    lines.push({
+      containerId,
+      containerNumber: s.containerNumber,
+      billOfLading: s.billOfLading,
+      currency,
+      days: demurrage.length + (sameCurrency ? detention.length : 0),
+      demurrage: d,
+      detention: t,
+      disputed: round(sum(demurrage, true) + (sameCurrency ? sum(detention, true) : 0)),
+      total: round(d + t),
+    });
+    if (!sameCurrency && detention.length > 0) {
+      const amount = sum(detention);
+      lines.push({
+        containerId,
+        containerNumber: s.containerNumber,
+        billOfLading: s.billOfLading,
+        currency: s.detention!.currency,
+        days: detention.length,
+        demurrage: 0,
+        detention: amount,
+        disputed: sum(detention, true),
+        total: amount,
+      });
+    }
+  }
+  const totals = new Map<string, PassThroughStatement['totals'][number]>();
+  for (const line of lines) {
+    const t = totals.get(line.currency) ?? {
+      currency: line.currency,
+      demurrage: 0,
+      detention: 0,
+      disputed: 0,
+      total: 0,
+    };
+    t.demurrage = round(t.demurrage + line.demurrage);
+    t.detention = round(t.detention + line.detention);
+    t.disputed = round(t.disputed + line.disputed);
+    t.total = round(t.total + line.total);
+    totals.set(line.currency, t);
+  }
+  return { customer, from, to, lines, totals: [...totals.values()] };
+}
