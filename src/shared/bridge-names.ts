@@ -17,6 +17,7 @@ export const BRIDGE_METHOD_LIST = [
   'getContainerDetail',
   'getContainerCharges',
   'setReceivedInvoice',
+  'getCustomerCharges',
   'findRecord',
   'exportContainersCsv',
   'exportContainersXlsx',

@@ -27,7 +27,7 @@ import { MAX_IDENTIFIER_LENGTH } from './find-link';
 import { Settings, SettingsPatch } from './settings';
 import type { WorklistGroup, WorklistSection } from './worklist';
 import type { CostTotals } from './cost-clock';
-import type { ContainerCharges } from './charges/statement';
+import type { ContainerCharges, PassThroughStatement } from './charges/statement';
 import { MAX_SPREADSHEET_BYTES, type SpreadsheetImport } from './spreadsheet-import';
 
 const NoArgument = Type.Null();
@@ -268,6 +268,18 @@ export const bridgeMethods = {
   getContainerCharges: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),
     result: result<ContainerCharges | null>(),
+  },
+  /** A customer's pass-through D&D statement over a date range, from the cache. */
+  getCustomerCharges: {
+    argument: Type.Object(
+      {
+        customer: Type.String({ minLength: 1, maxLength: 200 }),
+        from: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+        to: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<PassThroughStatement>(),
   },
   /** Enters (or, with null, removes) the D&D invoice received for a container. */
   setReceivedInvoice: {

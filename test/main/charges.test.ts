@@ -6,9 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter } from '../../src/main/alerts/alert-center';
 import { Cache } from '../../src/main/cache/cache';
 import { HISTORY_ALERT_KINDS, chargesInput } from '../../src/main/cache/charges-input';
+import { passThroughCsv } from '../../src/shared/charges/export';
 import { MIGRATIONS } from '../../src/main/cache/migrations';
 import type { ContainerResource } from '../../src/shared/api/resources';
-import { chargesStatement } from '../../src/shared/charges/statement';
+import { chargesStatement, passThroughStatement } from '../../src/shared/charges/statement';
 import { ManualClock } from '../../src/shared/clock';
 import { DEFAULT_COST_TABLES } from '../../src/shared/cost-clock';
 import { RecordingNotifier } from './alerts/support/recording-notifier';
@@ -33,7 +34,11 @@ afterEach(() => {
   tmp.remove();
 });
 
-const s = shipment({ bill_of_lading_number: 'MAEU900000077', shipping_line_scac: 'MAEU' });
+const s = shipment({
+  bill_of_lading_number: 'MAEU900000077',
+  shipping_line_scac: 'MAEU',
+  customer_name: 'Acme Imports',
+});
 let version = 0;
 const ID = '7d1f3c52-4f0e-4b7a-9a43-2d6a1c0e9b11';
 
@@ -138,5 +143,35 @@ describe('D&D statement from the desktop cache', () => {
 
     cache.setReceivedInvoice(ID, null, new Date(clock.now()).toISOString());
     expect(cache.receivedInvoice(ID)).toBeNull();
+  });
+
+  it("passes a customer's charged days of a range through, container by container", () => {
+    write({
+      current_status: 'available',
+      pod_discharged_at: '2026-03-02T16:00:00.000Z',
+      availability_known: true,
+      available_for_pickup: true,
+      import_deadlines: {
+        pickup_lfd_terminal: '2026-03-04T08:00:00.000Z',
+        pickup_lfd_line: null,
+        pickup_lfd_rail: null,
+      },
+    });
+    clock.advanceTo(Date.parse('2026-03-08T20:00:00.000Z'));
+    const customer = 'Acme Imports';
+    expect(cache.customerContainerIds(customer, 10)).toEqual([ID]);
+    expect(cache.customerContainerIds('Someone else', 10)).toEqual([]);
+    const pass = passThroughStatement(customer, '2026-03-06', '2026-03-31', [
+      { containerId: ID, statement: statement() },
+    ]);
+    // Charged 5-8 Mar at the default tariff (150 a day for days 1-4): 6-8 Mar in the range.
+    expect(pass.lines.map((l) => [l.containerNumber, l.days, l.total])).toEqual([
+      ['MSCU1234565', 3, 450],
+    ]);
+    const csv = passThroughCsv(pass).trimEnd().split('\r\n');
+    expect(csv[0]).toBe(
+      'customer,container,bill_of_lading,currency,days,demurrage,detention,disputed,total',
+    );
+    expect(csv[1]).toBe(`${customer},MSCU1234565,MAEU900000077,USD,3,450.00,0.00,0.00,450.00`);
   });
 });

@@ -676,6 +676,14 @@ export class Cache implements CacheStore {
     );
   }
 
+  customerContainerIds(customer: string, limit: number): string[] {
+    const rows = this.stmt(
+      `SELECT c.id FROM containers c JOIN shipments s ON s.id = c.shipment_id
+       WHERE s.customer_name = ? ORDER BY c.rowid LIMIT ?`,
+    ).all(customer, limit) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Received D&D invoices
 

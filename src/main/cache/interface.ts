@@ -134,6 +134,9 @@ export interface CacheStore {
   putRouteMap(map: RouteMapRecord): void;
   touchRouteMap(containerId: string, fetchedAt: string, completed: boolean): void;
 
+  /** Ids of the containers on shipments for this customer (by name), oldest first, at most `limit`. */
+  customerContainerIds(customer: string, limit: number): string[];
+
   // Received D&D invoices (entered by the user)
   receivedInvoice(containerId: string): StoredInvoice | null;
   /** Stores (or, with null, removes) the invoice entered for a container. */

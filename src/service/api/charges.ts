@@ -9,6 +9,7 @@ import { Type, type TSchema } from 'typebox';
 import { DateTime } from 'luxon';
 import {
   chargesStatement,
+  PASS_THROUGH_LIMITS,
   passThroughStatement,
   type ChargesInput,
 } from '../../shared/charges/statement';
@@ -126,10 +127,8 @@ function snakeKeys(value: unknown): unknown {
 /** More events than any container has: the statement reads its whole history. */
 const ALL_EVENTS = { size: 10_000, offset: 0 };
 
-/** Containers one pass-through statement covers at most. */
-export const MAX_PASS_THROUGH_CONTAINERS = 2000;
-/** The longest date range of a pass-through statement, in days. */
-export const MAX_PASS_THROUGH_DAYS = 366;
+const MAX_PASS_THROUGH_CONTAINERS = PASS_THROUGH_LIMITS.containers;
+const MAX_PASS_THROUGH_DAYS = PASS_THROUGH_LIMITS.days;
 
 const LocalDateParam = (description: string) =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });

@@ -3,7 +3,7 @@
  * No Node imports: the renderer bundles this file.
  */
 import { csvCell } from '../csv-cell';
-import type { ChargeSection, ChargesStatement } from './statement';
+import type { ChargeSection, ChargesStatement, PassThroughStatement } from './statement';
 
 export const STATEMENT_CSV_COLUMNS = [
   'container',
@@ -53,4 +53,35 @@ export function statementCsv(s: ChargesStatement): string {
 export function statementFileName(s: ChargesStatement, ext: 'csv' | 'pdf'): string {
   const number = (s.containerNumber ?? 'container').replace(/[^A-Za-z0-9]/g, '');
   return `charges-${number}-${s.generatedAt.slice(0, 10)}.${ext}`;
+}
+
+export const PASS_THROUGH_CSV_COLUMNS = [
+  'customer',
+  'container',
+  'bill_of_lading',
+  'currency',
+  'days',
+  'demurrage',
+  'detention',
+  'disputed',
+  'total',
+] as const;
+
+/** A customer's pass-through statement: one row per container (and currency). */
+export function passThroughCsv(p: PassThroughStatement): string {
+  const lines = [
+    [...PASS_THROUGH_CSV_COLUMNS],
+    ...p.lines.map((l) => [
+      p.customer,
+      l.containerNumber,
+      l.billOfLading,
+      l.currency,
+      l.days,
+      l.demurrage.toFixed(2),
+      l.detention.toFixed(2),
+      l.disputed.toFixed(2),
+      l.total.toFixed(2),
+    ]),
+  ];
+  return `${lines.map((cells) => cells.map((c) => csvCell(c)).join(',')).join('\r\n')}\r\n`;
 }

@@ -817,6 +817,9 @@ export function chargesStatement(input: ChargesInput): ChargesStatement {
 // ---------------------------------------------------------------------------------------------
 // Pass-through statement: a customer's containers over a date range
 
+/** What one pass-through statement covers at most: containers, and days of its range. */
+export const PASS_THROUGH_LIMITS = { containers: 2000, days: 366 } as const;
+
 export interface PassThroughLine {
   containerId: string;
   containerNumber: string | null;
