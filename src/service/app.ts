@@ -11,6 +11,7 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { registerContainerActionRoutes } from './api/container-actions';
+import { registerChargesRoutes } from './api/charges';
 import { registerContainerRoutes } from './api/containers';
 import { registerCustomFieldRoutes } from './api/custom-fields';
 import { registerDocumentSchemaRoutes } from './api/document-schemas';
@@ -247,6 +248,7 @@ export function buildApp(
       registerTrackingRequestRoutes(v2, ctx);
       registerShipmentRoutes(v2, ctx);
       registerContainerRoutes(v2, ctx);
+      registerChargesRoutes(v2, ctx);
       registerReferenceRoutes(v2, ctx);
       registerSearchRoutes(v2, ctx);
       registerWebhookRoutes(v2, ctx);

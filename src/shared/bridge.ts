@@ -27,6 +27,7 @@ import { MAX_IDENTIFIER_LENGTH } from './find-link';
 import { Settings, SettingsPatch } from './settings';
 import type { WorklistGroup, WorklistSection } from './worklist';
 import type { CostTotals } from './cost-clock';
+import type { ContainerCharges, PassThroughStatement } from './charges/statement';
 import { MAX_SPREADSHEET_BYTES, type SpreadsheetImport } from './spreadsheet-import';
 
 const NoArgument = Type.Null();
@@ -262,6 +263,44 @@ export const bridgeMethods = {
   getContainerDetail: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),
     result: result<ContainerDetail | null>(),
+  },
+  /** A container's D&D statement from the cache, with the invoice entered for it. */
+  getContainerCharges: {
+    argument: Type.Object({ id: Id }, { additionalProperties: false }),
+    result: result<ContainerCharges | null>(),
+  },
+  /** A customer's pass-through D&D statement over a date range, from the cache. */
+  getCustomerCharges: {
+    argument: Type.Object(
+      {
+        customer: Type.String({ minLength: 1, maxLength: 200 }),
+        from: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+        to: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<PassThroughStatement>(),
+  },
+  /** Enters (or, with null, removes) the D&D invoice received for a container. */
+  setReceivedInvoice: {
+    argument: Type.Object(
+      {
+        containerId: Id,
+        invoice: Type.Union([
+          Type.Object(
+            {
+              amount: Type.Number({ minimum: 0, maximum: 10_000_000 }),
+              currency: Type.String({ pattern: '^[A-Z]{3}$' }),
+              date: Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$' }),
+            },
+            { additionalProperties: false },
+          ),
+          Type.Null(),
+        ]),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<ContainerCharges | null>(),
   },
   /** What a find link opens: a container, a shipment, or the board filtered by the text. */
   findRecord: {

@@ -142,8 +142,10 @@ export function chargeForDays(tiers: readonly TariffTier[], days: number): numbe
 }
 
 /** Calendar days already charged after a deadline (the current day counts once it has begun). */
-const chargedDays = (deadline: Pick<LfdDeadline, 'date' | 'zone' | 'endsAt'>, now: number) =>
-  now < deadline.endsAt ? 0 : -lfdDaysAway(deadline.date, deadline.zone, now);
+export const chargedDays = (
+  deadline: Pick<LfdDeadline, 'date' | 'zone' | 'endsAt'>,
+  now: number,
+) => (now < deadline.endsAt ? 0 : -lfdDaysAway(deadline.date, deadline.zone, now));
 
 export interface DemurrageFacts {
   status: string;
@@ -169,6 +171,16 @@ export interface DemurrageClock {
   daysCharged: number;
 }
 
+/** The deadline demurrage runs from: the earliest, whichever source (it starts costing first). */
+export function demurrageDeadline<D extends Pick<LfdDeadline, 'endsAt'>>(
+  deadlines: readonly D[],
+): D | null {
+  return deadlines.reduce<D | null>(
+    (earliest, d) => (earliest === null || d.endsAt < earliest.endsAt ? d : earliest),
+    null,
+  );
+}
+
 /**
  * Demurrage at the terminal. Charges run from the earliest deadline (whichever source: it is the
  * one that starts costing money); tomorrow's charge is the rate of the next charged day, which
@@ -180,10 +192,7 @@ export function demurrageClock(
   now: number,
 ): DemurrageClock | null {
   if (isCompleted(facts.status)) return null;
-  const first = facts.deadlines.reduce<LfdDeadline | null>(
-    (earliest, d) => (earliest === null || d.endsAt < earliest.endsAt ? d : earliest),
-    null,
-  );
+  const first = demurrageDeadline(facts.deadlines);
   const tariff = tariffFor(tables, facts.terminalName);
   const reported = facts.feesAmount !== null && facts.feesAmount > 0 ? facts.feesAmount : null;
   if (!first || !tariff) {
@@ -236,6 +245,23 @@ export interface PerDiemClock {
 }
 
 /**
+ * Per diem free time: the pickup day (in `zone`, the port's; UTC when unknown) counts as day 0,
+ * the empty is free through the `freeDays`-th calendar day after it.
+ */
+export function perDiemFreeTime(
+  pickedUpAt: string,
+  zone: string | null,
+  freeDays: number,
+): { start: string; date: string; zone: string } | null {
+  const z = zone && DateTime.local().setZone(zone).isValid ? zone : 'UTC';
+  const picked = DateTime.fromISO(pickedUpAt, { zone: 'utc' }).setZone(z);
+  if (!picked.isValid) return null;
+  const start = picked.toISODate() ?? '';
+  const date = picked.startOf('day').plus({ days: freeDays }).toISODate() ?? '';
+  return { start, date, zone: z };
+}
+
+/**
  * The empty-return countdown after pickup: the pickup day counts as day 0, the empty is free
  * through the `freeDays`-th calendar day after it, per diem runs from the next midnight.
  */
@@ -247,10 +273,9 @@ export function perDiemClock(
   if (!facts.pickedUpAt || isCompleted(facts.status)) return null;
   const rule = perDiemFor(tables, facts.lineScac);
   if (!rule) return null;
-  const zone = facts.zone && DateTime.local().setZone(facts.zone).isValid ? facts.zone : 'UTC';
-  const picked = DateTime.fromISO(facts.pickedUpAt, { zone: 'utc' }).setZone(zone);
-  if (!picked.isValid) return null;
-  const date = picked.startOf('day').plus({ days: rule.freeDays }).toISODate() ?? '';
+  const free = perDiemFreeTime(facts.pickedUpAt, facts.zone, rule.freeDays);
+  if (!free) return null;
+  const { date, zone } = free;
   const endsAt = lfdEndsAt(date, zone);
   const days = chargedDays({ date, zone, endsAt }, now);
   return {

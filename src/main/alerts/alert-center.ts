@@ -10,7 +10,14 @@ import type { AlertDraft, AlertRecord } from '../../shared/desktop';
 import type { CacheStore, PageChanges } from '../cache/interface';
 import { DEFAULT_SETTINGS, type AlertSettings } from '../../shared/settings';
 import type { Notifier } from './notifier';
-import { approachingAlerts, containerAlerts, nextCrossing, shipmentAlerts } from './rules';
+import {
+  approachingAlerts,
+  containerAlerts,
+  invoiceReminderDrafts,
+  nextCrossing,
+  shipmentAlerts,
+} from './rules';
+import { DISPUTE_WINDOW_DAYS } from '../../shared/charges/statement';
 
 /** The alert part of the settings: thresholds, the master switch and the per-kind switches. */
 export type AlertPreferences = AlertSettings;
@@ -84,15 +91,20 @@ export class AlertCenter {
     this.deliver(this.cache.unnotifiedAlerts());
   }
 
-  /** Raises the "LFD approaching" alerts due now; returns the new ones. */
+  /** Raises the "LFD approaching" and invoice dispute reminders due now; returns the new ones. */
   checkDeadlines(): AlertRecord[] {
     const now = this.clock.now();
-    const drafts = approachingAlerts(
-      this.cache.upcomingDeadlines(isoString(now)),
-      now,
-      this.preferences().lfdThresholdsHours,
-      (keys) => this.cache.storedAlertKeys(keys),
-    );
+    // Invoices whose dispute window may still be open (dated within the window, a day spare).
+    const oldest = new Date(now - (DISPUTE_WINDOW_DAYS + 1) * 86_400_000).toISOString();
+    const drafts = [
+      ...approachingAlerts(
+        this.cache.upcomingDeadlines(isoString(now)),
+        now,
+        this.preferences().lfdThresholdsHours,
+        (keys) => this.cache.storedAlertKeys(keys),
+      ),
+      ...invoiceReminderDrafts(this.cache.receivedInvoicesSince(oldest.slice(0, 10)), now),
+    ];
     const inserted = this.cache.insertAlerts(drafts, isoString(now));
     this.deliver(inserted);
     return inserted;

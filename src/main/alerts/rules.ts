@@ -5,7 +5,8 @@
  * so the same change applied twice is stored once.
  */
 import type { AlertDraft } from '../../shared/desktop';
-import type { UpcomingDeadline } from '../cache/interface';
+import type { StoredInvoice, UpcomingDeadline } from '../cache/interface';
+import { disputeBy, disputeReminderOn } from '../../shared/charges/statement';
 import { contentHash, containerDeadlines, containerReadiness } from '../cache/projection';
 import {
   activeHolds,
@@ -333,4 +334,32 @@ export function nextCrossing(
     }
   }
   return next;
+}
+
+/**
+ * Reminders that a received D&D invoice's dispute window closes soon: from
+ * DISPUTE_REMINDER_DAYS before the last day to dispute through that day (calendar days, UTC).
+ */
+export function invoiceReminderDrafts(
+  invoices: readonly StoredInvoice[],
+  now: number,
+): AlertDraft[] {
+  const today = new Date(now).toISOString().slice(0, 10);
+  return invoices.flatMap((invoice) => {
+    const by = disputeBy(invoice.date);
+    if (today < disputeReminderOn(invoice.date) || today > by) return [];
+    const number = invoice.containerNumber ?? 'a container';
+    return [
+      {
+        kind: 'invoice_dispute_due' as const,
+        dedupeKey: `invoice_dispute_due:${invoice.containerId}:${invoice.date}`,
+        containerId: invoice.containerId,
+        shipmentId: invoice.shipmentId,
+        title: `Dispute window closing for ${number}`,
+        body:
+          `The D&D invoice of ${invoice.date} (${invoice.currency} ${invoice.amount}) can be ` +
+          `disputed until ${by}. Compare it with the statement under Charges.`,
+      },
+    ];
+  });
 }

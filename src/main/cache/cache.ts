@@ -38,8 +38,10 @@ import type {
   PageChanges,
   PageOutcome,
   RouteMapRecord,
+  StoredInvoice,
   UpcomingDeadline,
 } from './interface';
+import type { ReceivedInvoice } from '../../shared/charges/statement';
 import type { AlertKind } from '../../shared/container';
 import { PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
 
@@ -672,6 +674,50 @@ export class Cache implements CacheStore {
       completed ? 1 : 0,
       containerId,
     );
+  }
+
+  customerContainerIds(customer: string, limit: number): string[] {
+    const rows = this.stmt(
+      `SELECT c.id FROM containers c JOIN shipments s ON s.id = c.shipment_id
+       WHERE s.customer_name = ? ORDER BY c.rowid LIMIT ?`,
+    ).all(customer, limit) as { id: string }[];
+    return rows.map((r) => r.id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Received D&D invoices
+
+  private readonly invoiceColumns = `i.container_id AS containerId, c.number AS containerNumber,
+    c.shipment_id AS shipmentId, i.amount, i.currency, i.invoice_date AS date,
+    i.entered_at AS enteredAt
+    FROM received_invoices i LEFT JOIN containers c ON c.id = i.container_id`;
+
+  receivedInvoice(containerId: string): StoredInvoice | null {
+    const row = this.stmt(`SELECT ${this.invoiceColumns} WHERE i.container_id = ?`).get(
+      containerId,
+    ) as StoredInvoice | undefined;
+    return row ?? null;
+  }
+
+  setReceivedInvoice(containerId: string, invoice: ReceivedInvoice | null, now: string): void {
+    if (invoice === null) {
+      this.stmt('DELETE FROM received_invoices WHERE container_id = ?').run(containerId);
+    } else {
+      this.stmt(
+        `INSERT INTO received_invoices (container_id, amount, currency, invoice_date, entered_at)
+         VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(container_id) DO UPDATE SET amount = excluded.amount,
+           currency = excluded.currency, invoice_date = excluded.invoice_date,
+           entered_at = excluded.entered_at`,
+      ).run(containerId, invoice.amount, invoice.currency, invoice.date, now);
+    }
+    this.wrote();
+  }
+
+  receivedInvoicesSince(fromDate: string): StoredInvoice[] {
+    return this.stmt(
+      `SELECT ${this.invoiceColumns} WHERE i.invoice_date >= ? ORDER BY i.invoice_date`,
+    ).all(fromDate) as StoredInvoice[];
   }
 
   // -------------------------------------------------------------------------------------------

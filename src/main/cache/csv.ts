@@ -5,13 +5,7 @@
  */
 import type { BoardQueries, ContainerQuery } from './board-query';
 import { exportColumns, exportTable, type ExportCell } from './export-table';
-
-export function csvCell(value: string | number | boolean | null): string {
-  if (value === null) return '';
-  if (typeof value !== 'string') return String(value);
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+import { csvCell } from '../../shared/csv-cell';
 
 const csvOf = (cell: ExportCell): string =>
   cell.kind === 'money' && cell.value !== null ? cell.value.toFixed(2) : csvCell(cell.value);

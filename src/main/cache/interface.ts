@@ -12,6 +12,15 @@ import type {
 import type { AlertKind, LfdDeadline } from '../../shared/container';
 import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
+import type { ReceivedInvoice } from '../../shared/charges/statement';
+
+/** A received invoice as the cache keeps it. */
+export interface StoredInvoice extends ReceivedInvoice {
+  containerId: string;
+  containerNumber: string | null;
+  shipmentId: string | null;
+  enteredAt: string;
+}
 import type { CustomFieldDefinitionRecord, CustomFieldValueSet } from './custom-fields';
 
 /** What one page write changed: each changed record as it was stored before and as it is now. */
@@ -126,6 +135,16 @@ export interface CacheStore {
   getRouteMap(containerId: string): RouteMapRecord | null;
   putRouteMap(map: RouteMapRecord): void;
   touchRouteMap(containerId: string, fetchedAt: string, completed: boolean): void;
+
+  /** Ids of the containers on shipments for this customer (by name), oldest first, at most `limit`. */
+  customerContainerIds(customer: string, limit: number): string[];
+
+  // Received D&D invoices (entered by the user)
+  receivedInvoice(containerId: string): StoredInvoice | null;
+  /** Stores (or, with null, removes) the invoice entered for a container. */
+  setReceivedInvoice(containerId: string, invoice: ReceivedInvoice | null, now: string): void;
+  /** Invoices dated on or after `fromDate` (`yyyy-MM-dd`), with their container's number. */
+  receivedInvoicesSince(fromDate: string): StoredInvoice[];
 
   // Alerts
   insertAlerts(drafts: readonly AlertDraft[], now: string): AlertRecord[];

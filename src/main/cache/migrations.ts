@@ -228,4 +228,16 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM sync_state
     WHERE key IN ('shipments_cursor', 'containers_cursor', 'last_full_walk_at');
   `,
+  // 9: the D&D invoice received for a container (amount, currency, invoice date), entered by the
+  // user to set beside its statement; its 30-day dispute window raises a reminder.
+  `
+  CREATE TABLE received_invoices (
+    container_id TEXT PRIMARY KEY,
+    amount REAL NOT NULL,
+    currency TEXT NOT NULL,
+    invoice_date TEXT NOT NULL,
+    entered_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX received_invoices_date ON received_invoices (invoice_date);
+  `,
 ];

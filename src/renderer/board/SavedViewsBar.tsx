@@ -4,6 +4,7 @@
  * in the app's settings, so they survive restarts in both shells.
  */
 import { useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { downloadBlob } from '../lib/download';
 import {
   mergeSavedViews,
   parseSavedViewsFile,
@@ -50,14 +51,7 @@ export function SavedViewsBar({ views, current, onApply }: Props) {
 
   const onExport = () => {
     const blob = new Blob([savedViewsFile(views)], { type: 'application/json' });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = 'quayside-views.json';
-    document.body.append(link);
-    link.click();
-    link.remove();
-    window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadBlob(blob, 'quayside-views.json');
   };
 
   const onImport = async (event: ChangeEvent<HTMLInputElement>) => {

@@ -15,6 +15,7 @@ import {
 import type { ContainerDetail } from '../../shared/desktop';
 import { quayside } from '../bridge';
 import { LfdCell, ReadinessCell } from '../board/columns';
+import { ChargesSection } from '../components/ChargesSection';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
@@ -340,6 +341,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
           ) : null}
         </section>
       ) : null}
+
+      <ChargesSection containerId={row.id} dataVersion={dataVersion} />
 
       <CustomFieldsPanel entityType="container" id={row.id} />
 

@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
+import { downloadBlob } from '../lib/download';
 import type { ColumnSizingState, VisibilityState } from '@tanstack/react-table';
 import {
   BOARD_VIEWS,
@@ -222,14 +223,10 @@ export function ContainersView() {
         });
         rows = xlsx.rows;
       }
-      const url = URL.createObjectURL(blob);
-      const link = document.createElement('a');
-      link.href = url;
-      link.download = `containers-${filters.view ?? 'all'}-${DateTime.fromMillis(appNow()).toISODate()}.${format}`;
-      document.body.append(link);
-      link.click();
-      link.remove();
-      window.setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      downloadBlob(
+        blob,
+        `containers-${filters.view ?? 'all'}-${DateTime.fromMillis(appNow()).toISODate()}.${format}`,
+      );
       setExportState(`Exported ${countOf(rows, 'row')}`);
     } catch (failure) {
       setExportState(`Export failed: ${describeFailure(failure)}`);

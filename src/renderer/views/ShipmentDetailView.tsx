@@ -5,6 +5,7 @@ import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
 import { formatDateTime, statusLabel } from '../lib/format';
+import { CustomerChargesPanel } from '../components/CustomerChargesPanel';
 import { CustomFieldsPanel } from './CustomFields';
 
 export function ShipmentDetailView({ id }: { id: string }) {
@@ -86,6 +87,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
           </tbody>
         </table>
       </div>
+      {s.customer_name ? <CustomerChargesPanel customer={s.customer_name} /> : null}
       <CustomFieldsPanel entityType="shipment" id={id} />
       <ShipmentDocuments shipmentId={id} />
     </article>

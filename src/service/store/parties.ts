@@ -66,6 +66,28 @@ export class PartyStore {
       .execute();
   }
 
+  /**
+   * The account's containers on shipments for this party, oldest first, at most `limit`: the
+   * keys that render them (the party's pass-through D&D statement).
+   */
+  async containerKeys(
+    accountId: string,
+    partyId: string,
+    limit: number,
+  ): Promise<{ id: string; updated_at: string }[]> {
+    return this.db
+      .selectFrom('containers as c')
+      .innerJoin('shipments as s', 's.id', 'c.shipment_id')
+      .select(['c.id as id', 'c.updated_at as updated_at'])
+      .where('s.customer_id', '=', partyId)
+      .where('s.account_id', '=', accountId)
+      .where('c.account_id', '=', accountId)
+      .orderBy('c.created_at')
+      .orderBy('c.id')
+      .limit(limit)
+      .execute();
+  }
+
   /** The new party, or undefined when the account already has one with this company name. */
   async create(accountId: string, companyName: string): Promise<PartiesTable | undefined> {
     const now = this.nowIso();

@@ -4,6 +4,7 @@ import { alertHandlers } from './alerts';
 import { appHandlers } from './app';
 import { boardHandlers } from './board';
 import { cacheHandlers } from './cache';
+import { chargesHandlers } from './charges';
 import { connectionHandlers } from './connection';
 import type { HandlerContext } from './context';
 import { customFieldHandlers } from './custom-fields';
@@ -17,6 +18,7 @@ export type { HandlerContext } from './context';
 export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
   ...appHandlers(ctx),
   ...boardHandlers(ctx),
+  ...chargesHandlers(ctx),
   ...shipmentHandlers(ctx),
   ...trackingRequestHandlers(ctx),
   ...alertHandlers(ctx),
