@@ -46,6 +46,7 @@ const INTEGRATION_SUITE = [
   'test/service/hardening/secrets-at-rest.test.ts',
   'test/service/limits-reference.test.ts',
   'test/service/record-actions.test.ts',
+  'test/service/truckers.test.ts',
   'test/service/rendered-cache.test.ts',
   'test/service/routing/route-response.test.ts',
   'test/service/routing/sea-routes-client.test.ts',
