@@ -10,7 +10,7 @@ import type {
   CachedTerminal,
 } from '../../shared/cached-resources';
 import type { AlertKind, LfdDeadline } from '../../shared/container';
-import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
+import type { AlertDraft, AlertList, AlertRecord, TruckerRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
 import type { CustomFieldDefinitionRecord, CustomFieldValueSet } from './custom-fields';
 
@@ -112,6 +112,8 @@ export interface CacheStore {
   replaceCustomFieldDefinitions(definitions: readonly CustomFieldDefinitionRecord[]): void;
   /** The cached custom field definitions. */
   customFieldDefinitions(): CustomFieldDefinitionRecord[];
+  /** Replaces the cached truckers with the service's complete list (read: `board.truckers()`). */
+  replaceTruckers(truckers: readonly TruckerRecord[]): void;
 
   // Route maps
   /**
