@@ -47,8 +47,8 @@ export interface BoardLine {
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
-    /** The server-side sort key behind this column. */
-    sortKey: BoardSortColumn;
+    /** The server-side sort key behind this column (none: the column does not sort). */
+    sortKey?: BoardSortColumn;
     /** Readable name for the column chooser. */
     label: string;
   }
@@ -57,6 +57,9 @@ declare module '@tanstack/react-table' {
     now: number;
     /** The tariff and per diem tables of the settings (the cost clock). */
     costs?: CostTables;
+    /** The rows chosen for a bulk action, by id, and how a row's box is ticked. */
+    selected?: ReadonlySet<string>;
+    onSelect?: (row: BoardRow, selected: boolean) => void;
   }
 }
 
@@ -205,7 +208,32 @@ export function HoldsCell({ row }: { row: BoardRow }) {
   );
 }
 
+/** The tick box that picks a row for a bulk action (assigning a trucker). */
+function SelectCell({ context }: { context: CellContext<BoardLine, unknown> }) {
+  const row = context.row.original.row;
+  const meta = context.table.options.meta;
+  if (!row || !meta?.onSelect) return null;
+  return (
+    <input
+      type="checkbox"
+      className="board__select"
+      aria-label={`Select ${row.number}`}
+      checked={meta.selected?.has(row.id) ?? false}
+      onClick={(event) => event.stopPropagation()}
+      onChange={(event) => meta.onSelect?.(row, event.target.checked)}
+    />
+  );
+}
+
 export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
+  helper.display({
+    id: 'select',
+    header: '',
+    size: 36,
+    enableResizing: false,
+    meta: { label: 'Select (bulk actions)' },
+    cell: (context) => <SelectCell context={context} />,
+  }),
   helper.display({
     id: 'number',
     header: 'Container',
@@ -362,6 +390,23 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     size: 140,
     meta: { sortKey: 'customer', label: 'Customer' },
     cell: cell((r) => text(r.customer)),
+  }),
+  helper.display({
+    id: 'trucker',
+    header: 'Trucker',
+    size: 130,
+    meta: { sortKey: 'trucker', label: 'Trucker' },
+    cell: cell((r) =>
+      r.trucker ? (
+        r.trucker
+      ) : r.truckerId ? (
+        <span className="muted" title="Assigned to a trucker this desktop has not synced yet">
+          Assigned
+        </span>
+      ) : (
+        <span className="muted">—</span>
+      ),
+    ),
   }),
 ];
 
