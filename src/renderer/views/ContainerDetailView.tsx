@@ -433,9 +433,9 @@ function TruckerPanel({ row, dataVersion }: { row: BoardRow; dataVersion: number
           ? ` · ${[contact.name, contact.email, contact.phone].filter(Boolean).join(', ')}`
           : ''}
       </p>
-      {/* Keyed by the assignment, so the choice starts from what is assigned now. */}
+      {/* The choice starts from what is assigned when the panel opens; the outcome stays shown. */}
       <TruckerAssign
-        key={`${row.truckerId ?? 'none'}-${wholeShipment}`}
+        key={String(wholeShipment)}
         truckers={list}
         current={row.truckerId}
         target={
