@@ -47,8 +47,8 @@ export interface BoardLine {
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData, TValue> {
-    /** The server-side sort key behind this column (none: the column does not sort). */
-    sortKey?: BoardSortColumn;
+    /** The server-side sort key behind this column. */
+    sortKey: BoardSortColumn;
     /** Readable name for the column chooser. */
     label: string;
   }
@@ -208,11 +208,13 @@ export function HoldsCell({ row }: { row: BoardRow }) {
   );
 }
 
-/** The tick box that picks a row for a bulk action (assigning a trucker). */
-function SelectCell({ context }: { context: CellContext<BoardLine, unknown> }) {
-  const row = context.row.original.row;
+/**
+ * The tick box that picks a row for a bulk action (assigning a trucker), drawn in the number's
+ * cell so the number stays the row's first cell and its name.
+ */
+function SelectBox({ row, context }: { row: BoardRow; context: CellContext<BoardLine, unknown> }) {
   const meta = context.table.options.meta;
-  if (!row || !meta?.onSelect) return null;
+  if (!meta?.onSelect) return null;
   return (
     <input
       type="checkbox"
@@ -227,19 +229,20 @@ function SelectCell({ context }: { context: CellContext<BoardLine, unknown> }) {
 
 export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
   helper.display({
-    id: 'select',
-    header: '',
-    size: 36,
-    enableResizing: false,
-    meta: { label: 'Select (bulk actions)' },
-    cell: (context) => <SelectCell context={context} />,
-  }),
-  helper.display({
     id: 'number',
     header: 'Container',
-    size: 120,
+    size: 140,
     meta: { sortKey: 'number', label: 'Container' },
-    cell: cell((r) => <span className="mono strong">{r.number || '—'}</span>),
+    cell: (context) => {
+      const r = context.row.original.row;
+      if (!r) return null;
+      return (
+        <>
+          <SelectBox row={r} context={context} />
+          <span className="mono strong">{r.number || '—'}</span>
+        </>
+      );
+    },
   }),
   helper.display({
     id: 'status',
