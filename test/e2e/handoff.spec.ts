@@ -127,17 +127,13 @@ test.describe('the hand-off to a trucker', () => {
     // The worklist: a box due for pickup asks for a trucker exactly when it has none.
     const worklist = await bridge<{ sections: WorklistGroup[] }>(fresh.app, 'getWorklist', null);
     const items = worklist.sections.flatMap((group) =>
-      group.places.flatMap((place) =>
-        place.items.map((item) => ({ section: group.section, ...item })),
-      ),
+      group.places.flatMap((place) => place.items),
     );
     for (const item of items) {
-      const row = item.row as WorklistGroup['places'][number]['items'][number]['row'] & {
-        truckerId: string | null;
-      };
+      const row = item.row;
       const asks = item.reason.endsWith('; assign a trucker');
       expect(asks, `${row.number}: ${item.reason}`).toBe(
-        PICKUP_SOON.includes(item.section) && row.truckerId === null,
+        PICKUP_SOON.includes(item.section) && !row.truckerId,
       );
     }
     await page
