@@ -16,6 +16,7 @@ const POSTGRES_SUITE = [
   'test/service/feeds/wired/push-subscriptions.test.ts',
   'test/service/feeds/dcsa/callback-replays.test.ts',
   'test/service/shared-rate-limits.test.ts',
+  'test/service/truckers.test.ts',
   'test/integration/engine-sim.test.ts',
 ];
 
