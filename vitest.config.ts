@@ -16,6 +16,7 @@ const POSTGRES_SUITE = [
   'test/service/feeds/wired/push-subscriptions.test.ts',
   'test/service/feeds/dcsa/callback-replays.test.ts',
   'test/service/shared-rate-limits.test.ts',
+  'test/service/truckers.test.ts',
   'test/integration/engine-sim.test.ts',
 ];
 
@@ -46,6 +47,7 @@ const INTEGRATION_SUITE = [
   'test/service/hardening/secrets-at-rest.test.ts',
   'test/service/limits-reference.test.ts',
   'test/service/record-actions.test.ts',
+  'test/service/truckers.test.ts',
   'test/service/rendered-cache.test.ts',
   'test/service/routing/route-response.test.ts',
   'test/service/routing/sea-routes-client.test.ts',

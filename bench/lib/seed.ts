@@ -208,6 +208,7 @@ export async function seedBenchData(
           current_status: 'on_ship',
           pod_terminal_id: terminal.id,
           pickup_facility_id: null,
+          trucker_id: null,
           created_at: at,
           updated_at: at,
         });

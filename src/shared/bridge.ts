@@ -20,6 +20,7 @@ import {
   type ContainerDetail,
   type ShipmentDetail,
   type ShipmentListRow,
+  type TruckerRecord,
 } from './desktop';
 import type { BRIDGE_METHOD_LIST } from './bridge-names';
 import { MAX_DOCUMENT_BYTES, type DocumentSummary } from './documents';
@@ -342,6 +343,37 @@ export const bridgeMethods = {
       { additionalProperties: false },
     ),
     result: result<{ ok: true; field: CustomFieldEntry | null } | { ok: false; message: string }>(),
+  },
+  /** The account's truckers as last synced (works offline). */
+  listTruckers: { argument: NoArgument, result: result<TruckerRecord[]>() },
+  /** Adds a trucker (a party with the trucker role) at the service; refused while offline. */
+  createTrucker: {
+    argument: Type.Object(
+      {
+        companyName: Type.String({ minLength: 1, maxLength: 200 }),
+        scac: Type.Optional(Type.String({ maxLength: 10 })),
+        contactName: Type.Optional(Type.String({ maxLength: 200 })),
+        email: Type.Optional(Type.String({ maxLength: 254 })),
+        phone: Type.Optional(Type.String({ maxLength: 50 })),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<{ ok: true; trucker: TruckerRecord } | { ok: false; message: string }>(),
+  },
+  /**
+   * Assigns a trucker (null: none) to containers, or to every container of a shipment, at the
+   * service; resolves once the cache has the change. Refused while offline.
+   */
+  assignTrucker: {
+    argument: Type.Object(
+      {
+        containerIds: Type.Optional(Type.Array(Id, { minItems: 1, maxItems: 1000 })),
+        shipmentId: Type.Optional(Id),
+        truckerId: Type.Union([Id, Type.Null()]),
+      },
+      { additionalProperties: false },
+    ),
+    result: result<{ ok: true; assigned: number } | { ok: false; message: string }>(),
   },
   /** Asks the service to check the container's line and terminal now (10 a minute at most). */
   refreshContainer: {

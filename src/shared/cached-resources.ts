@@ -85,3 +85,9 @@ export type CachedTerminal =
       attributes: OptionalStrings<RailTerminalResource['attributes']>;
       relationships?: Partial<RailTerminalResource['relationships']>;
     };
+
+/** The id of the container's assigned trucker (a Quayside extension relationship), if any. */
+export function truckerIdOf(container: CachedContainer): string | null {
+  const id: unknown = container.relationships?.trucker?.data?.id;
+  return typeof id === 'string' ? id : null;
+}

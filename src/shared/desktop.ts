@@ -39,6 +39,7 @@ export const BOARD_COLUMNS = [
   'terminalCheckedAt',
   'updatedAt',
   'customer',
+  'trucker',
 ] as const;
 export type BoardColumn = (typeof BOARD_COLUMNS)[number];
 
@@ -111,6 +112,8 @@ export const ContainerQuery = Type.Object(
     /** Completed containers (empty returned) are left out unless this is true. */
     showCompleted: Type.Optional(Type.Boolean()),
     ready: Type.Optional(Type.Boolean()),
+    /** Trucker party ids; `none` (TRUCKER_NONE) matches boxes without a trucker. */
+    trucker: Type.Optional(FilterValues),
     customFields: Type.Optional(Type.Array(CustomFieldFilter, { maxItems: 20 })),
     /** Custom field columns to export after the built-in ones (ignored by the board itself). */
     customFieldColumns: Type.Optional(Type.Array(CustomFieldSlug, { maxItems: 50 })),
@@ -129,6 +132,17 @@ export const ContainerQuery = Type.Object(
   { additionalProperties: false },
 );
 export type ContainerQuery = Static<typeof ContainerQuery>;
+
+/** The trucker filter's value for "no trucker assigned". */
+export const TRUCKER_NONE = 'none';
+
+/** A trucker (a party of the account with the trucker role), as the cache keeps it. */
+export interface TruckerRecord {
+  id: string;
+  companyName: string;
+  scac: string | null;
+  contacts: { name: string | null; email: string | null; phone: string | null }[];
+}
 
 export interface BoardRow {
   id: string;
@@ -167,6 +181,9 @@ export interface BoardRow {
   podTimezone: string | null;
   destinationTimezone: string | null;
   customer: string | null;
+  /** The assigned trucker's party id, and its name when the cache knows the party. */
+  truckerId: string | null;
+  trucker: string | null;
   /** Custom field values by api_slug: the container's own, else its shipment's. */
   customFields: Record<string, BoardCustomValue>;
 }
@@ -208,6 +225,8 @@ export interface BoardFacets {
   terminal: FacetValue[];
   /** The account's custom fields on containers and shipments (the optional board columns). */
   customFields: CustomFieldColumn[];
+  /** The account's truckers (the trucker filter's choices, besides "no trucker"). */
+  truckers: TruckerRecord[];
 }
 
 export interface ShipmentListRow {

@@ -20,6 +20,8 @@ export const SavedViewFilters = Type.Object(
     line: Choice,
     pod: Choice,
     terminal: Choice,
+    /** A trucker's party id, `none` for boxes without one; absent in older files. */
+    trucker: Type.Optional(Choice),
     lfd: Type.Union([Type.Literal('any'), literals(LFD_DUE_FILTERS)]),
     holds: Type.Union([Type.Literal('any'), Type.Literal('yes'), Type.Literal('no')]),
     ready: Type.Union([Type.Literal('any'), Type.Literal('yes'), Type.Literal('no')]),

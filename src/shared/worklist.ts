@@ -62,7 +62,26 @@ export type WorklistRow = Pick<
   | 'ataAt'
   | 'dischargedAt'
   | 'vessel'
->;
+> &
+  Partial<Pick<BoardRow, 'truckerId'>>;
+
+export interface WorklistOptions {
+  /**
+   * Whether a box due for pickup without a trucker says "assign a trucker": on when the account
+   * keeps truckers (a service without them would say it of every box).
+   */
+  askForTrucker?: boolean;
+}
+
+/** Sections whose boxes must be picked up soon: these need a trucker assigned. */
+const PICKUP_SOON: readonly WorklistSection[] = [
+  'overdue_accruing',
+  'move_today',
+  'blocked_lfd_soon',
+  'needs_appointment',
+];
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 export interface WorklistEntry {
   section: WorklistSection;
@@ -95,9 +114,26 @@ function deadlinePhrase(deadline: LfdDeadline, now: number): string {
 
 /**
  * Whether and where a container belongs on the worklist at `now`; null when there is nothing to
- * do today (completed, gone from the terminal, far from arrival, or planned and on time).
+ * do today (completed, gone from the terminal, far from arrival, or planned and on time). A box
+ * due for pickup with no trucker (when the account keeps truckers) says "assign a trucker" first.
  */
-export function worklistEntry(row: WorklistRow, now: number): WorklistEntry | null {
+export function worklistEntry(
+  row: WorklistRow,
+  now: number,
+  options: WorklistOptions = {},
+): WorklistEntry | null {
+  const entry = pickupEntry(row, now);
+  if (!entry || !options.askForTrucker || row.truckerId || !PICKUP_SOON.includes(entry.section)) {
+    return entry;
+  }
+  return {
+    ...entry,
+    reason: `${entry.reason}; assign a trucker`,
+    nextAction: `Assign a trucker, then ${lowerFirst(entry.nextAction)}`,
+  };
+}
+
+function pickupEntry(row: WorklistRow, now: number): WorklistEntry | null {
   if (isCompleted(row.status) || hasLeftTerminal(row.status)) return null;
   const zone = worklistZone(row);
   const today = dayOf(now, zone);
@@ -242,10 +278,11 @@ export function buildWorklist<R extends WorklistRow>(
   rows: readonly R[],
   now: number,
   moneyOf: (row: R) => number = () => 0,
+  options: WorklistOptions = {},
 ): WorklistGroup<R>[] {
   const groups = new Map<WorklistSection, Map<string, WorklistPlace<R>>>();
   for (const row of rows) {
-    const entry = worklistEntry(row, now);
+    const entry = worklistEntry(row, now, options);
     if (!entry) continue;
     const name = row.location.name ?? UNKNOWN_PLACE;
     let places = groups.get(entry.section);

@@ -1,6 +1,6 @@
 /**
  * Custom fields end to end, browser mode against the embedded service: a team admin defines a
- * "Trucker" choice field through the service's API with the embedded service's key (the app has
+ * "Haulier" choice field through the service's API with the embedded service's key (the app has
  * no screen for defining fields), a dispatcher sets it on a container from the detail view, sees
  * it as a board column after the sync, filters by it and exports it.
  */
@@ -187,7 +187,7 @@ function parseCsv(text: string): string[][] {
 test.describe('custom fields on the board', () => {
   const fresh = freshAppPerTest('quayside-custom-fields-');
 
-  test('define "Trucker", set it from the detail view, see, filter and export it', async ({
+  test('define "Haulier", set it from the detail view, see, filter and export it', async ({
     page,
   }) => {
     test.setTimeout(180_000);
@@ -197,8 +197,8 @@ test.describe('custom fields on the board', () => {
         type: 'custom_field_definition',
         attributes: {
           entity_type: 'Container',
-          api_slug: 'trucker',
-          display_name: 'Trucker',
+          api_slug: 'haulier',
+          display_name: 'Haulier',
           data_type: 'enum',
         },
       },
@@ -224,21 +224,21 @@ test.describe('custom fields on the board', () => {
       )
       .toBeGreaterThan(1);
 
-    // Set the trucker on the first container from its detail view.
+    // Set the haulier on the first container from its detail view.
     const board = page.getByRole('grid', { name: 'Containers' });
     const firstRow = page.locator('[role=rowgroup].board__body [role=row]').first();
     const number = ((await firstRow.locator('[data-col="number"]').textContent()) ?? '').trim();
     expect(number).toMatch(/^[A-Z]{4}\d{7}$/);
     await firstRow.click();
     await expect(page.getByRole('heading', { name: number })).toBeVisible();
-    const trucker = page.getByLabel('Trucker', { exact: true });
-    await expect(trucker).toBeEnabled();
-    await trucker.selectOption('acme');
+    const haulier = page.getByLabel('Haulier', { exact: true });
+    await expect(haulier).toBeEnabled();
+    await haulier.selectOption('acme');
     await page
       .getByRole('region', { name: 'Custom fields' })
       .getByRole('button', { name: 'Save' })
       .click();
-    await expect(page.getByText('Trucker saved.')).toBeVisible();
+    await expect(page.getByText('Haulier saved.')).toBeVisible();
 
     // Back on the board the column is offered (hidden until chosen) and shows the value.
     await page
@@ -249,14 +249,14 @@ test.describe('custom fields on the board', () => {
     await columnsMenu.click();
     const columnToggle = page
       .getByRole('group', { name: 'Visible columns' })
-      .getByRole('checkbox', { name: 'Trucker' });
+      .getByRole('checkbox', { name: 'Haulier' });
     await expect(columnToggle).not.toBeChecked();
     await columnToggle.check();
     await columnsMenu.click();
-    await expect(board.getByRole('columnheader', { name: /Trucker/ })).toBeVisible();
+    await expect(board.getByRole('columnheader', { name: /Haulier/ })).toBeVisible();
 
     // Filter by it: only the container just set is left, with its value in the column.
-    const filter = page.getByRole('combobox', { name: 'Trucker filter' });
+    const filter = page.getByRole('combobox', { name: 'Haulier filter' });
     await expect
       .poll(
         async () => {
@@ -269,7 +269,7 @@ test.describe('custom fields on the board', () => {
       )
       .toBe(1);
     await expect(page.getByTestId('board-count')).toHaveText('1 container');
-    const cell = page.locator('[role=rowgroup].board__body [data-col="cf:trucker"]').first();
+    const cell = page.locator('[role=rowgroup].board__body [data-col="cf:haulier"]').first();
     await expect(cell).toHaveText(/Acme Drayage/);
     await expect(board).toContainText(number);
     await page.screenshot({ path: test.info().outputPath('custom-field-column.png') });
@@ -280,7 +280,7 @@ test.describe('custom fields on the board', () => {
       page.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
     const [header, ...rows] = parseCsv(readFileSync((await download.path())!, 'utf8'));
-    const column = header!.indexOf('Trucker');
+    const column = header!.indexOf('Haulier');
     expect(column).toBeGreaterThan(0);
     expect(rows).toHaveLength(1);
     expect(rows[0]![0]).toBe(number);

@@ -162,7 +162,9 @@ test.describe('the dispatcher morning on the embedded default', () => {
     await numbers.fill('X'.repeat(70));
     await expect(page.getByText(/longer than 64 characters/)).toBeVisible();
     await page.getByRole('button', { name: 'Track', exact: true }).click();
-    await expect(page.getByRole('alert')).toHaveText('Fix the problems listed under Numbers first.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'Fix the problems listed under Numbers first.',
+    );
 
     // The line picked by its name.
     const name = await page

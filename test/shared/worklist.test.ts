@@ -258,3 +258,41 @@ describe('counted nouns', () => {
     expect(countOf(2350, 'box', 'boxes')).toBe('2,350 boxes');
   });
 });
+
+describe('a box due for pickup without a trucker', () => {
+  const ask = { askForTrucker: true };
+
+  it('says "assign a trucker" first when the account keeps truckers', () => {
+    const entry = worklistEntry(
+      row({ lfd: { terminal: '2026-11-23' }, truckerId: null }),
+      NOW,
+      ask,
+    );
+    expect(entry).toMatchObject({
+      section: 'move_today',
+      reason: 'Ready, Terminal LFD today; assign a trucker',
+      nextAction: 'Assign a trucker, then book a slot for today and dispatch a truck',
+    });
+    const held = worklistEntry(
+      row({ lfd: { terminal: '2026-11-24' }, holdNames: ['customs'], holdsCount: 1, ready: false }),
+      NOW,
+      ask,
+    );
+    expect(held?.reason).toMatch(/; assign a trucker$/);
+  });
+
+  it('says nothing of truckers once one is assigned, for boxes far off, or without truckers', () => {
+    const due = { lfd: { terminal: '2026-11-23' } };
+    expect(worklistEntry(row({ ...due, truckerId: 'party-1' }), NOW, ask)?.reason).toBe(
+      'Ready, Terminal LFD today',
+    );
+    expect(worklistEntry(row(due), NOW)?.reason).toBe('Ready, Terminal LFD today');
+    const arriving = worklistEntry(
+      row({ ataAt: null, dischargedAt: null, ready: false, etaAt: '2026-11-24T10:00:00Z' }),
+      NOW,
+      ask,
+    );
+    expect(arriving?.section).toBe('arriving_next');
+    expect(arriving?.reason).not.toContain('trucker');
+  });
+});

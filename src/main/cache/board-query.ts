@@ -33,6 +33,8 @@ import {
   type LfdDueFilter,
   type ShipmentDetail,
   type ShipmentListRow,
+  TRUCKER_NONE,
+  type TruckerRecord,
 } from '../../shared/desktop';
 
 export { BOARD_COLUMNS, BOARD_VIEWS } from '../../shared/desktop';
@@ -48,6 +50,9 @@ export type {
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
+
+/** The assigned trucker's name (a subquery, so no read of the board joins another table). */
+const TRUCKER_NAME = '(SELECT tr.company_name FROM truckers tr WHERE tr.id = c.trucker_id)';
 
 /** Board column -> SQL expression it sorts on. */
 const SORT_COLUMNS: Record<BoardColumn, string> = {
@@ -72,6 +77,7 @@ const SORT_COLUMNS: Record<BoardColumn, string> = {
   terminalCheckedAt: 'c.terminal_checked_at',
   updatedAt: 'c.updated_at',
   customer: 's.customer_name',
+  trucker: TRUCKER_NAME,
 };
 
 /** A box's port zone: its own, else its shipment's (every read that dates a box uses it). */
@@ -92,7 +98,8 @@ const SELECT_ROW = `SELECT c.id, c.shipment_id AS shipmentId, c.number,
   c.pickup_appointment_at AS pickupAppointmentAt, c.picked_up_at AS pickedUpAt,
   c.terminal_checked_at AS terminalCheckedAt,
   c.updated_at AS updatedAt, ${POD_TIMEZONE},
-  s.customer_name AS customer, c.lfd_deadlines AS deadlines,
+  s.customer_name AS customer, c.trucker_id AS truckerId, ${TRUCKER_NAME} AS trucker,
+  c.lfd_deadlines AS deadlines,
   json_extract(c.json, '$.attributes.final_destination_timezone') AS destinationTimezone,
   json_extract(c.json, '$.attributes.pod_rail_departed_at') AS railDepartedAt,
   json_extract(c.json, '$.attributes.ind_rail_unloaded_at') AS railUnloadedAt,
@@ -279,6 +286,15 @@ export class BoardQueries {
     inList('s.line_scac', q.line);
     inList('s.pod_locode', q.pod);
     inList('t.name', q.terminal);
+    if (q.trucker?.length) {
+      const ids = q.trucker.filter((id) => id !== TRUCKER_NONE);
+      const either = [
+        ...(ids.length ? [`c.trucker_id IN (${ids.map(() => '?').join(', ')})`] : []),
+        ...(ids.length < q.trucker.length ? ['c.trucker_id IS NULL'] : []),
+      ];
+      parts.push(`(${either.join(' OR ')})`);
+      params.push(...ids);
+    }
     if (q.lfdFrom) {
       parts.push('c.lfd >= ?');
       params.push(isoParam(q.lfdFrom, 'lfdFrom'));
@@ -643,6 +659,16 @@ export class BoardQueries {
     yield* flush();
   }
 
+  /** The cached truckers by company name. */
+  truckers(): TruckerRecord[] {
+    return (
+      this.stmt(
+        `SELECT id, company_name AS companyName, scac, contacts FROM truckers
+         ORDER BY company_name COLLATE NOCASE, id`,
+      ).all() as (Omit<TruckerRecord, 'contacts'> & { contacts: string })[]
+    ).map((r) => ({ ...r, contacts: JSON.parse(r.contacts) as TruckerRecord['contacts'] }));
+  }
+
   /**
    * Every container still at its terminal or on its way there (the worklist's candidates), at
    * most `limit`, earliest deadline first.
@@ -720,6 +746,7 @@ export class BoardQueries {
       pod: values(facets.pod),
       terminal: values(facets.terminal),
       customFields: this.customFieldColumns(),
+      truckers: this.truckers(),
     };
     // Counted as of `state`: a write during the scan leaves the next call to count again.
     this.keptFacets = { state, facets: counted };

@@ -28,7 +28,7 @@ import {
 
 export const CACHE_FILE = 'quayside-cache.sqlite';
 
-import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
+import type { AlertDraft, AlertList, AlertRecord, TruckerRecord } from '../../shared/desktop';
 import type {
   AlertDetector,
   AlertListOptions,
@@ -307,13 +307,13 @@ export class Cache implements CacheStore {
          available_for_pickup, ready, holds_count, fees_amount, fees_currency, lfd, lfd_source,
          pickup_appointment_at, picked_up_at, empty_returned_at, terminal_checked_at, updated_at,
          pod_timezone, lfd_deadlines, lfd_first_due_at, lfd_first_end_at, lfd_last_end_at,
-         appointment_day_at, hash, json, first_seen_at, synced_at, events_stale)
+         appointment_day_at, trucker_id, hash, json, first_seen_at, synced_at, events_stale)
        VALUES (@id, @shipment_id, @number, @ref_numbers, @current_status, @pod_terminal_id,
          @pod_arrived_at, @pod_discharged_at, @availability_known, @available_for_pickup, @ready,
          @holds_count, @fees_amount, @fees_currency, @lfd, @lfd_source, @pickup_appointment_at,
          @picked_up_at, @empty_returned_at, @terminal_checked_at, @updated_at, @pod_timezone,
          @lfd_deadlines, @lfd_first_due_at, @lfd_first_end_at, @lfd_last_end_at,
-         @appointment_day_at, @hash, @json, @now, @now, 1)
+         @appointment_day_at, @trucker_id, @hash, @json, @now, @now, 1)
        ON CONFLICT(id) DO UPDATE SET shipment_id = excluded.shipment_id,
          number = excluded.number, ref_numbers = excluded.ref_numbers,
          current_status = excluded.current_status, pod_terminal_id = excluded.pod_terminal_id,
@@ -328,7 +328,8 @@ export class Cache implements CacheStore {
          pod_timezone = excluded.pod_timezone, lfd_deadlines = excluded.lfd_deadlines,
          lfd_first_due_at = excluded.lfd_first_due_at,
          lfd_first_end_at = excluded.lfd_first_end_at, lfd_last_end_at = excluded.lfd_last_end_at,
-         appointment_day_at = excluded.appointment_day_at, hash = excluded.hash, json = excluded.json,
+         appointment_day_at = excluded.appointment_day_at, trucker_id = excluded.trucker_id,
+         hash = excluded.hash, json = excluded.json,
          synced_at = excluded.synced_at, events_stale = 1
        RETURNING seq`,
     ).get({ ...row, now }) as { seq: number };
@@ -421,6 +422,22 @@ export class Cache implements CacheStore {
         for (const o of orphans) {
           if (o.entityType === 'shipment') this.refreshSearchForShipment(o.entityId);
           else this.refreshSearchForContainer(o.entityId);
+        }
+      })
+      .immediate();
+  }
+
+  /** Replaces the cached truckers with the service's complete list, in one transaction. */
+  replaceTruckers(truckers: readonly TruckerRecord[]): void {
+    this.db
+      .transaction(() => {
+        this.db.exec('DELETE FROM truckers');
+        const insert = this.stmt(
+          `INSERT INTO truckers (id, company_name, scac, contacts, json) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT(id) DO NOTHING`,
+        );
+        for (const t of truckers) {
+          insert.run(t.id, t.companyName, t.scac, JSON.stringify(t.contacts), JSON.stringify(t));
         }
       })
       .immediate();

@@ -10,7 +10,7 @@ import type {
   CachedTerminal,
 } from '../../shared/cached-resources';
 import type { AlertKind, LfdDeadline } from '../../shared/container';
-import type { AlertDraft, AlertList, AlertRecord } from '../../shared/desktop';
+import type { AlertDraft, AlertList, AlertRecord, TruckerRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
 import type { ReceivedInvoice } from '../../shared/charges/statement';
 
@@ -123,6 +123,8 @@ export interface CacheStore {
   customFieldDefinitions(): CustomFieldDefinitionRecord[];
   /** A record's cached custom field values by api_slug. */
   customFieldValuesOf(entityType: 'shipment' | 'container', id: string): Record<string, unknown>;
+  /** Replaces the cached truckers with the service's complete list (read: `board.truckers()`). */
+  replaceTruckers(truckers: readonly TruckerRecord[]): void;
 
   // Route maps
   /**

@@ -240,4 +240,19 @@ export const MIGRATIONS: readonly string[] = [
   ) STRICT;
   CREATE INDEX received_invoices_date ON received_invoices (invoice_date);
   `,
+  // 10: truckers. The account's parties with the trucker role (the assign menus and the
+  // board's column read them offline), and each container's assigned trucker, projected from
+  // the stored record (a service that already sent the relationship needs no new walk).
+  `
+  CREATE TABLE truckers (
+    id TEXT PRIMARY KEY,
+    company_name TEXT NOT NULL,
+    scac TEXT,
+    contacts TEXT NOT NULL,
+    json TEXT NOT NULL
+  ) STRICT;
+  ALTER TABLE containers ADD COLUMN trucker_id TEXT;
+  UPDATE containers SET trucker_id = json_extract(json, '$.relationships.trucker.data.id');
+  CREATE INDEX containers_trucker ON containers (trucker_id) WHERE trucker_id IS NOT NULL;
+  `,
 ];

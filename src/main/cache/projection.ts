@@ -18,9 +18,10 @@ import {
   type LfdSource,
 } from '../../shared/container';
 import { DateTime } from 'luxon';
-import type {
-  CachedContainer as ContainerResource,
-  CachedShipment as ShipmentResource,
+import {
+  truckerIdOf,
+  type CachedContainer as ContainerResource,
+  type CachedShipment as ShipmentResource,
 } from '../../shared/cached-resources';
 
 /**
@@ -158,6 +159,8 @@ export interface ContainerRow {
   terminal_checked_at: string | null;
   updated_at: string | null;
   pod_timezone: string | null;
+  /** The trucker party the box is assigned to (a Quayside extension). */
+  trucker_id: string | null;
   hash: string;
   json: string;
 }
@@ -197,6 +200,7 @@ export function containerRow(resource: ContainerResource): ContainerRow {
     terminal_checked_at: normIso(a.terminal_checked_at),
     updated_at: normIso(a.updated_at),
     pod_timezone: a.pod_timezone,
+    trucker_id: truckerIdOf(resource),
     ...stored(resource),
   };
 }

@@ -17,6 +17,7 @@ import type { CacheStore } from '../cache/interface';
 import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
 import { syncDocuments } from '../sync/documents';
+import { syncTruckers } from '../sync/truckers';
 import type { EmbeddedServiceProcess, EmbeddedState } from '../embedded/launcher';
 import { SavedAppClock } from './app-clock';
 import { sourceFor, type Source } from './source';
@@ -213,6 +214,14 @@ export class AppCore {
       onSkipped: (record) =>
         this.log(`sync skipped ${record.type} ${record.id ?? ''}: ${record.reason}`),
       extraSteps: [
+        async (client) => {
+          // Truckers are extra too: a service without them keeps the board's sync whole.
+          try {
+            await syncTruckers(client, cache);
+          } catch (error) {
+            this.log('sync of truckers failed', error);
+          }
+        },
         async (client, budget) => {
           // Documents are extra: a service without them (or a failed download) never fails
           // the board's sync.

@@ -54,6 +54,9 @@ interface Props {
   costs?: CostTables;
   now: number;
   onOpen(row: BoardRow): void;
+  /** Rows ticked for a bulk action; without onSelect the tick boxes are not drawn. */
+  selected?: ReadonlySet<string>;
+  onSelect?(row: BoardRow, selected: boolean): void;
   /** The columns (default: the built-in ones; the board adds its custom field columns). */
   columns?: ColumnDef<BoardLine, unknown>[];
 }
@@ -161,7 +164,7 @@ export const BoardTable = memo(function BoardTable(props: Props) {
       columnSizing: sizing,
       columnVisibility: props.columnVisibility,
     },
-    meta: { now, costs: props.costs },
+    meta: { now, costs: props.costs, selected: props.selected, onSelect: props.onSelect },
     onColumnSizingChange: (updater) => {
       const next = typeof updater === 'function' ? updater(sizing) : updater;
       // Keep only what the user changed; the rest stays fitted to the content.
@@ -307,7 +310,7 @@ export const BoardTable = memo(function BoardTable(props: Props) {
               onKeyDown={(event) => onRowKeyDown(event, item.index, line.row)}
               onDoubleClick={() => line.row && props.onOpen(line.row)}
               onClick={(event) => {
-                if (line.row && (event.target as HTMLElement).closest('a') === null)
+                if (line.row && (event.target as HTMLElement).closest('a, input') === null)
                   props.onOpen(line.row);
               }}
             >

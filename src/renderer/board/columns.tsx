@@ -57,6 +57,9 @@ declare module '@tanstack/react-table' {
     now: number;
     /** The tariff and per diem tables of the settings (the cost clock). */
     costs?: CostTables;
+    /** The rows chosen for a bulk action, by id, and how a row's box is ticked. */
+    selected?: ReadonlySet<string>;
+    onSelect?: (row: BoardRow, selected: boolean) => void;
   }
 }
 
@@ -205,13 +208,41 @@ export function HoldsCell({ row }: { row: BoardRow }) {
   );
 }
 
+/**
+ * The tick box that picks a row for a bulk action (assigning a trucker), drawn in the number's
+ * cell so the number stays the row's first cell and its name.
+ */
+function SelectBox({ row, context }: { row: BoardRow; context: CellContext<BoardLine, unknown> }) {
+  const meta = context.table.options.meta;
+  if (!meta?.onSelect) return null;
+  return (
+    <input
+      type="checkbox"
+      className="board__select"
+      aria-label={`Select ${row.number}`}
+      checked={meta.selected?.has(row.id) ?? false}
+      onClick={(event) => event.stopPropagation()}
+      onChange={(event) => meta.onSelect?.(row, event.target.checked)}
+    />
+  );
+}
+
 export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
   helper.display({
     id: 'number',
     header: 'Container',
-    size: 120,
+    size: 140,
     meta: { sortKey: 'number', label: 'Container' },
-    cell: cell((r) => <span className="mono strong">{r.number || '—'}</span>),
+    cell: (context) => {
+      const r = context.row.original.row;
+      if (!r) return null;
+      return (
+        <>
+          <SelectBox row={r} context={context} />
+          <span className="mono strong">{r.number || '—'}</span>
+        </>
+      );
+    },
   }),
   helper.display({
     id: 'status',
@@ -362,6 +393,23 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     size: 140,
     meta: { sortKey: 'customer', label: 'Customer' },
     cell: cell((r) => text(r.customer)),
+  }),
+  helper.display({
+    id: 'trucker',
+    header: 'Trucker',
+    size: 130,
+    meta: { sortKey: 'trucker', label: 'Trucker' },
+    cell: cell((r) =>
+      r.trucker ? (
+        r.trucker
+      ) : r.truckerId ? (
+        <span className="muted" title="Assigned to a trucker this desktop has not synced yet">
+          Assigned
+        </span>
+      ) : (
+        <span className="muted">—</span>
+      ),
+    ),
   }),
 ];
 

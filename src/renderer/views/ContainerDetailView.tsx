@@ -12,7 +12,9 @@ import {
   rowHeadlineDeadline,
   rowPlaceZone,
 } from '../../shared/container';
-import type { ContainerDetail } from '../../shared/desktop';
+import { useState } from 'react';
+import type { BoardRow, ContainerDetail } from '../../shared/desktop';
+import { TruckerAssign } from '../board/TruckerAssign';
 import { quayside } from '../bridge';
 import { LfdCell, ReadinessCell } from '../board/columns';
 import { ChargesSection } from '../components/ChargesSection';
@@ -342,6 +344,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         </section>
       ) : null}
 
+      <TruckerPanel row={row} dataVersion={dataVersion} />
+
       <ChargesSection containerId={row.id} dataVersion={dataVersion} />
 
       <CustomFieldsPanel entityType="container" id={row.id} />
@@ -409,5 +413,50 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
         </button>
       </p>
     </article>
+  );
+}
+
+/** The box's trucker: shown, and assigned for this box or every box of its shipment. */
+function TruckerPanel({ row, dataVersion }: { row: BoardRow; dataVersion: number }) {
+  const truckers = useAsync(() => quayside.listTruckers(), `truckers-${dataVersion}`);
+  const [wholeShipment, setWholeShipment] = useState(false);
+  const list = truckers.value ?? [];
+  const assigned = list.find((t) => t.id === row.truckerId);
+  const contact = assigned?.contacts[0];
+  return (
+    <section aria-labelledby="trucker-heading" className="panel">
+      <h3 id="trucker-heading">Trucker</h3>
+      <p data-testid="detail-trucker">
+        {assigned
+          ? `${assigned.companyName}${assigned.scac ? ` (${assigned.scac})` : ''}`
+          : row.truckerId
+            ? 'Assigned to a trucker this desktop has not synced yet'
+            : 'No trucker assigned'}
+        {contact
+          ? ` · ${[contact.name, contact.email, contact.phone].filter(Boolean).join(', ')}`
+          : ''}
+      </p>
+      {/* The choice starts from what is assigned when the panel opens; the outcome stays shown. */}
+      <TruckerAssign
+        key={String(wholeShipment)}
+        truckers={list}
+        current={row.truckerId}
+        target={
+          wholeShipment && row.shipmentId
+            ? { shipmentId: row.shipmentId }
+            : { containerIds: [row.id] }
+        }
+      />
+      {row.shipmentId ? (
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={wholeShipment}
+            onChange={(e) => setWholeShipment(e.target.checked)}
+          />
+          Every container of this shipment
+        </label>
+      ) : null}
+    </section>
   );
 }

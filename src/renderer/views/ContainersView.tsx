@@ -8,8 +8,11 @@ import {
   type BoardView,
   type CustomFieldColumn,
   type ContainerQuery,
+  type BoardRow,
   type LfdDueFilter,
+  TRUCKER_NONE,
 } from '../../shared/desktop';
+import { TruckerAssign } from '../board/TruckerAssign';
 import { quayside } from '../bridge';
 import { BoardTable, type BoardDensity, type BoardSort } from '../board/BoardTable';
 import { BOARD_COLUMN_DEFS, customFieldColumnDefs } from '../board/columns';
@@ -61,6 +64,8 @@ interface Filters {
   line: string;
   pod: string;
   terminal: string;
+  /** A trucker's id, `none` (TRUCKER_NONE) for boxes without one, empty for any. */
+  trucker?: string;
   lfd: LfdWindow;
   holds: 'any' | 'yes' | 'no';
   ready: 'any' | 'yes' | 'no';
@@ -75,6 +80,7 @@ const NO_FILTERS: Filters = {
   line: '',
   pod: '',
   terminal: '',
+  trucker: '',
   lfd: 'any',
   holds: 'any',
   ready: 'any',
@@ -107,6 +113,7 @@ function toQuery(
   if (filters.line) query.line = [filters.line];
   if (filters.pod) query.pod = [filters.pod];
   if (filters.terminal) query.terminal = [filters.terminal];
+  if (filters.trucker) query.trucker = [filters.trucker];
   // A filter stored by an older version (an hour window) reads as "any".
   if (filters.lfd !== 'any' && filters.lfd in LFD_WINDOWS) query.lfdDue = filters.lfd;
   if (filters.holds !== 'any') query.hasHolds = filters.holds === 'yes';
@@ -198,6 +205,18 @@ export function ContainersView() {
 
   const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });
   const onOpen = useCallback((row: { id: string }) => navigate('containers', row.id), []);
+  // Rows ticked for a bulk action, by id (kept across scrolling and syncs; cleared after use).
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
+  const onSelect = useCallback((row: BoardRow, on: boolean) => {
+    setSelected((previous) => {
+      const next = new Set(previous);
+      if (on) next.add(row.id);
+      else next.delete(row.id);
+      return next;
+    });
+  }, []);
+  const truckers = facets.value?.truckers ?? [];
+  const [bulkMessage, setBulkMessage] = useState<string | null>(null);
 
   /** Downloads the current view as CSV or .xlsx, named with the app's date (simulated in demo mode). */
   const onExport = async (format: 'csv' | 'xlsx') => {
@@ -330,6 +349,19 @@ export function ContainersView() {
           {facetOptions('terminal')}
         </select>
         <select
+          aria-label="Trucker filter"
+          value={filters.trucker ?? ''}
+          onChange={(e) => update({ trucker: e.target.value })}
+        >
+          <option value="">Any trucker</option>
+          <option value={TRUCKER_NONE}>No trucker</option>
+          {truckers.map((trucker) => (
+            <option key={trucker.id} value={trucker.id}>
+              {trucker.companyName}
+            </option>
+          ))}
+        </select>
+        <select
           aria-label="LFD window"
           value={filters.lfd}
           onChange={(e) => update({ lfd: e.target.value as LfdWindow })}
@@ -395,6 +427,11 @@ export function ContainersView() {
         </span>
         <CostSummary cost={viewCost.value} />
         {exportState ? <span className="muted">{exportState}</span> : null}
+        {bulkMessage ? (
+          <span className="muted" role="status" data-testid="bulk-message">
+            {bulkMessage}
+          </span>
+        ) : null}
         <span className="spacer" />
         <details className="columns-menu">
           <summary>Columns</summary>
@@ -433,6 +470,24 @@ export function ContainersView() {
         </button>
       </div>
 
+      {selected.size > 0 ? (
+        <div className="bulk-bar" role="region" aria-label="Bulk actions">
+          <span data-testid="selected-count">{countOf(selected.size, 'container')} selected</span>
+          <TruckerAssign
+            truckers={truckers}
+            target={{ containerIds: [...selected] }}
+            label="Assign trucker"
+            onAssigned={(message) => {
+              setBulkMessage(message);
+              setSelected(new Set());
+            }}
+          />
+          <button type="button" className="secondary" onClick={() => setSelected(new Set())}>
+            Clear selection
+          </button>
+        </div>
+      ) : null}
+
       {pages.error ? (
         <p role="alert" className="error-banner">
           Could not load containers: {pages.error}
@@ -464,6 +519,8 @@ export function ContainersView() {
           costs={settings?.costs}
           now={now}
           onOpen={onOpen}
+          selected={selected}
+          onSelect={onSelect}
         />
       )}
     </section>

@@ -13,24 +13,57 @@ import { storedPortCalls } from '../routing';
 import { CONTAINER_REFRESHES_PER_MINUTE } from '../rate-limit';
 import { ROUTING_NOT_ENABLED } from './containers';
 import { IdParams, accountOf, isUuid, sendDocument } from './http';
+import { Nullable } from '../../shared/api/common';
+import type { ContainerEdit } from '../store/record-edits';
+
+/** The id of the account's trucker party `id`, or a 422 at `pointer` (unknown, or no trucker). */
+export async function checkedTrucker(
+  ctx: ServiceContext,
+  accountId: string,
+  id: string,
+  pointer: string,
+): Promise<string> {
+  const party = isUuid(id) ? await ctx.stores.parties.owned(accountId, id) : undefined;
+  if (!party) {
+    throw new ApiError(422, `No party with id ${id}`, { code: 'not_found', source: { pointer } });
+  }
+  if (!(JSON.parse(party.roles) as string[]).includes('trucker')) {
+    throw new ApiError(422, `${party.company_name} is not a trucker (give it the trucker role)`, {
+      code: 'not_a_trucker',
+      source: { pointer },
+    });
+  }
+  return party.id;
+}
 
 const MAX_BULK = 100;
 const RefNumbers = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 });
 
+/** `relationships.trucker` of a container edit (a Quayside extension). */
+export const TruckerRelationship = Type.Object(
+  { data: Nullable(Type.Object({ type: Type.Literal('party'), id: Type.String() })) },
+  {
+    'x-quayside-extension': true,
+    description: "One of the account's parties with the `trucker` role; null clears it.",
+  },
+);
+
 const ContainerEdit = Type.Object({
   type: Type.Literal('container'),
   id: Type.String(),
-  attributes: Type.Object({ ref_numbers: RefNumbers }),
+  attributes: Type.Optional(Type.Object({ ref_numbers: Type.Optional(RefNumbers) })),
+  relationships: Type.Optional(Type.Object({ trucker: Type.Optional(TruckerRelationship) })),
 });
 
 const ContainersPatchBody = Type.Object({
   data: Type.Union([ContainerEdit, Type.Array(ContainerEdit, { minItems: 1, maxItems: MAX_BULK })]),
 });
-type ContainersPatchBody = {
-  data:
-    | { id: string; attributes: { ref_numbers: string[] } }
-    | { id: string; attributes: { ref_numbers: string[] } }[];
-};
+interface ContainerEditBody {
+  id: string;
+  attributes?: { ref_numbers?: string[] };
+  relationships?: { trucker?: { data: { type: 'party'; id: string } | null } };
+}
+type ContainersPatchBody = { data: ContainerEditBody | ContainerEditBody[] };
 
 const RouteDocument = Type.Object({
   data: Type.Object({
@@ -50,14 +83,26 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
     return ctx.stores.reads.ownedContainer(accountId, id);
   }
 
+  /** The checked trucker id (null clears); `seen` keeps the answers of one request. */
+  async function truckerOf(
+    accountId: string,
+    id: string | null,
+    pointer: string,
+    seen: Map<string, string | null>,
+  ): Promise<string | null> {
+    if (id === null) return null;
+    if (!seen.has(id)) seen.set(id, await checkedTrucker(ctx, accountId, id, pointer));
+    return seen.get(id)!;
+  }
+
   app.patch(
     '/containers',
     {
       schema: {
         tags: ['Containers'],
-        summary: 'Edit the ref numbers of one container or of up to 100 at once',
+        summary: 'Edit the ref numbers (or trucker) of one container or of up to 100 at once',
         description:
-          '`data` is one container (`{type, id, attributes: {ref_numbers}}`) or a list of them; the answer has the same form. All or nothing: when one id is not found, nothing changes (404 pointing at it).',
+          '`data` is one container (`{type, id, attributes: {ref_numbers}}`) or a list of them; the answer has the same form. All or nothing: when one id is not found, nothing changes (404 pointing at it). Quayside extension: `relationships.trucker` assigns a party with the `trucker` role (null clears it); an item may carry it instead of `attributes`.',
         body: ContainersPatchBody,
         response: {
           200: Type.Object({
@@ -70,15 +115,38 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
       const account = accountOf(request);
       const body = request.body as ContainersPatchBody;
       const list = Array.isArray(body.data) ? body.data : [body.data];
-      const edits = list.map((item) => ({
-        id: item.id,
-        refNumbers: [...new Set(item.attributes.ref_numbers.map((r) => r.trim()).filter(Boolean))],
-      }));
+      const at = (index: number) => (Array.isArray(body.data) ? `/data/${index}` : '/data');
+      const truckers = new Map<string, string | null>();
+      const edits: ContainerEdit[] = [];
+      for (const [index, item] of list.entries()) {
+        const refs = item.attributes?.ref_numbers;
+        const trucker = item.relationships?.trucker;
+        if (!refs && !trucker) {
+          throw new ApiError(
+            422,
+            'Nothing to change: send attributes.ref_numbers or relationships.trucker',
+            {
+              source: { pointer: `${at(index)}/attributes` },
+            },
+          );
+        }
+        const edit: ContainerEdit = { id: item.id };
+        if (refs) edit.refNumbers = [...new Set(refs.map((r) => r.trim()).filter(Boolean))];
+        if (trucker) {
+          edit.truckerId = await truckerOf(
+            account.id,
+            trucker.data?.id ?? null,
+            `${at(index)}/relationships/trucker/data/id`,
+            truckers,
+          );
+        }
+        edits.push(edit);
+      }
       const badId = list.findIndex((item) => !isUuid(item.id));
       const { missing } =
         badId >= 0
           ? { missing: [list[badId]!.id] }
-          : await ctx.stores.edits.editContainerRefNumbers(account.id, edits);
+          : await ctx.stores.edits.editContainers(account.id, edits);
       if (missing.length) {
         const index = list.findIndex((item) => item.id === missing[0]);
         throw new ApiError(404, `No container with id ${missing[0]}`, {

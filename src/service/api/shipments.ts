@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documents';
 import { extension } from '../../shared/api/resources';
+import { checkedTrucker } from './container-actions';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
@@ -44,6 +45,21 @@ const ShipmentUpdateBody = Type.Object({
               Type.Null(),
             ]),
           }),
+        ),
+        trucker: Type.Optional(
+          Type.Object(
+            {
+              data: Type.Union([
+                Type.Object({ type: Type.Literal('party'), id: Type.String() }),
+                Type.Null(),
+              ]),
+            },
+            {
+              'x-quayside-extension': true,
+              description:
+                "Assigns every container of the shipment to one of the account's truckers (null clears it).",
+            },
+          ),
         ),
       }),
     ),
@@ -161,7 +177,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
         tags: ['Shipments'],
         summary: 'Edit a shipment: ref numbers, tags, customer (party) and custom fields',
         description:
-          "Quayside extensions: `relationships.customer` names one of the account's parties (null clears it; the shipment shows its company name as customer_name) and `attributes.custom_fields` sets custom fields by api_slug (null removes one). Every value is checked before anything is written.",
+          "Quayside extensions: `relationships.trucker` assigns every container of the shipment to a trucker party (null clears it); `relationships.customer` names one of the account's parties (null clears it; the shipment shows its company name as customer_name) and `attributes.custom_fields` sets custom fields by api_slug (null removes one). Every value is checked before anything is written.",
         params: IdParams,
         body: ShipmentUpdateBody,
         response: { 200: ShipmentDocument },
@@ -189,6 +205,17 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
         }
         customer = { id: party.id, companyName: party.company_name };
       }
+      const truckerRef = relationships?.trucker;
+      const truckerId = !truckerRef
+        ? undefined
+        : truckerRef.data === null
+          ? null
+          : await checkedTrucker(
+              ctx,
+              account.id,
+              truckerRef.data.id,
+              '/data/relationships/trucker/data/id',
+            );
       if (attributes.custom_fields) {
         await ctx.customFields.setMany(
           account.id,
@@ -202,6 +229,9 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
         tags: clean(attributes.tags),
         customer,
       });
+      if (truckerId !== undefined) {
+        await ctx.stores.edits.assignShipmentTrucker(account.id, id, truckerId);
+      }
       const row = await findOwned(account.id, id);
       const doc = await document(account.id, await render.shipments([row!]), 'custom_fields');
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });

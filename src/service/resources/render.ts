@@ -187,6 +187,9 @@ export function renderParty(p: PartiesTable): Resource {
     type: 'party',
     attributes: {
       company_name: p.company_name,
+      roles: JSON.parse(p.roles) as unknown,
+      scac: p.scac,
+      contacts: JSON.parse(p.contacts) as unknown,
       created_at: p.created_at,
       updated_at: p.updated_at,
     },
@@ -358,6 +361,8 @@ export class ResourceRendering {
         pod_terminal: one('terminal', c.pod_terminal_id),
         transport_events: many('transport_event', eventIds),
         raw_events: many('raw_event', rawIds),
+        // The dray carrier the box is assigned to (a Quayside extension).
+        trucker: one('party', c.trucker_id),
       },
       links: { self: `${API_PREFIX}/containers/${c.id}` },
     };

@@ -896,6 +896,41 @@ const realApiAttributes: Migration = {
   },
 };
 
+/**
+ * Truckers (a Quayside extension): a party's roles, SCAC and contacts, and the trucker a
+ * container is assigned to. Idempotent like 0016.
+ */
+const truckers: Migration = {
+  async up(db: AnyDb) {
+    const tables = await db.introspection.getTables();
+    const has = (table: string, column: string) =>
+      tables.some((t) => t.name === table && t.columns.some((c) => c.name === column));
+    if (!has('parties', 'roles')) {
+      await db.schema
+        .alterTable('parties')
+        .addColumn('roles', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+    }
+    if (!has('parties', 'scac')) {
+      await db.schema.alterTable('parties').addColumn('scac', 'varchar(4)').execute();
+    }
+    if (!has('parties', 'contacts')) {
+      await db.schema
+        .alterTable('parties')
+        .addColumn('contacts', 'text', (c) => c.notNull().defaultTo('[]'))
+        .execute();
+    }
+    if (!has('containers', 'trucker_id')) {
+      await db.schema
+        .alterTable('containers')
+        .addColumn('trucker_id', 'varchar(36)', (c) =>
+          c.references('parties.id').onDelete('set null'),
+        )
+        .execute();
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -914,6 +949,7 @@ export const migrations: Record<string, Migration> = {
   '0014_native_booleans': nativeBooleans,
   '0015_initial_custom_fields': initialCustomFields,
   '0016_real_api_attributes': realApiAttributes,
+  '0017_truckers': truckers,
 };
 
 export const migrationProvider: MigrationProvider = {

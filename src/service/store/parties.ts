@@ -1,6 +1,7 @@
 /**
- * Parties: the companies an account tracks shipments for. A company name is unique within an
- * account; a shipment or tracking request names its party as `customer`.
+ * Parties: the companies an account works with. A company name is unique within an account; a
+ * shipment or tracking request names its party as `customer`; a party with the `trucker` role
+ * (its SCAC and contacts kept with it) is the dray carrier a container is assigned to.
  */
 import type { Kysely, Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
@@ -9,6 +10,22 @@ import type { ListPage, PageWindow } from './account-reads';
 import type { Database, PartiesTable } from './schema';
 
 type Db = Kysely<Database> | Transaction<Database>;
+
+/** What a party carries beside its name (all optional on a write: absent keeps the value). */
+export interface PartyDetails {
+  roles?: string[];
+  scac?: string | null;
+  contacts?: { name: string | null; email: string | null; phone: string | null }[];
+}
+
+const detailColumns = (d: PartyDetails): Partial<PartiesTable> => ({
+  ...(d.roles ? { roles: JSON.stringify(d.roles) } : {}),
+  ...(d.scac !== undefined ? { scac: d.scac } : {}),
+  ...(d.contacts ? { contacts: JSON.stringify(d.contacts) } : {}),
+});
+
+/** LIKE pattern matching a role inside the stored JSON list (roles are plain words). */
+const rolePattern = (role: string) => `%${JSON.stringify(role)}%`;
 
 /** True for the unique-constraint failure of SQLite and PostgreSQL. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -30,9 +47,10 @@ export class PartyStore {
     return new Date(this.clock.now()).toISOString();
   }
 
-  /** A page of the account's parties by company name. */
-  async list(accountId: string, page: PageWindow): Promise<ListPage<PartiesTable>> {
-    const base = this.db.selectFrom('parties').where('account_id', '=', accountId);
+  /** A page of the account's parties by company name; with a role, only those that have it. */
+  async list(accountId: string, page: PageWindow, role?: string): Promise<ListPage<PartiesTable>> {
+    let base = this.db.selectFrom('parties').where('account_id', '=', accountId);
+    if (role) base = base.where('roles', 'like', rolePattern(role));
     const [{ total }, rows] = await Promise.all([
       base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       base
@@ -89,12 +107,20 @@ export class PartyStore {
   }
 
   /** The new party, or undefined when the account already has one with this company name. */
-  async create(accountId: string, companyName: string): Promise<PartiesTable | undefined> {
+  async create(
+    accountId: string,
+    companyName: string,
+    details: PartyDetails = {},
+  ): Promise<PartiesTable | undefined> {
     const now = this.nowIso();
     const row: PartiesTable = {
       id: uuidv4(),
       account_id: accountId,
       company_name: companyName,
+      roles: '[]',
+      scac: null,
+      contacts: '[]',
+      ...detailColumns(details),
       created_at: now,
       updated_at: now,
     };
@@ -135,5 +161,17 @@ export class PartyStore {
       throw error;
     }
     return true;
+  }
+
+  /** Sets a party's roles, SCAC or contacts (what `details` names). */
+  async setDetails(accountId: string, id: string, details: PartyDetails): Promise<void> {
+    const set = detailColumns(details);
+    if (Object.keys(set).length === 0) return;
+    await this.db
+      .updateTable('parties')
+      .set({ ...set, updated_at: this.nowIso() })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .execute();
   }
 }

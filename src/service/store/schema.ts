@@ -221,6 +221,8 @@ export interface ContainersTable {
   current_status: string;
   pod_terminal_id: string | null;
   pickup_facility_id: string | null;
+  /** The trucker party the box is assigned to (a Quayside extension, migration 0017). */
+  trucker_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -416,6 +418,11 @@ export interface PartiesTable {
   id: string;
   account_id: string;
   company_name: string;
+  /** JSON list of roles (`trucker`); migration 0017. */
+  roles: Json;
+  scac: string | null;
+  /** JSON list of { name, email, phone }. */
+  contacts: Json;
   created_at: string;
   updated_at: string;
 }

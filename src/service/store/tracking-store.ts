@@ -534,6 +534,7 @@ export class TrackingStore {
       current_status: 'new',
       pod_terminal_id: null,
       pickup_facility_id: null,
+      trucker_id: null,
       created_at: now,
       updated_at: now,
     };

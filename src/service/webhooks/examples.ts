@@ -167,6 +167,7 @@ export async function exampleNotification(
     current_status: 'available',
     pod_terminal_id: terminal?.id ?? null,
     pickup_facility_id: terminal?.id ?? null,
+    trucker_id: null,
     created_at: day(-20),
     updated_at: day(0),
   };

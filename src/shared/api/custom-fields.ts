@@ -99,11 +99,38 @@ export const CustomFieldResource = Type.Object({
 });
 export type CustomFieldResource = Static<typeof CustomFieldResource>;
 
+/** What a party does for the account beyond being a customer (a Quayside extension). */
+export const PARTY_ROLES = ['trucker'] as const;
+export type PartyRole = (typeof PARTY_ROLES)[number];
+
+const partyExtension = { 'x-quayside-extension': true } as const;
+
+/** One person to reach at a party; at least a name, an email or a phone. */
+export const PartyContact = Type.Object(
+  {
+    name: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+    email: Type.Optional(Nullable(Type.String({ maxLength: 254 }))),
+    phone: Type.Optional(Nullable(Type.String({ maxLength: 50 }))),
+  },
+  { additionalProperties: false },
+);
+export type PartyContact = Static<typeof PartyContact>;
+
 export const PartyResource = Type.Object({
   id: Uuid,
   type: Type.Literal('party'),
   attributes: Type.Object({
     company_name: Type.String(),
+    roles: Type.Optional(
+      Type.Array(Type.String(), {
+        ...partyExtension,
+        description: 'What the party does for the account: `trucker` (a dray carrier).',
+      }),
+    ),
+    scac: Type.Optional(
+      Nullable(Type.String({ ...partyExtension, description: "A trucker's SCAC code." })),
+    ),
+    contacts: Type.Optional(Type.Array(PartyContact, partyExtension)),
     created_at: Type.Optional(DateTime),
     updated_at: Type.Optional(DateTime),
   }),
@@ -224,7 +251,14 @@ export const PartyBody = Type.Object({
   data: Type.Object({
     type: Type.Optional(Type.Literal('party')),
     id: Type.Optional(Type.String()),
-    attributes: Type.Object({ company_name: Type.Optional(Type.String({ maxLength: 200 })) }),
+    attributes: Type.Object({
+      company_name: Type.Optional(Type.String({ maxLength: 200 })),
+      roles: Type.Optional(
+        Type.Array(literals(PARTY_ROLES), { maxItems: PARTY_ROLES.length, ...partyExtension }),
+      ),
+      scac: Type.Optional(Nullable(Type.String({ maxLength: 10, ...partyExtension }))),
+      contacts: Type.Optional(Type.Array(PartyContact, { maxItems: 10, ...partyExtension })),
+    }),
   }),
 });
 export type PartyBody = Static<typeof PartyBody>;

@@ -11,6 +11,7 @@ import {
   NullableDateTime,
   NullableNumber,
   NullableString,
+  ResourceIdentifier,
   SelfLink,
   ToMany,
   ToOne,
@@ -457,6 +458,12 @@ export const ContainerResource = Type.Object({
     pod_terminal: ToOne('terminal'),
     transport_events: ToMany('transport_event'),
     raw_events: ToMany('raw_event'),
+    trucker: Type.Optional(
+      Type.Object(
+        { data: Nullable(ResourceIdentifier('party')) },
+        { ...extension, description: 'The trucker (a party) the box is assigned to.' },
+      ),
+    ),
   }),
   links: Type.Optional(SelfLink),
 });

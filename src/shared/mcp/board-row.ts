@@ -3,7 +3,7 @@
  * rules the desktop cache applies when it stores them (LFD deadlines, readiness, holds, fees,
  * where the box is). The service's assistant tools read rows this way; the cache has its own.
  */
-import type { CachedContainer, CachedShipment } from '../cached-resources';
+import { truckerIdOf, type CachedContainer, type CachedShipment } from '../cached-resources';
 import {
   activeHolds,
   bindingLfd,
@@ -84,6 +84,9 @@ export function boardRowOf(
     podTimezone: a.pod_timezone,
     destinationTimezone: a.final_destination_timezone,
     customer: s?.customer_name ?? null,
+    truckerId: truckerIdOf(container),
+    // The assistant tools read no party list: the name stays unknown there.
+    trucker: null,
     customFields: {},
   };
 }

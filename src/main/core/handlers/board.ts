@@ -36,6 +36,7 @@ export const boardHandlers = (
       ctx.cache.board.worklistRows(),
       now,
       (row) => containerCost(row, costs, now).demurrage?.accrued ?? 0,
+      { askForTrucker: ctx.cache.board.truckers().length > 0 },
     );
     let cost = NO_COST;
     for (const group of sections)

@@ -12,6 +12,7 @@ import { documentHandlers } from './documents';
 import { shipmentHandlers } from './shipments';
 import { spreadsheetHandlers } from './spreadsheets';
 import { trackingRequestHandlers } from './tracking-requests';
+import { truckerHandlers } from './truckers';
 
 export type { HandlerContext } from './context';
 
@@ -27,4 +28,5 @@ export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
   ...documentHandlers(ctx),
   ...customFieldHandlers(ctx),
   ...spreadsheetHandlers(ctx),
+  ...truckerHandlers(ctx),
 });
