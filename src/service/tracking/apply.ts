@@ -32,6 +32,7 @@ import {
   type ShipmentFacts,
   type TransportEventDraft,
 } from '../feeds';
+import type { SkippedRecord } from '../feeds/skipped';
 import { referenceId, type ReferenceData } from '../store/reference';
 import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
 import type { TrackingStore } from '../store/tracking-store';
@@ -44,6 +45,8 @@ export interface DataIssueCounters {
   unknownLocodes: number;
   unknownFacilities: number;
   impossibleTimestamps: number;
+  /** Codes outside the DCSA lists, kept as sent. */
+  unlistedCodes: number;
 }
 
 export const emptyIssueCounters = (): DataIssueCounters => ({
@@ -51,6 +54,7 @@ export const emptyIssueCounters = (): DataIssueCounters => ({
   unknownLocodes: 0,
   unknownFacilities: 0,
   impossibleTimestamps: 0,
+  unlistedCodes: 0,
 });
 
 /** Lookups the apply step needs beyond the reference data. */
@@ -63,6 +67,8 @@ export interface ApplyEnv {
   /** SMDG terminal code -> FIRMS code. */
   firmsForSmdg(smdg: string): string | null;
   warn(detail: Record<string, unknown>, message: string): void;
+  /** Tells records skipped as unusable (each once; see feeds/skipped.ts). */
+  skipped(records: readonly SkippedRecord[]): void;
 }
 
 export interface ApplyScope {
@@ -91,12 +97,17 @@ function isKnownLocation(ref: ReferenceData, locode: string): boolean {
   return ref.portsByLocode.has(locode) || ref.metrosByLocode.has(locode);
 }
 
-export function interpretLine(env: ApplyEnv, events: readonly DcsaEvent[], now: number): LineView {
+export function interpretLine(
+  env: ApplyEnv,
+  scac: string,
+  events: readonly DcsaEvent[],
+  now: number,
+): LineView {
   const { events: raw, issues } = toRawEvents(events, {
     now,
     isKnownLocode: (l) => isKnownLocation(env.ref, l),
   });
-  countIssues(env, issues);
+  countIssues(env, scac, issues);
   // Unknown places are cleared, so no record points at a location the service cannot show.
   for (const e of raw) {
     if (e.location_locode && !isKnownLocation(env.ref, e.location_locode)) e.location_locode = null;
@@ -124,18 +135,31 @@ export function interpretLine(env: ApplyEnv, events: readonly DcsaEvent[], now: 
   return { raw, route, facts, containerNumbers, cancelledAt: cancel?.timestamp ?? null };
 }
 
-function countIssues(env: ApplyEnv, issues: FeedIssue[]): void {
+function countIssues(env: ApplyEnv, scac: string, issues: FeedIssue[]): void {
+  const skipped: SkippedRecord[] = [];
   for (const issue of issues) {
-    if (issue.dropped) env.counters.droppedEvents++;
+    if (issue.dropped) {
+      env.counters.droppedEvents++;
+      skipped.push({
+        kind: 'carrier',
+        source: scac,
+        type: issue.original_event.split('/')[0] ?? null,
+        id: issue.source_event_id,
+        reason: issue.detail,
+      });
+    }
     if (issue.kind === 'impossible_timestamp' || issue.kind === 'actual_in_future')
       env.counters.impossibleTimestamps++;
     if (issue.kind === 'unknown_locode' || issue.kind === 'invalid_locode')
       env.counters.unknownLocodes++;
+    if (issue.kind === 'unlisted_code') env.counters.unlistedCodes++;
   }
-  if (issues.length > 0) {
+  env.skipped(skipped);
+  const kept = issues.filter((i) => !i.dropped);
+  if (kept.length > 0) {
     env.warn(
-      { issues: issues.slice(0, 5), total: issues.length },
-      'carrier events with bad data were cleaned or dropped',
+      { scac, issues: kept.slice(0, 5), total: kept.length },
+      'carrier events kept with unlisted codes or cleaned values',
     );
   }
 }
