@@ -3,8 +3,9 @@
  * container dates), the line's LFD and the terminal's availability record, and records the
  * matching events through the EventSink in the caller's transaction.
  *
- * Bad data never reaches a row: unknown UN/LOCODEs and facilities are cleared (and counted),
- * implausible times are dropped (and counted). Everything here runs inside one transaction per
+ * Bad data never reaches a row: malformed UN/LOCODEs and unknown facilities are cleared (and
+ * counted), implausible times are dropped (and counted). A well-formed UN/LOCODE outside the
+ * reference data (an inland depot, a rail ramp) is kept with the source's own name for it. Everything here runs inside one transaction per
  * shipment, so a failure leaves the previous state whole.
  */
 import type { Transaction } from 'kysely';
@@ -108,9 +109,9 @@ export function interpretLine(
     isKnownLocode: (l) => isKnownLocation(env.ref, l),
   });
   countIssues(env, scac, issues);
-  // Unknown places are cleared, so no record points at a location the service cannot show.
+  // A known place is named by its record; the carrier's name is kept only for another one.
   for (const e of raw) {
-    if (e.location_locode && !isKnownLocation(env.ref, e.location_locode)) e.location_locode = null;
+    if (e.location_locode && isKnownLocation(env.ref, e.location_locode)) e.location_name = null;
   }
   const route = deriveRoute(raw);
   const facts = deriveShipmentFacts(raw, route);
@@ -474,8 +475,11 @@ function takeTerminalRecord(
       : ref.terminalsByFirms.get(firms)
     : undefined;
   if (firms && !known) env.counters.unknownFacilities++;
-  const locode = isKnownLocation(ref, t.facility.locode) ? t.facility.locode : null;
-  if (!locode) env.counters.unknownLocodes++;
+  // A place outside the reference data keeps its code with the facility's name for it.
+  const wellFormed = /^[A-Z]{2}[A-Z2-9]{3}$/.test(t.facility.locode);
+  const locode = wellFormed ? t.facility.locode : null;
+  const placeName = locode && !isKnownLocation(ref, locode) ? t.facility.name : null;
+  if (!locode || placeName) env.counters.unknownLocodes++;
   next.availability_known = 1;
   next.available_for_pickup = t.available_for_pickup ? 1 : 0;
   next.holds_at_pod_terminal = JSON.stringify(
@@ -515,6 +519,7 @@ function takeTerminalRecord(
       event: event as TransportEventDraft['event'],
       timestamp: at,
       location_locode: locode,
+      location_name: placeName,
       facility_smdg_code: null,
       vessel_imo: null,
       vessel_name: null,
@@ -585,6 +590,7 @@ async function storeNewMilestones(
       timestamp: d.timestamp,
       voyageNumber: d.voyage_number,
       locationLocode: d.location_locode,
+      locationName: d.location_name,
       vesselImo: d.vessel_imo && env.knownVessel(d.vessel_imo) ? d.vessel_imo : null,
       terminalFirmsCode: firms,
     });
@@ -611,11 +617,13 @@ async function storeAvailabilityFlip(
   const event =
     availabilityNow === 1 ? 'container.transport.available' : 'container.transport.not_available';
   const locode = terminal.facility.locode;
+  const wellFormed = /^[A-Z]{2}[A-Z2-9]{3}$/.test(locode);
   const row = await scope.store.addTransportEvent(container.id, {
     event,
     dataSource: 'terminal',
     timestamp: iso(scope.now),
-    locationLocode: isKnownLocation(env.ref, locode) ? locode : null,
+    locationLocode: wellFormed ? locode : null,
+    locationName: wellFormed && !isKnownLocation(env.ref, locode) ? terminal.facility.name : null,
   });
   return { id: row.id, event };
 }
@@ -703,6 +711,7 @@ async function replaceRawEventsIfChanged(
     timestamp: e.timestamp,
     estimated: e.estimated,
     locationLocode: e.location_locode,
+    locationName: e.location_name,
     vesselName: e.vessel_name,
     vesselImo: e.vessel_imo,
     voyageNumber: e.voyage_number,
@@ -714,6 +723,7 @@ async function replaceRawEventsIfChanged(
     timestamp: string;
     estimated: boolean;
     locode: string | null;
+    place: string | null;
     vessel: string | null;
     imo: string | null;
     voyage: string | null;
@@ -725,6 +735,7 @@ async function replaceRawEventsIfChanged(
       timestamp: r.timestamp,
       estimated: r.estimated === 1,
       locode: r.location_locode,
+      place: r.location_name,
       vessel: r.vessel_name,
       imo: r.vessel_imo,
       voyage: r.voyage_number,
@@ -737,6 +748,7 @@ async function replaceRawEventsIfChanged(
       timestamp: r.timestamp,
       estimated: r.estimated,
       locode: r.locationLocode,
+      place: r.locationName,
       vessel: r.vesselName,
       imo: r.vesselImo,
       voyage: r.voyageNumber,

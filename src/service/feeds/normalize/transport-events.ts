@@ -37,6 +37,8 @@ export interface TransportEventDraft {
   /** UTC ISO 8601. */
   timestamp: string;
   location_locode: string | null;
+  /** The source's own name of the place, when it sent one. */
+  location_name: string | null;
   facility_smdg_code: string | null;
   vessel_imo: string | null;
   vessel_name: string | null;
@@ -166,6 +168,7 @@ export function normalizeEvents(
         event: name as TransportEventName,
         timestamp: e.timestamp,
         location_locode: e.location_locode,
+        location_name: e.location_name,
         facility_smdg_code: e.facility_smdg_code,
         vessel_imo: e.vessel_imo,
         vessel_name: e.vessel_name,
@@ -206,6 +209,7 @@ export function mergeTransportEvents(
         });
         continue;
       }
+      kept.location_name ??= e.location_name;
       kept.facility_smdg_code ??= e.facility_smdg_code;
       kept.vessel_imo ??= e.vessel_imo;
       kept.vessel_name ??= e.vessel_name;

@@ -199,6 +199,7 @@ describe('route and transport events', () => {
       event: 'container.transport.vessel_departed',
       timestamp: '2026-01-05T20:00:00.000Z',
       location_locode: 'CNSHA',
+      location_name: null,
       facility_smdg_code: 'SIPGW',
       vessel_imo: '9321483',
       vessel_name: 'MSC AURORA',
