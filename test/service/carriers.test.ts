@@ -15,9 +15,10 @@ import { createAuthenticator } from '../../src/service/feeds/auth';
 import { loadFeedsFile } from '../../src/service/feeds/config';
 import { DcsaClient } from '../../src/service/feeds/dcsa/client';
 import { ManualClock } from '../../src/shared/clock';
+import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
 import { CONTAINER, journeyEvents } from './feeds/dcsa/fixtures';
 import { sendJson, startServer, type TestServer } from './feeds/support/http-server';
-import { startTestService, type TestService } from './helpers';
+import { seedShipment, startTestService, type TestService } from './helpers';
 
 const REFERENCE_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -112,6 +113,35 @@ describe('the lines the real service lists', () => {
       },
     });
     expect(byBill.status).toBe(201);
+  });
+
+  it("keeps a terminal's own place outside the reference data by its code and the terminal's name", async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDUPLACE01');
+    const containerId = seeded.containers[0]!.id;
+    await applyFeedAnswer(t.service.store, containerId, {
+      terminal: harborTerminalAnswer({
+        facility: {
+          // A kind and a place the contract and the reference data do not list.
+          kind: 'off_dock_yard',
+          firms_code: null,
+          smdg_code: null,
+          name: 'Zeta Off-Dock Yard',
+          locode: 'USZZY',
+          time_zone: 'America/Los_Angeles',
+        },
+        discharged_at: '2026-01-09T08:00:00Z',
+      }),
+    });
+    const events = (await t.get(`/containers/${containerId}/transport_events`)).body.data as any[];
+    const discharged = events.find(
+      (e) => e.attributes.event === 'container.transport.vessel_discharged',
+    );
+    expect(discharged.attributes).toMatchObject({
+      location_locode: 'USZZY',
+      location_name: 'Zeta Off-Dock Yard',
+      data_source: 'terminal',
+    });
+    expect(discharged.relationships.location.data).toBeNull();
   });
 
   it("infers Evergreen's and COSCO's bills of lading by their real prefixes", async () => {
