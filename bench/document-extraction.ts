@@ -50,6 +50,7 @@ const lines: ShippingLinesTable[] = (
   container_prefixes: JSON.stringify(l.container_prefixes),
   bill_of_lading_prefixes: JSON.stringify(l.bill_of_lading_prefixes),
   booking_prefixes: JSON.stringify(l.booking_prefixes),
+  tracks_by: JSON.stringify(l.tracks_by),
 }));
 
 async function timed(run: () => Promise<unknown>): Promise<number> {

@@ -223,6 +223,7 @@ export async function seedBenchData(
             timestamp: iso(departed - DAY / 2 + e * 3_600_000),
             timezone: pol.time_zone,
             location_locode: pol.locode,
+            location_name: null,
             location_id: pol.id,
             location_type: 'port',
             vessel_id: vessel ? referenceId('vessel', vessel.imo) : null,

@@ -4,7 +4,9 @@
  * the SCAC PABV with PCIU as its alternative), plus Hamburg Süd; container prefixes are listed
  * only where the line's owner codes are known.
  */
-import type { ShippingLineRecord } from '../../src/shared/reference-data';
+import type { ShippingLineRecord, TrackingNumberKind } from '../../src/shared/reference-data';
+
+const ALL_NUMBER_KINDS: TrackingNumberKind[] = ['bill_of_lading', 'booking_number', 'container'];
 
 export const SHIPPING_LINES: ShippingLineRecord[] = [
   {
@@ -15,6 +17,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['MEDU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'MAEU',
@@ -24,6 +27,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['MAEU'],
     booking_prefixes: [],
     alternative_scacs: ['MAEI'],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'CMDU',
@@ -33,6 +37,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['CMDU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'COSU',
@@ -42,6 +47,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['COSU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'HLCU',
@@ -51,6 +57,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['HLCU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'ONEY',
@@ -60,6 +67,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['ONEY'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'EGLV',
@@ -69,6 +77,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['EGLV'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'HDMU',
@@ -78,6 +87,8 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['HDMU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    // The real service tracks HMM by bill of lading and booking only (no container numbers).
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'YMLU',
@@ -87,6 +98,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['YMLU'],
     booking_prefixes: [],
     alternative_scacs: ['YMJA'],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'ZIMU',
@@ -96,6 +108,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['ZIMU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'OOLU',
@@ -105,6 +118,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['OOLU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'PABV',
@@ -114,6 +128,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['PABV'],
     booking_prefixes: [],
     alternative_scacs: ['PCIU'],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'WHLC',
@@ -123,6 +138,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['WHLC'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'MATS',
@@ -132,6 +148,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['MATS'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'APLU',
@@ -141,6 +158,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['APLU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'SUDU',
@@ -150,6 +168,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SUDU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'SMLM',
@@ -159,6 +178,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SMLM'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'ACLU',
@@ -168,6 +188,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['ACLU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'ANNU',
@@ -177,6 +198,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['ANLC'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'ARKU',
@@ -186,6 +208,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['ARKU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'CHVW',
@@ -195,6 +218,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['CHVW'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'CLAM',
@@ -204,6 +228,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['CLAM'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'CULU',
@@ -213,6 +238,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['CULV'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'GOSU',
@@ -222,6 +248,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['GOSU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'HDUJ',
@@ -231,6 +258,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['HDUJ'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'IILU',
@@ -240,6 +268,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['IILU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'SAFM',
@@ -249,6 +278,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SAFM'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'SEAU',
@@ -258,6 +288,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SEAU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'SEJJ',
@@ -267,6 +298,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SEJJ'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'SMLU',
@@ -276,6 +308,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SMLU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'SQQY',
@@ -285,6 +318,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SQQY'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'SSBF',
@@ -294,6 +328,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SSBF'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'SSPH',
@@ -303,6 +338,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['SSPH'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'TEST',
@@ -312,6 +348,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['TEST'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'TJFH',
@@ -321,6 +358,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['TJFH'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'TRBR',
@@ -330,6 +368,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['TRBR'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'TRKU',
@@ -339,6 +378,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['TRKU'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ALL_NUMBER_KINDS,
   },
   {
     scac: 'TXZJ',
@@ -348,6 +388,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['TXZJ'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
   {
     scac: 'WDSB',
@@ -357,6 +398,7 @@ export const SHIPPING_LINES: ShippingLineRecord[] = [
     bill_of_lading_prefixes: ['WDSB'],
     booking_prefixes: [],
     alternative_scacs: [],
+    tracks_by: ['bill_of_lading', 'booking_number'],
   },
 ];
 

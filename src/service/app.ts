@@ -298,6 +298,20 @@ export function buildApp(
         if (verdict.kind === 'refused') {
           app.log.warn({ source, reason: verdict.reason }, 'subscription callback refused');
         }
+        // A pushed body is told once (a replay is not accepted again), so each skip is too.
+        if (verdict.kind === 'accepted') {
+          for (const d of verdict.skipped) {
+            const record = {
+              kind: 'carrier' as const,
+              source: verdict.scac,
+              type: d.eventType,
+              id: d.eventID,
+              reason: d.reason,
+            };
+            app.log.warn(record, 'feed record skipped as unusable');
+            options.metrics?.recordSkipped(record);
+          }
+        }
       },
     });
   }

@@ -195,6 +195,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
           feeds: engineFeedConfig(options.feeds, metrics),
           events: webhooks.outbox,
           logger: options.logger as EngineLogger | undefined,
+          onSkipped: (record) => metrics.recordSkipped(record),
           callbackBase: () => options.feeds?.publicBaseUrl ?? ownOrigin,
           ...options.engine,
         })

@@ -765,6 +765,8 @@ export interface HistoryEventFacts {
   timestamp: string | null | undefined;
   timezone: string | null | undefined;
   location_locode?: string | null | undefined;
+  /** The source's own name of a place outside the reference data (a depot, a rail ramp). */
+  location_name?: string | null | undefined;
 }
 
 /** Where the box was, for events that name no place of their own. */
@@ -786,6 +788,14 @@ export interface HistoryEntry<E> {
 }
 
 const AT_RAMP = /\.(rail_arrived|rail_unloaded|arrived_at_inland_destination)$/;
+
+/** An event's own place: "Name (CODE)" when the source named it, else the code. */
+function placeOf(e: HistoryEventFacts): string {
+  const code = e.location_locode ?? '';
+  const name = e.location_name?.trim() ?? '';
+  if (name && code) return `${name} (${code})`;
+  return name || code;
+}
 
 /**
  * The event history as a dispatcher reads it: in the order things happened (by the instant, not
@@ -827,7 +837,7 @@ export function eventHistory<E extends HistoryEventFacts>(
       event,
       label: text,
       estimated,
-      place: event.location_locode || home.name || '—',
+      place: placeOf(event) || home.name || '—',
       zone: zoneAt.get(at) ?? event.timezone ?? home.zone,
     };
   });

@@ -62,6 +62,9 @@ export interface RailTerminalRecord {
   rail_carrier_scac: string;
 }
 
+/** The kinds of number a tracking request names (`request_type`). */
+export type TrackingNumberKind = 'bill_of_lading' | 'booking_number' | 'container';
+
 /** resources/reference/shipping_lines.json */
 export interface ShippingLineRecord {
   scac: string;
@@ -75,6 +78,11 @@ export interface ShippingLineRecord {
   booking_prefixes: string[];
   /** Other SCACs the line is also known by. */
   alternative_scacs: string[];
+  /**
+   * The kinds of number the line can be tracked by (the real service's `*_tracking_support`
+   * flags); a tracking request of another kind is refused.
+   */
+  tracks_by: TrackingNumberKind[];
 }
 
 /** resources/reference/vessels.json */

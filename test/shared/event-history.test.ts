@@ -65,6 +65,20 @@ describe('the event history as a dispatcher reads it', () => {
     ]);
   });
 
+  it('names a place outside the reference data as the source did, with its code', () => {
+    const history = eventHistory(
+      [
+        {
+          ...ev('transport.arrived_at_inland_destination', '2026-12-06T10:00:00Z', null, 'USZZD'),
+          location_name: 'Zeeland Inland Depot',
+        },
+        { ...ev('transport.full_out', '2026-12-07T10:00:00Z', null), location_name: 'Yard 7' },
+      ],
+      places,
+    );
+    expect(history.map((h) => h.place)).toEqual(['Zeeland Inland Depot (USZZD)', 'Yard 7']);
+  });
+
   it('writes one instant in one zone, whichever events share it', () => {
     const history = eventHistory(
       [

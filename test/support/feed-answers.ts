@@ -50,6 +50,7 @@ export async function applyFeedAnswer(
     knownVessel: () => false,
     firmsForSmdg: () => null,
     warn: () => {},
+    skipped: () => {},
   };
   await stores.tracking.transaction((tracking, trx) =>
     applyContainer(env, { trx, store: tracking, now }, shipment, container, inputs),

@@ -10,13 +10,13 @@ import {
   TrackingRequestUpdateBody,
 } from '../../shared/api/documents';
 import type { ServiceContext } from '../context';
-import type { TrackingRequestsTable } from '../store/schema';
+import type { ShippingLinesTable, TrackingRequestsTable } from '../store/schema';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import { TEST_SCAC } from '../tracking/engine';
 import { CONFIRMATION_THRESHOLD, inferNumber } from '../tracking/infer-number';
-import { renderTrackingRequest } from '../resources/render';
+import { lineSupport, renderTrackingRequest } from '../resources/render';
 import {
   IdParams,
   IncludeQuery,
@@ -43,6 +43,23 @@ const ListQuery = Type.Object({
   'filter[updated_at][start]': Type.Optional(Type.String({ format: 'date-time' })),
   'filter[updated_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
 });
+
+const TRACKING_NUMBER_KINDS = ['bill_of_lading', 'booking_number', 'container'] as const;
+const KIND_WORDS: Record<(typeof TRACKING_NUMBER_KINDS)[number], string> = {
+  bill_of_lading: 'bill of lading',
+  booking_number: 'booking number',
+  container: 'container number',
+};
+
+/** Whether the line is tracked by this kind of number (its `*_tracking_support` flag). */
+function lineTracksBy(line: Pick<ShippingLinesTable, 'tracks_by'>, kind: string): boolean {
+  const support = lineSupport(line);
+  return kind === 'container'
+    ? support.container
+    : kind === 'booking_number'
+      ? support.booking_number
+      : support.bill_of_lading;
+}
 
 /** True when the service tracks a fixed set of lines (its feeds) and this is not one of them. */
 export function unconfiguredLine(supported: string[] | undefined, scac: string): boolean {
@@ -101,7 +118,12 @@ export async function createTrackingRequest(
   // SCAC `TEST` takes the reference API's test numbers (TEST-TR-SUCCEEDED, TEST-TR-FAILED).
   const testLine =
     scac === TEST_SCAC && requestNumber.startsWith('TEST-')
-      ? ({ scac: TEST_SCAC, name: 'Test line', container_prefixes: '["TEST"]' } as const)
+      ? ({
+          scac: TEST_SCAC,
+          name: 'Test line',
+          container_prefixes: '["TEST"]',
+          tracks_by: '["bill_of_lading","booking_number","container"]',
+        } as const)
       : undefined;
   const line = testLine ?? ref.linesByAnyScac.get(scac);
   if (!scac) {
@@ -126,14 +148,16 @@ export async function createTrackingRequest(
       code: 'unsupported',
       source: scacPointer,
     });
-  } else if (
-    attrs.request_type === 'container' &&
-    JSON.parse(line.container_prefixes).length === 0
-  ) {
+  } else if (!lineTracksBy(line, attrs.request_type)) {
+    // The reference names no answer for this; it is refused like an unsupported SCAC, at the
+    // attribute that cannot be served.
+    const kinds = TRACKING_NUMBER_KINDS.filter((k) => lineTracksBy(line, k));
     errors.push({
-      detail: `Scac '${scac}' is not supported. We do not currently integrate with ${line.name}`,
+      detail:
+        `Request type '${attrs.request_type}' is not supported for ${line.name} (${line.scac}): ` +
+        `it is tracked by ${kinds.map((k) => KIND_WORDS[k]).join(' or ')}`,
       code: 'unsupported',
-      source: scacPointer,
+      source: { pointer: '/data/attributes/request_type' },
     });
   }
   if (errors.length) throw ApiError.many(422, errors);
@@ -175,11 +199,15 @@ function detectScac(
   if (requestType === 'container' && result.attributes.number_type !== 'container') {
     return undefined;
   }
-  const best = result.attributes.shipping_line.candidates.find(
-    (c) =>
+  const best = result.attributes.shipping_line.candidates.find((c) => {
+    const line = ctx.ref.linesByAnyScac.get(c.scac);
+    return (
       c.confidence >= CONFIRMATION_THRESHOLD &&
-      !unconfiguredLine(ctx.config.supportedScacs, c.scac),
-  );
+      !unconfiguredLine(ctx.config.supportedScacs, c.scac) &&
+      line !== undefined &&
+      lineTracksBy(line, requestType)
+    );
+  });
   return best?.scac;
 }
 

@@ -6,6 +6,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { SkippedRecord } from './skipped';
 
 export type SourceKind = 'carrier' | 'terminal' | 'ais';
 
@@ -16,6 +17,14 @@ export interface FeedMetricsOptions {
   aisSentences?: () => { source: string; decoded: number; rejected: number }[];
   /** Include Node process metrics (memory, event loop lag). */
   processMetrics?: boolean;
+}
+
+/** Records a source sent that were skipped as unusable, for /healthz. */
+export interface FeedSkippedSummary {
+  source: string;
+  kind: SourceKind;
+  count: number;
+  last: { type: string | null; id: string | null; reason: string; at: number };
 }
 
 export interface FeedLastSuccess {
@@ -33,6 +42,8 @@ export class FeedMetrics {
   private readonly rateLimitWaits: Counter<'source'>;
   private readonly callbacks: Counter<'source' | 'verdict'>;
   private readonly aisSentences: Counter<'source' | 'result'>;
+  private readonly skipped: Counter<'source' | 'kind'>;
+  private readonly skippedBySource = new Map<string, FeedSkippedSummary>();
   /** The same instants as `lastSuccess`, kept for /healthz (the gauge holds no readable map). */
   private readonly lastSuccessAt = new Map<string, FeedLastSuccess>();
 
@@ -66,6 +77,12 @@ export class FeedMetrics {
       name: 'quayside_subscription_callbacks_total',
       help: 'DCSA subscription callbacks by verdict (accepted, replayed, refused)',
       labelNames: ['source', 'verdict'],
+      registers,
+    });
+    this.skipped = new Counter({
+      name: 'quayside_feed_skipped_records_total',
+      help: 'Records a source sent that were skipped as unusable (each counted once)',
+      labelNames: ['source', 'kind'],
       registers,
     });
     const aisTotals = options.aisSentences;
@@ -119,6 +136,25 @@ export class FeedMetrics {
     return [...this.lastSuccessAt.values()];
   }
 
+  /** One record skipped as unusable (told once per record; see SkippedRecords). */
+  recordSkipped(record: SkippedRecord, at: number = Date.now()): void {
+    const { source, kind, type, id, reason } = record;
+    this.skipped.inc({ source, kind });
+    const key = `${kind} ${source}`;
+    const summary = this.skippedBySource.get(key);
+    this.skippedBySource.set(key, {
+      source,
+      kind,
+      count: (summary?.count ?? 0) + 1,
+      last: { type, id, reason, at },
+    });
+  }
+
+  /** Skipped records per source, in the order sources first had one. */
+  skippedRecords(): FeedSkippedSummary[] {
+    return [...this.skippedBySource.values()];
+  }
+
   recordRateLimitWait(source: string): void {
     this.rateLimitWaits.inc({ source });
   }
@@ -164,6 +200,17 @@ export const operatorPlugin: FastifyPluginAsync<OperatorPluginOptions> = async (
           source,
           kind,
           last_success_at: new Date(at).toISOString(),
+        })),
+        skipped_records: opts.metrics.skippedRecords().map(({ source, kind, count, last }) => ({
+          source,
+          kind,
+          count,
+          last: {
+            type: last.type,
+            id: last.id,
+            reason: last.reason,
+            at: new Date(last.at).toISOString(),
+          },
         })),
       });
   });

@@ -125,12 +125,13 @@ export function renderVessel(v: VesselsTable): Resource {
   };
 }
 
-/** Which request types a line supports follows from the number formats the dataset knows. */
-export function lineSupport(l: ShippingLinesTable) {
+/** Which request types a line is tracked by, as the reference data lists them. */
+export function lineSupport(l: Pick<ShippingLinesTable, 'tracks_by'>) {
+  const kinds = parseList(l.tracks_by);
   return {
-    bill_of_lading: true,
-    booking_number: true,
-    container: parseList(l.container_prefixes).length > 0,
+    bill_of_lading: kinds.includes('bill_of_lading'),
+    booking_number: kinds.includes('booking_number'),
+    container: kinds.includes('container'),
   };
 }
 
@@ -378,6 +379,8 @@ export class ResourceRendering {
         timestamp: e.timestamp,
         timezone: e.timezone,
         location_locode: e.location_locode,
+        // A Quayside extension: the source's name of a place outside the reference data.
+        location_name: e.location_name,
         created_at: e.created_at,
         data_source: e.data_source,
         // When a later report withdrew the event; Quayside keeps a milestone once seen.

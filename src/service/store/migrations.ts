@@ -931,6 +931,29 @@ const truckers: Migration = {
   },
 };
 
+/**
+ * The kinds of number each line is tracked by (the reference data rewrites it on start), and
+ * the carrier's or terminal's own name of a place outside the reference data on a milestone.
+ */
+const lineNumberKinds: Migration = {
+  async up(db: AnyDb) {
+    const tables = await db.introspection.getTables();
+    const has = (table: string, column: string) =>
+      tables.some((t) => t.name === table && t.columns.some((c) => c.name === column));
+    if (!has('shipping_lines', 'tracks_by')) {
+      await db.schema
+        .alterTable('shipping_lines')
+        .addColumn('tracks_by', 'text', (c) =>
+          c.notNull().defaultTo('["bill_of_lading","booking_number","container"]'),
+        )
+        .execute();
+    }
+    if (!has('transport_events', 'location_name')) {
+      await db.schema.alterTable('transport_events').addColumn('location_name', 'text').execute();
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -950,6 +973,7 @@ export const migrations: Record<string, Migration> = {
   '0015_initial_custom_fields': initialCustomFields,
   '0016_real_api_attributes': realApiAttributes,
   '0017_truckers': truckers,
+  '0018_line_number_kinds': lineNumberKinds,
 };
 
 export const migrationProvider: MigrationProvider = {

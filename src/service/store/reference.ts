@@ -88,6 +88,13 @@ const ShippingLineSchema = Type.Object({
   bill_of_lading_prefixes: StrArray,
   booking_prefixes: StrArray,
   alternative_scacs: StrArray,
+  tracks_by: Type.Array(
+    Type.Union([
+      Type.Literal('bill_of_lading'),
+      Type.Literal('booking_number'),
+      Type.Literal('container'),
+    ]),
+  ),
 });
 const VesselSchema = Type.Object({
   name: Str,
@@ -257,6 +264,7 @@ export async function loadReferenceData(
     container_prefixes: JSON.stringify(l.container_prefixes),
     bill_of_lading_prefixes: JSON.stringify(l.bill_of_lading_prefixes),
     booking_prefixes: JSON.stringify(l.booking_prefixes),
+    tracks_by: JSON.stringify(l.tracks_by),
   }));
   const vessels = records.vessels.map((v) => ({
     id: referenceId('vessel', v.imo),

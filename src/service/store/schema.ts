@@ -83,6 +83,8 @@ export interface ShippingLinesTable {
   container_prefixes: Json;
   bill_of_lading_prefixes: Json;
   booking_prefixes: Json;
+  /** JSON list of TrackingNumberKind: the request types the line is tracked by. */
+  tracks_by: Json;
 }
 
 export interface VesselsTable {
@@ -237,6 +239,8 @@ export interface TransportEventsTable {
   timestamp: string | null;
   timezone: string | null;
   location_locode: string | null;
+  /** The source's own name of a place outside the reference data (null for a known place). */
+  location_name: string | null;
   location_id: string | null;
   location_type: string | null;
   vessel_id: string | null;

@@ -118,6 +118,8 @@ export interface TransportEventInput {
   voyageNumber?: string | null;
   /** Port or metro area UN/LOCODE; the event's time zone defaults to the location's. */
   locationLocode?: string | null;
+  /** The source's own name of a place outside the reference data. */
+  locationName?: string | null;
   timezone?: string | null;
   vesselImo?: string | null;
   /** Marine or rail terminal FIRMS code. */
@@ -284,13 +286,19 @@ export class TrackingStore {
     return port.id;
   }
 
+  /**
+   * The reference record of a place; null for a UN/LOCODE outside the reference data (an
+   * inland depot, a rail ramp), which is stored by its code and the source's name for it.
+   */
   private location(locode: string | null | undefined): { id: string; type: string } | null {
     if (!locode) return null;
     const port = this.ref.portsByLocode.get(locode);
     if (port) return { id: port.id, type: 'port' };
     const metro = this.ref.metrosByLocode.get(locode);
     if (metro) return { id: metro.id, type: 'metro_area' };
-    throw new StoreInputError(`unknown location ${locode}`);
+    if (!/^[A-Z]{2}[A-Z2-9]{3}$/.test(locode))
+      throw new StoreInputError(`not a UN/LOCODE: ${locode}`);
+    return null;
   }
 
   private terminalId(firms: string | null | undefined): string | null {
@@ -598,6 +606,8 @@ export class TrackingStore {
       timestamp: input.timestamp ?? null,
       timezone: zone,
       location_locode: input.locationLocode ?? null,
+      // A known place is named by its record; the source's name is kept for any other.
+      location_name: loc ? null : (input.locationName ?? null),
       location_id: loc?.id ?? null,
       location_type: loc?.type ?? null,
       vessel_id: input.vesselImo ? referenceId('vessel', input.vesselImo) : null,
@@ -937,6 +947,7 @@ export class TrackingStore {
         'timestamp',
         'estimated',
         'location_locode',
+        'location_name',
         'vessel_name',
         'vessel_imo',
         'voyage_number',

@@ -3,8 +3,9 @@
  * container dates), the line's LFD and the terminal's availability record, and records the
  * matching events through the EventSink in the caller's transaction.
  *
- * Bad data never reaches a row: unknown UN/LOCODEs and facilities are cleared (and counted),
- * implausible times are dropped (and counted). Everything here runs inside one transaction per
+ * Bad data never reaches a row: malformed UN/LOCODEs and unknown facilities are cleared (and
+ * counted), implausible times are dropped (and counted). A well-formed UN/LOCODE outside the
+ * reference data (an inland depot, a rail ramp) is kept with the source's own name for it. Everything here runs inside one transaction per
  * shipment, so a failure leaves the previous state whole.
  */
 import type { Transaction } from 'kysely';
@@ -32,6 +33,7 @@ import {
   type ShipmentFacts,
   type TransportEventDraft,
 } from '../feeds';
+import type { SkippedRecord } from '../feeds/skipped';
 import { referenceId, type ReferenceData } from '../store/reference';
 import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
 import type { TrackingStore } from '../store/tracking-store';
@@ -44,6 +46,8 @@ export interface DataIssueCounters {
   unknownLocodes: number;
   unknownFacilities: number;
   impossibleTimestamps: number;
+  /** Codes outside the DCSA lists, kept as sent. */
+  unlistedCodes: number;
 }
 
 export const emptyIssueCounters = (): DataIssueCounters => ({
@@ -51,6 +55,7 @@ export const emptyIssueCounters = (): DataIssueCounters => ({
   unknownLocodes: 0,
   unknownFacilities: 0,
   impossibleTimestamps: 0,
+  unlistedCodes: 0,
 });
 
 /** Lookups the apply step needs beyond the reference data. */
@@ -63,6 +68,8 @@ export interface ApplyEnv {
   /** SMDG terminal code -> FIRMS code. */
   firmsForSmdg(smdg: string): string | null;
   warn(detail: Record<string, unknown>, message: string): void;
+  /** Tells records skipped as unusable (each once; see feeds/skipped.ts). */
+  skipped(records: readonly SkippedRecord[]): void;
 }
 
 export interface ApplyScope {
@@ -91,15 +98,20 @@ function isKnownLocation(ref: ReferenceData, locode: string): boolean {
   return ref.portsByLocode.has(locode) || ref.metrosByLocode.has(locode);
 }
 
-export function interpretLine(env: ApplyEnv, events: readonly DcsaEvent[], now: number): LineView {
+export function interpretLine(
+  env: ApplyEnv,
+  scac: string,
+  events: readonly DcsaEvent[],
+  now: number,
+): LineView {
   const { events: raw, issues } = toRawEvents(events, {
     now,
     isKnownLocode: (l) => isKnownLocation(env.ref, l),
   });
-  countIssues(env, issues);
-  // Unknown places are cleared, so no record points at a location the service cannot show.
+  countIssues(env, scac, issues);
+  // A known place is named by its record; the carrier's name is kept only for another one.
   for (const e of raw) {
-    if (e.location_locode && !isKnownLocation(env.ref, e.location_locode)) e.location_locode = null;
+    if (e.location_locode && isKnownLocation(env.ref, e.location_locode)) e.location_name = null;
   }
   const route = deriveRoute(raw);
   const facts = deriveShipmentFacts(raw, route);
@@ -124,18 +136,31 @@ export function interpretLine(env: ApplyEnv, events: readonly DcsaEvent[], now: 
   return { raw, route, facts, containerNumbers, cancelledAt: cancel?.timestamp ?? null };
 }
 
-function countIssues(env: ApplyEnv, issues: FeedIssue[]): void {
+function countIssues(env: ApplyEnv, scac: string, issues: FeedIssue[]): void {
+  const skipped: SkippedRecord[] = [];
   for (const issue of issues) {
-    if (issue.dropped) env.counters.droppedEvents++;
+    if (issue.dropped) {
+      env.counters.droppedEvents++;
+      skipped.push({
+        kind: 'carrier',
+        source: scac,
+        type: issue.original_event.split('/')[0] ?? null,
+        id: issue.source_event_id,
+        reason: issue.detail,
+      });
+    }
     if (issue.kind === 'impossible_timestamp' || issue.kind === 'actual_in_future')
       env.counters.impossibleTimestamps++;
     if (issue.kind === 'unknown_locode' || issue.kind === 'invalid_locode')
       env.counters.unknownLocodes++;
+    if (issue.kind === 'unlisted_code') env.counters.unlistedCodes++;
   }
-  if (issues.length > 0) {
+  env.skipped(skipped);
+  const kept = issues.filter((i) => !i.dropped);
+  if (kept.length > 0) {
     env.warn(
-      { issues: issues.slice(0, 5), total: issues.length },
-      'carrier events with bad data were cleaned or dropped',
+      { scac, issues: kept.slice(0, 5), total: kept.length },
+      'carrier events kept with unlisted codes or cleaned values',
     );
   }
 }
@@ -450,8 +475,11 @@ function takeTerminalRecord(
       : ref.terminalsByFirms.get(firms)
     : undefined;
   if (firms && !known) env.counters.unknownFacilities++;
-  const locode = isKnownLocation(ref, t.facility.locode) ? t.facility.locode : null;
-  if (!locode) env.counters.unknownLocodes++;
+  // A place outside the reference data keeps its code with the facility's name for it.
+  const wellFormed = /^[A-Z]{2}[A-Z2-9]{3}$/.test(t.facility.locode);
+  const locode = wellFormed ? t.facility.locode : null;
+  const placeName = locode && !isKnownLocation(ref, locode) ? t.facility.name : null;
+  if (!locode || placeName) env.counters.unknownLocodes++;
   next.availability_known = 1;
   next.available_for_pickup = t.available_for_pickup ? 1 : 0;
   next.holds_at_pod_terminal = JSON.stringify(
@@ -491,6 +519,7 @@ function takeTerminalRecord(
       event: event as TransportEventDraft['event'],
       timestamp: at,
       location_locode: locode,
+      location_name: placeName,
       facility_smdg_code: null,
       vessel_imo: null,
       vessel_name: null,
@@ -561,6 +590,7 @@ async function storeNewMilestones(
       timestamp: d.timestamp,
       voyageNumber: d.voyage_number,
       locationLocode: d.location_locode,
+      locationName: d.location_name,
       vesselImo: d.vessel_imo && env.knownVessel(d.vessel_imo) ? d.vessel_imo : null,
       terminalFirmsCode: firms,
     });
@@ -587,11 +617,13 @@ async function storeAvailabilityFlip(
   const event =
     availabilityNow === 1 ? 'container.transport.available' : 'container.transport.not_available';
   const locode = terminal.facility.locode;
+  const wellFormed = /^[A-Z]{2}[A-Z2-9]{3}$/.test(locode);
   const row = await scope.store.addTransportEvent(container.id, {
     event,
     dataSource: 'terminal',
     timestamp: iso(scope.now),
-    locationLocode: isKnownLocation(env.ref, locode) ? locode : null,
+    locationLocode: wellFormed ? locode : null,
+    locationName: wellFormed && !isKnownLocation(env.ref, locode) ? terminal.facility.name : null,
   });
   return { id: row.id, event };
 }
@@ -679,6 +711,7 @@ async function replaceRawEventsIfChanged(
     timestamp: e.timestamp,
     estimated: e.estimated,
     locationLocode: e.location_locode,
+    locationName: e.location_name,
     vesselName: e.vessel_name,
     vesselImo: e.vessel_imo,
     voyageNumber: e.voyage_number,
@@ -690,6 +723,7 @@ async function replaceRawEventsIfChanged(
     timestamp: string;
     estimated: boolean;
     locode: string | null;
+    place: string | null;
     vessel: string | null;
     imo: string | null;
     voyage: string | null;
@@ -701,6 +735,7 @@ async function replaceRawEventsIfChanged(
       timestamp: r.timestamp,
       estimated: r.estimated === 1,
       locode: r.location_locode,
+      place: r.location_name,
       vessel: r.vessel_name,
       imo: r.vessel_imo,
       voyage: r.voyage_number,
@@ -713,6 +748,7 @@ async function replaceRawEventsIfChanged(
       timestamp: r.timestamp,
       estimated: r.estimated,
       locode: r.locationLocode,
+      place: r.locationName,
       vessel: r.vesselName,
       imo: r.vesselImo,
       voyage: r.voyageNumber,

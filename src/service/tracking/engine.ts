@@ -46,6 +46,7 @@ import type { Clock } from '../../shared/clock';
 import { discardEvents, type EventSink } from '../events/event-sink';
 import type { AisCounters } from '../feeds/ais/client';
 import { AisSources } from '../feeds/ais/sources';
+import { SkippedRecords, type SkippedRecord } from '../feeds/skipped';
 import { CarrierRegistry, terminalClients, type FeedConfig } from '../feeds';
 import type { ServiceStorage } from '../store';
 import type { ReferenceData } from '../store/reference';
@@ -83,6 +84,8 @@ export interface TrackingEngineOptions {
   feeds: FeedConfig;
   events?: EventSink;
   logger?: EngineLogger;
+  /** Told about each feed record skipped as unusable, once (the service's metrics). */
+  onSkipped?: (record: SkippedRecord) => void;
   /** Jobs (line or terminal checks) running at once. */
   concurrency?: number;
   /** Jobs waiting at most; more due work waits for a later tick. */
@@ -152,8 +155,13 @@ export class TrackingEngine {
     for (const t of options.ref.terminalsById.values()) {
       if (t.smdg_code) this.firmsBySmdg.set(t.smdg_code.toUpperCase(), t.firms_code);
     }
+    const skipped = new SkippedRecords({
+      warn: (detail, message) => this.log.warn(detail, message),
+      onSkipped: options.onSkipped,
+    });
     this.env = {
       ref: options.ref,
+      skipped: (records) => skipped.report(records),
       events: options.events ?? discardEvents,
       counters: emptyIssueCounters(),
       knownVessel: (imo) => this.knownVessels.has(imo),
@@ -163,7 +171,7 @@ export class TrackingEngine {
     this.feeds = new FeedLookups(
       new CarrierRegistry(options.feeds),
       terminalClients(options.feeds),
-      this.env.counters,
+      this.env,
       this.log,
     );
     this.jobs = new JobQueue({

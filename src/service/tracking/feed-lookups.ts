@@ -6,7 +6,7 @@ import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import type { TerminalContainerStatus } from '../../shared/feeds/terminal';
 import type { CarrierRegistry, DcsaQuery, TerminalClient } from '../feeds';
 import type { TrackingRequestsTable } from '../store/schema';
-import type { DataIssueCounters } from './apply';
+import type { ApplyEnv } from './apply';
 import type { EngineLogger } from './engine-context';
 
 export class FeedLookups {
@@ -16,9 +16,26 @@ export class FeedLookups {
   constructor(
     readonly carriers: CarrierRegistry,
     readonly terminals: Map<string, TerminalClient>,
-    private readonly counters: DataIssueCounters,
+    private readonly env: Pick<ApplyEnv, 'counters' | 'skipped'>,
     private readonly log: EngineLogger,
   ) {}
+
+  /** The line's events for a number; events it skipped as unusable are told (once each). */
+  async lineEvents(scac: string, query: DcsaQuery) {
+    const result = await this.carriers.lookup(scac, query);
+    if (result.outcome !== 'unsupported' && result.dropped.length > 0) {
+      this.env.skipped(
+        result.dropped.map((d) => ({
+          kind: 'carrier' as const,
+          source: scac,
+          type: d.eventType,
+          id: d.eventID,
+          reason: d.reason,
+        })),
+      );
+    }
+    return result;
+  }
 
   count(outcome: string): void {
     this.outcomes[outcome] = (this.outcomes[outcome] ?? 0) + 1;
@@ -65,12 +82,20 @@ export class FeedLookups {
       if (missing.length === 0) break;
       const batch = await client.queryContainers(missing);
       for (const [n, status] of batch.found) out.set(n, status);
-      if (batch.invalid.length || batch.failures.length) {
-        this.counters.droppedEvents += batch.invalid.length;
-        this.log.warn(
-          { terminal: name, invalid: batch.invalid.slice(0, 3), failures: batch.failures },
-          'terminal feed answered with bad data',
+      if (batch.invalid.length) {
+        this.env.counters.droppedEvents += batch.invalid.length;
+        this.env.skipped(
+          batch.invalid.map((i) => ({
+            kind: 'terminal' as const,
+            source: name,
+            type: 'container',
+            id: i.container_number,
+            reason: i.reason,
+          })),
         );
+      }
+      if (batch.failures.length) {
+        this.log.warn({ terminal: name, failures: batch.failures }, 'terminal feed failed');
       }
     }
     return out;

@@ -69,7 +69,7 @@ export class ShipmentRefreshers {
     const query: DcsaQuery = request
       ? feeds.queryFor(request)
       : { kind: 'transportDocumentReference', value: shipment.normalized_number };
-    const result = await feeds.carriers.lookup(shipment.scac, query);
+    const result = await feeds.lineEvents(shipment.scac, query);
     feeds.count(result.outcome);
     const nowIso = new Date(clock.now()).toISOString();
     const nextCheck = () =>
@@ -89,7 +89,7 @@ export class ShipmentRefreshers {
       });
       return;
     }
-    const view = interpretLine(env, result.events, clock.now());
+    const view = interpretLine(env, shipment.scac, result.events, clock.now());
     const deadlines = await feeds.deadlines(
       shipment.scac,
       await this.openContainerNumbers(shipmentId, view),
@@ -106,7 +106,8 @@ export class ShipmentRefreshers {
    * asks for). Before any lookup there is nothing to merge into, so the line is asked instead.
    */
   async applyPushedEvents(shipmentId: string, pushed: DcsaEvent[]): Promise<void> {
-    if (!(await this.loadActiveShipment(shipmentId))) return;
+    const shipment = await this.loadActiveShipment(shipmentId);
+    if (!shipment) return;
     const known = (await this.ctx.lineSubscriptions.eventSnapshot(shipmentId)) as
       DcsaEvent[] | null;
     if (!known) {
@@ -119,7 +120,7 @@ export class ShipmentRefreshers {
       const current = ((await new LineSubscriptionStore(scope.trx).eventSnapshot(shipmentId)) ??
         known) as DcsaEvent[];
       const events = mergeEvents(current, pushed);
-      const view = interpretLine(this.ctx.env, events, scope.now);
+      const view = interpretLine(this.ctx.env, shipment.scac, events, scope.now);
       const nextCheck = new Date(
         scope.now + this.ctx.subscriptions.pollDelay(shipmentId, this.ctx.lineIntervalMs),
       ).toISOString();

@@ -58,7 +58,7 @@ export class RequestLifecycle {
     }
     if (await tracking.isTrackedElsewhere(request)) return this.failRequest(request, 'duplicate');
 
-    const result = await feeds.carriers.lookup(request.scac, feeds.queryFor(request));
+    const result = await feeds.lineEvents(request.scac, feeds.queryFor(request));
     feeds.count(result.outcome);
     switch (result.outcome) {
       case 'unsupported':
@@ -81,7 +81,7 @@ export class RequestLifecycle {
         );
     }
 
-    const view = interpretLine(env, result.events, clock.now());
+    const view = interpretLine(env, request.scac, result.events, clock.now());
     if (view.cancelledAt) return this.failRequest(request, 'booking_cancelled');
     const numbers =
       request.request_type === 'container' ? [number] : view.containerNumbers.slice(0, 200);

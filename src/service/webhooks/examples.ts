@@ -181,6 +181,7 @@ export async function exampleNotification(
     timestamp: day(0),
     timezone: pod?.time_zone ?? null,
     location_locode: pod?.locode ?? null,
+    location_name: null,
     location_id: pod?.id ?? null,
     location_type: pod ? 'port' : null,
     vessel_id: null,

@@ -488,6 +488,15 @@ export const TransportEventResource = Type.Object({
         }),
       ),
     ),
+    location_name: Type.Optional(
+      Nullable(
+        Type.String({
+          ...extension,
+          description:
+            "The source's own name of a place outside the reference data (an inland depot, a rail ramp): the `location` relationship is then null; null for a known place",
+        }),
+      ),
+    ),
   }),
   relationships: Type.Object({
     shipment: ToOne('shipment'),

@@ -35,12 +35,20 @@ export const TerminalFee = Type.Object({
 });
 
 export const TerminalFacility = Type.Object({
-  kind: Type.Union([Type.Literal('terminal'), Type.Literal('rail_terminal')]),
+  /**
+   * `terminal` or `rail_terminal`. Any other kind a facility sends (`depot`, `off_dock`) is
+   * kept with the record and read as a terminal: one new value never drops the box's record.
+   */
+  kind: Type.String({ minLength: 1 }),
   firms_code: Type.Union([Type.String(), Type.Null()]),
   smdg_code: Type.Union([Type.String(), Type.Null()]),
+  /** The facility's own name, shown with its code where the reference data lacks the place. */
   name: Type.String(),
-  /** UN/LOCODE of the port or metro area the facility belongs to. */
-  locode: Type.String({ pattern: '^[A-Z]{2}[A-Z2-9]{3}$' }),
+  /**
+   * UN/LOCODE of the port or metro area the facility belongs to. A code of another shape is
+   * kept out of the records (the rest of the answer is used).
+   */
+  locode: Type.String(),
   time_zone: Type.String(),
 });
 

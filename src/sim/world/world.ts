@@ -4,6 +4,7 @@
  * the plan and an instant, so the protocol faces can ask "what is true now" with any clock.
  */
 import { Rng } from '../prng';
+import { line } from '../reference';
 import { DAY, HOUR } from '../time';
 import { buildShipments } from './build';
 import type { ContainerPlan, ShipmentPlan, Stage } from './plan';
@@ -184,6 +185,8 @@ export class World {
         scac: s.scac,
         story: s.story,
       });
+      // Container numbers only for a line tracked by them (the reference data says which).
+      if (!line(s.scac).tracks_by.includes('container')) continue;
       for (const c of s.containers) {
         out.push({
           request_type: 'container',

@@ -16,6 +16,7 @@ const LINES: ShippingLinesTable[] = [
     container_prefixes: '["MSCU","MEDU"]',
     bill_of_lading_prefixes: '["MEDU"]',
     booking_prefixes: '[]',
+    tracks_by: '["bill_of_lading","booking_number","container"]',
   },
   {
     id: '2',
@@ -26,6 +27,7 @@ const LINES: ShippingLinesTable[] = [
     container_prefixes: '["ONEU"]',
     bill_of_lading_prefixes: '["ONEY"]',
     booking_prefixes: '[]',
+    tracks_by: '["bill_of_lading","booking_number","container"]',
   },
 ];
 

@@ -61,6 +61,10 @@ describe('/metrics and /healthz', () => {
     ]);
     metrics.recordCallback('MSCU', 'refused');
     metrics.recordAisSentences('udp:5632', 10, 2);
+    metrics.recordSkipped(
+      { kind: 'carrier', source: 'MSCU', type: 'EQUIPMENT', id: 'e-1', reason: 'no time' },
+      Date.UTC(2026, 0, 2),
+    );
     pending = 2;
 
     const after = await scrape();
@@ -77,6 +81,7 @@ describe('/metrics and /healthz', () => {
     ).toBe(1);
     expect(after.get('quayside_ais_sentences_total{source="udp:5632",result="rejected"}')).toBe(2);
     expect(after.get('quayside_tracking_requests{state="pending"}')).toBe(2);
+    expect(after.get('quayside_feed_skipped_records_total{source="MSCU",kind="carrier"}')).toBe(1);
 
     const health = await fetch(`${base}/healthz`);
     expect(health.status).toBe(200);
@@ -85,6 +90,14 @@ describe('/metrics and /healthz', () => {
       status: 'ok',
       database: { status: 'ok' },
       feeds: [{ source: 'MSCU', kind: 'carrier', last_success_at: expect.any(String) }],
+      skipped_records: [
+        {
+          source: 'MSCU',
+          kind: 'carrier',
+          count: 1,
+          last: { type: 'EQUIPMENT', id: 'e-1', reason: 'no time', at: '2026-01-02T00:00:00.000Z' },
+        },
+      ],
     });
   });
 });

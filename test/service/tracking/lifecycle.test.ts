@@ -665,7 +665,7 @@ describe('stopping and resuming', () => {
 });
 
 describe('bad feed data', () => {
-  it('drops impossible times and clears unknown places without failing the shipment', async () => {
+  it('drops impossible times and keeps unknown places by their code without failing the shipment', async () => {
     h.line.answer = () => ({
       status: 200,
       body: [
@@ -686,7 +686,14 @@ describe('bad feed data', () => {
       raw.every(
         (e) => e.location_locode === null || ['CNSHA', 'USLAX'].includes(e.location_locode),
       ),
-    ).toBe(true);
+    ).toBe(false);
+    // A place outside the reference data keeps its code, with no reference record.
+    const unknown = raw.filter((e) => e.location_locode === 'ZZZZZ');
+    expect(unknown.length).toBeGreaterThan(0);
+    expect(unknown.every((e) => e.location_id === null)).toBe(true);
+    expect(raw.every((e) => ['CNSHA', 'USLAX', 'ZZZZZ', null].includes(e.location_locode))).toBe(
+      true,
+    );
     expect(raw.some((e) => e.timestamp.startsWith('1970'))).toBe(false);
   });
 });

@@ -7,15 +7,16 @@
  * - a body already accepted (same subscription, same signature) is acknowledged but not passed
  *   on again, so a replay or a carrier's retry never applies twice; the service remembers the
  *   accepted bodies in its store, so this holds across instances and restarts;
- * - the body must be an array of events, each valid per the DCSA event schema.
+ * - the body must be an array of events; each is taken on its own (`checkEvent`, as for the
+ *   polled feed): an unusable one is skipped and named in the verdict, the others applied.
  *
  * The Fastify plugin exposes `POST|HEAD {prefix}/:subscriptionId` with no API key (carriers
  * authenticate by signature) and hands validated events to the given sink.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
-import { Value } from 'typebox/value';
-import { EVENT_SCHEMA_BY_TYPE, type DcsaEvent } from './schema';
+import { checkEvent, type DroppedEvent } from './client';
+import type { DcsaEvent } from './schema';
 
 export interface CallbackSubscription {
   scac: string;
@@ -29,6 +30,8 @@ export type CallbackVerdict =
       subscriptionId: string;
       scac: string;
       events: DcsaEvent[];
+      /** Events of the body skipped as unusable (page 1, their index in the body). */
+      skipped: DroppedEvent[];
       /** The body's signature (hex), its key in the replay record. */
       digest: string;
     }
@@ -176,29 +179,33 @@ export class CallbackVerifier {
       };
     }
     const events: DcsaEvent[] = [];
-    for (const [index, event] of body.entries()) {
-      const type = (event as { eventType?: unknown } | null)?.eventType;
-      const schema =
-        typeof type === 'string' && Object.hasOwn(EVENT_SCHEMA_BY_TYPE, type)
-          ? EVENT_SCHEMA_BY_TYPE[type as keyof typeof EVENT_SCHEMA_BY_TYPE]
-          : null;
-      if (!schema || !Value.Check(schema, event)) {
-        // All or nothing: a half-applied notification would be harder to reason about than a retry.
-        return {
-          kind: 'refused',
-          scac: subscription.scac,
-          status: 400,
-          reason: 'malformed_body',
-          detail: `event ${index} is not a valid DCSA event`,
-        };
+    const skipped: DroppedEvent[] = [];
+    for (const [index, item] of (body as unknown[]).entries()) {
+      const checked = checkEvent(item);
+      if (checked.ok) events.push(checked.event);
+      else {
+        const id = (item as { eventID?: unknown } | null)?.eventID;
+        skipped.push({
+          page: 1,
+          index,
+          eventType: checked.eventType,
+          eventID: typeof id === 'string' ? id : null,
+          reason: checked.reason,
+        });
       }
-      events.push(event as DcsaEvent);
     }
     // Recorded only once the body is known good: a malformed body stays refused on retry.
     const digest = expected.toString('hex');
     if (!(await this.replays.recordFirst(subscriptionId, digest)))
       return { kind: 'replayed', subscriptionId, scac: subscription.scac };
-    return { kind: 'accepted', subscriptionId, scac: subscription.scac, events, digest };
+    return {
+      kind: 'accepted',
+      subscriptionId,
+      scac: subscription.scac,
+      events,
+      skipped,
+      digest,
+    };
   }
 
   /** Undoes the receipt of an accepted body whose events could not be applied. */

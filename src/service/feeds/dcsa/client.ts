@@ -1,8 +1,8 @@
 /**
  * DCSA Track & Trace 2.2 client for one carrier: GET {baseUrl}/v2/events filtered by equipment,
  * booking or transport document reference, following cursor pagination (the `Next-Page` response
- * header) until the last page or a page cap. Each event is validated on its own; a bad event is
- * dropped and reported, never fatal to the lookup.
+ * header) until the last page or a page cap. Each event is taken on its own; one that is unusable
+ * is skipped and reported, never fatal to the lookup.
  */
 import { Value } from 'typebox/value';
 import { joinUrl, sendFeedRequest, type HttpSourceConfig } from '../http';
@@ -14,7 +14,7 @@ import {
   type FeedCounters,
   type FeedFailure,
 } from '../outcome';
-import { EVENT_SCHEMA_BY_TYPE, type DcsaEvent } from './schema';
+import { DCSA_EVENT_TYPES, EVENT_SCHEMA_BY_TYPE, type DcsaEvent } from './schema';
 
 export type DcsaReferenceKind =
   'equipmentReference' | 'carrierBookingReference' | 'transportDocumentReference';
@@ -31,10 +31,13 @@ export interface DcsaCarrierConfig extends HttpSourceConfig {
   maxPages?: number;
 }
 
+/** An event skipped as unusable (see checkEvent). */
 export interface DroppedEvent {
   /** Position of the event in the page body. */
   page: number;
   index: number;
+  /** The eventType as sent (null when none was). */
+  eventType: string | null;
   eventID: string | null;
   reason: string;
 }
@@ -136,7 +139,14 @@ export class DcsaClient {
       body.forEach((item: unknown, index) => {
         const checked = checkEvent(item);
         if (checked.ok) events.push(checked.event);
-        else dropped.push({ page: pages, index, eventID: eventIdOf(item), reason: checked.reason });
+        else
+          dropped.push({
+            page: pages,
+            index,
+            eventType: checked.eventType,
+            eventID: eventIdOf(item),
+            reason: checked.reason,
+          });
       });
 
       const next = nextPageUrl(response.headers.get('next-page'), url, firstUrl);
@@ -167,25 +177,110 @@ export class DcsaClient {
   }
 }
 
-type CheckedEvent = { ok: true; event: DcsaEvent } | { ok: false; reason: string };
+type CheckedEvent =
+  | {
+      ok: true;
+      event: DcsaEvent;
+      /** Members that broke their shape and were left out (the event kept the rest). */
+      cleared: string[];
+    }
+  | { ok: false; eventType: string | null; reason: string };
 
-/** Validates one event against the schema of its own eventType. */
+const KNOWN_EVENT_TYPES = new Set<string>(DCSA_EVENT_TYPES);
+
+/**
+ * Takes one event on its own terms. Only what makes it unusable skips it: not an object, no
+ * readable `eventDateTime`, no eventType and no type code to tell what happened. Codes outside
+ * the DCSA lists are kept as sent; an eventType outside them is taken as the closest generic
+ * one (by the type code or reference it carries) and kept in `sentEventType`. A member of the
+ * wrong shape (a vessel sent as a number, a reference without its value) is left out, the
+ * rest of the event kept.
+ */
 export function checkEvent(item: unknown): CheckedEvent {
   if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-    return { ok: false, reason: 'event is not an object' };
+    return { ok: false, eventType: null, reason: 'event is not an object' };
   }
-  const eventType = (item as { eventType?: unknown }).eventType;
-  if (eventType !== 'TRANSPORT' && eventType !== 'EQUIPMENT' && eventType !== 'SHIPMENT') {
-    return { ok: false, reason: `unknown eventType ${JSON.stringify(eventType ?? null)}` };
-  }
-  const schema = EVENT_SCHEMA_BY_TYPE[eventType];
-  if (!Value.Check(schema, item)) {
+  const sent = item as Record<string, unknown>;
+  const sentType = typeof sent.eventType === 'string' ? sent.eventType.trim() : null;
+  const eventType = genericEventType(sent, sentType);
+  if (eventType === null) {
     return {
       ok: false,
-      reason: `${eventType} event: ${describeErrors(Value.Errors(schema, item))}`,
+      eventType: sentType,
+      reason:
+        sentType === null
+          ? 'no eventType and no type code'
+          : `eventType ${JSON.stringify(sentType)} with no type code`,
     };
   }
-  return { ok: true, event: item as DcsaEvent };
+  const time = sent.eventDateTime;
+  if (typeof time !== 'string' || !Number.isFinite(Date.parse(time))) {
+    return {
+      ok: false,
+      eventType: sentType,
+      reason: `no readable eventDateTime (${JSON.stringify(time ?? null)})`,
+    };
+  }
+  const event: Record<string, unknown> = structuredClone(sent);
+  event.eventType = eventType;
+  if (sentType !== eventType && sentType !== null) event.sentEventType = sentType;
+  else delete event.sentEventType;
+  const schema = EVENT_SCHEMA_BY_TYPE[eventType];
+  const cleared: string[] = [];
+  // Each pass leaves out the member behind the first error; a root error ends it (unusable).
+  for (let pass = 0; pass < 50 && !Value.Check(schema, event); pass++) {
+    const path = Value.Errors(schema, event)[0]?.instancePath ?? '';
+    if (path === '' || path === '/eventDateTime' || path === '/eventType') {
+      return {
+        ok: false,
+        eventType: sentType,
+        reason: `${eventType} event: ${describeErrors(Value.Errors(schema, event))}`,
+      };
+    }
+    removeAt(event, path);
+    cleared.push(path);
+  }
+  if (!Value.Check(schema, event)) {
+    return {
+      ok: false,
+      eventType: sentType,
+      reason: `${eventType} event: too many broken members`,
+    };
+  }
+  return { ok: true, event: event as unknown as DcsaEvent, cleared };
+}
+
+/** The eventType to read the event as, or null when nothing says what happened. */
+function genericEventType(
+  sent: Record<string, unknown>,
+  sentType: string | null,
+): DcsaEvent['eventType'] | null {
+  const upper = sentType?.toUpperCase() ?? null;
+  if (upper !== null && KNOWN_EVENT_TYPES.has(upper)) return upper as DcsaEvent['eventType'];
+  // The closest generic event: the type code sent, else the reference it carries.
+  if (typeof sent.equipmentEventTypeCode === 'string') return 'EQUIPMENT';
+  if (typeof sent.transportEventTypeCode === 'string') return 'TRANSPORT';
+  if (typeof sent.shipmentEventTypeCode === 'string') return 'SHIPMENT';
+  if (sentType === null) return null;
+  if (typeof sent.equipmentReference === 'string') return 'EQUIPMENT';
+  if (sent.transportCall !== undefined && sent.transportCall !== null) return 'TRANSPORT';
+  return 'SHIPMENT';
+}
+
+/** Deletes the member at a JSON pointer (an array item is taken out of its array). */
+function removeAt(target: Record<string, unknown>, pointer: string): void {
+  const keys = pointer
+    .split('/')
+    .slice(1)
+    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let parent: unknown = target;
+  for (const key of keys.slice(0, -1)) {
+    parent = (parent as Record<string, unknown> | undefined)?.[key];
+  }
+  const last = keys[keys.length - 1]!;
+  if (Array.isArray(parent)) parent.splice(Number(last), 1);
+  else if (typeof parent === 'object' && parent !== null)
+    delete (parent as Record<string, unknown>)[last];
 }
 
 function eventIdOf(item: unknown): string | null {

@@ -1,8 +1,10 @@
 /**
  * DCSA Track & Trace 2.2 event shapes (GET /v2/events), as TypeBox schemas used to validate each
- * event a carrier sends. Validation is tolerant: unknown members are ignored, optional members may
- * be missing, and only what the normalization relies on is required. Codes follow the DCSA
- * Information Model 3.3 / Event domain used by T&T 2.2.
+ * event a carrier sends. Validation is tolerant: unknown members are ignored, every member but
+ * the event's time may be missing, and codes are plain strings. The code lists below are the
+ * DCSA Information Model 3.3 / Event domain values T&T 2.2 names; a carrier sending another
+ * value (a newer list, its own code) keeps its event, stored and shown as sent (see
+ * `checkEvent` in client.ts and normalize/raw-events.ts).
  */
 import { Type, type Static } from 'typebox';
 
@@ -37,6 +39,19 @@ export const SHIPMENT_EVENT_TYPE_CODES = [
 ] as const;
 export const MODES_OF_TRANSPORT = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] as const;
 export const EMPTY_INDICATOR_CODES = ['EMPTY', 'LADEN'] as const;
+export const FACILITY_TYPE_CODES = [
+  'BOCR',
+  'CLOC',
+  'COFS',
+  'COYA',
+  'OFFD',
+  'DEPO',
+  'INTE',
+  'POTE',
+  'PBPL',
+  'BRTH',
+  'RAMP',
+] as const;
 
 export type DcsaEventType = (typeof DCSA_EVENT_TYPES)[number];
 export type EventClassifierCode = (typeof EVENT_CLASSIFIER_CODES)[number];
@@ -96,10 +111,18 @@ export const DcsaReference = Type.Object({
 });
 
 const baseEventMembers = {
+  /**
+   * Set by `checkEvent` (never sent by a carrier): the eventType as sent when it was none of
+   * TRANSPORT, EQUIPMENT, SHIPMENT and the event was taken as the closest of those.
+   */
+  sentEventType: Type.Optional(Type.String()),
   eventID: OptionalString,
-  eventCreatedDateTime: DateTime,
+  /** When missing or unreadable, the event's own time stands in (see raw-events.ts). */
+  eventCreatedDateTime: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+  /** The one member an event cannot do without. */
   eventDateTime: DateTime,
-  eventClassifierCode: Type.Enum(EVENT_CLASSIFIER_CODES),
+  /** ACT, PLN or EST; any other value is kept and taken as not actual. */
+  eventClassifierCode: OptionalString,
   documentReferences: Type.Optional(Type.Union([Type.Array(DcsaDocumentReference), Type.Null()])),
   references: Type.Optional(Type.Union([Type.Array(DcsaReference), Type.Null()])),
 };
@@ -107,19 +130,19 @@ const baseEventMembers = {
 export const DcsaTransportEvent = Type.Object({
   ...baseEventMembers,
   eventType: Type.Literal('TRANSPORT'),
-  transportEventTypeCode: Type.Enum(TRANSPORT_EVENT_TYPE_CODES),
+  transportEventTypeCode: OptionalString,
   delayReasonCode: OptionalString,
   changeRemark: OptionalString,
-  transportCall: DcsaTransportCall,
+  transportCall: Type.Optional(Type.Union([DcsaTransportCall, Type.Null()])),
 });
 
 export const DcsaEquipmentEvent = Type.Object({
   ...baseEventMembers,
   eventType: Type.Literal('EQUIPMENT'),
-  equipmentEventTypeCode: Type.Enum(EQUIPMENT_EVENT_TYPE_CODES),
+  equipmentEventTypeCode: OptionalString,
   equipmentReference: OptionalString,
   ISOEquipmentCode: OptionalString,
-  emptyIndicatorCode: Type.Enum(EMPTY_INDICATOR_CODES),
+  emptyIndicatorCode: OptionalString,
   transportCall: Type.Optional(Type.Union([DcsaTransportCall, Type.Null()])),
   /** Where the event happened when it is not tied to a transport call (e.g. STUF at a depot). */
   eventLocation: Type.Optional(Type.Union([DcsaLocation, Type.Null()])),
@@ -128,9 +151,9 @@ export const DcsaEquipmentEvent = Type.Object({
 export const DcsaShipmentEvent = Type.Object({
   ...baseEventMembers,
   eventType: Type.Literal('SHIPMENT'),
-  shipmentEventTypeCode: Type.Enum(SHIPMENT_EVENT_TYPE_CODES),
-  documentID: Type.String(),
-  documentTypeCode: Type.String(),
+  shipmentEventTypeCode: OptionalString,
+  documentID: OptionalString,
+  documentTypeCode: OptionalString,
   reason: OptionalString,
 });
 

@@ -7,27 +7,36 @@
  *
  * Bad data is reported as issues, never thrown: an event whose time cannot be real is dropped;
  * a malformed UN/LOCODE or IMO number is cleared; a well-formed but unknown UN/LOCODE is kept
- * and reported.
+ * (with the carrier's name for the place) and reported. A code outside the DCSA lists is kept
+ * as sent (in `original_event`, `classifier`, `empty_indicator`, `unlisted`) and gives the
+ * event no meaning it might not have: it names no milestone (transport-events.ts).
  */
-import type {
-  DcsaEvent,
-  DcsaEventType,
-  DcsaTransportCall,
-  EmptyIndicatorCode,
-  EventClassifierCode,
-  ModeOfTransport,
+import type { DcsaEvent, DcsaEventType, DcsaTransportCall, ModeOfTransport } from '../dcsa/schema';
+import {
+  EMPTY_INDICATOR_CODES,
+  EQUIPMENT_EVENT_TYPE_CODES,
+  EVENT_CLASSIFIER_CODES,
+  FACILITY_TYPE_CODES,
+  MODES_OF_TRANSPORT,
+  SHIPMENT_EVENT_TYPE_CODES,
+  TRANSPORT_EVENT_TYPE_CODES,
 } from '../dcsa/schema';
-import { MODES_OF_TRANSPORT } from '../dcsa/schema';
 
 export interface RawEvent {
   data_source: 'shipping_line';
   /** The carrier's eventID, when sent. */
   source_event_id: string | null;
-  /** The carrier's identity of the event: `<eventType>/<type code>`, e.g. `EQUIPMENT/LOAD`. */
+  /**
+   * The carrier's identity of the event as sent: `<eventType>/<type code>`, e.g.
+   * `EQUIPMENT/LOAD` (a code outside the DCSA lists, e.g. `EQUIPMENT/RMVD2`, stays as sent).
+   */
   original_event: string;
+  /** The generic eventType the event is read as (the sent one, or the closest; see checkEvent). */
   event_type: DcsaEventType;
+  /** The type code as sent, upper case ('' when none was sent). */
   event_code: string;
-  classifier: EventClassifierCode;
+  /** ACT, PLN, EST, or the value sent ('' when none). */
+  classifier: string;
   /** True for planned and estimated events (anything not actual). */
   estimated: boolean;
   /** When it happened or is expected to happen, UTC ISO 8601. */
@@ -35,6 +44,8 @@ export interface RawEvent {
   /** When the carrier created this version of the event (eventCreatedDateTime), UTC ISO 8601. */
   reported_at: string;
   location_locode: string | null;
+  /** The carrier's own name for the place (DCSA `location.locationName`), when sent. */
+  location_name: string | null;
   facility_code: string | null;
   facility_code_list_provider: string | null;
   /** The facility's SMDG terminal code, when the carrier identified it with one. */
@@ -43,9 +54,13 @@ export interface RawEvent {
   vessel_imo: string | null;
   vessel_name: string | null;
   voyage_number: string | null;
+  /** VESSEL, RAIL, TRUCK or BARGE; null when none was sent or the sent one is unlisted. */
   mode_of_transport: ModeOfTransport | null;
-  empty_indicator: EmptyIndicatorCode | null;
+  /** EMPTY, LADEN, or the value sent. */
+  empty_indicator: string | null;
   equipment_reference: string | null;
+  /** Members sent with a value outside the DCSA code lists, by member name, as sent. */
+  unlisted: Record<string, string>;
   /** Position in the carrier's feed; keeps ordering stable for events at the same instant. */
   sequence: number;
 }
@@ -55,7 +70,8 @@ export type FeedIssueKind =
   | 'actual_in_future'
   | 'invalid_locode'
   | 'unknown_locode'
-  | 'invalid_vessel_imo';
+  | 'invalid_vessel_imo'
+  | 'unlisted_code';
 
 export interface FeedIssue {
   kind: FeedIssueKind;
@@ -112,7 +128,8 @@ function toRawEvent(
   issues: FeedIssue[],
 ): RawEvent | null {
   const code = eventCode(event);
-  const original = `${event.eventType}/${code}`;
+  const sentType = event.sentEventType ?? event.eventType;
+  const original = code === '' ? sentType : `${sentType}/${code}`;
   const sourceId = event.eventID ?? null;
   const report = (kind: FeedIssueKind, detail: string, dropped: boolean) =>
     issues.push({ kind, source_event_id: sourceId, original_event: original, detail, dropped });
@@ -126,17 +143,41 @@ function toRawEvent(
     );
     return null;
   }
-  const reported = Date.parse(event.eventCreatedDateTime);
+  // When the carrier made this version matters only to rank estimates: the event's own time
+  // stands in for a missing or unreadable one.
+  let reported = Date.parse(event.eventCreatedDateTime ?? '');
   if (!Number.isFinite(reported) || reported < EARLIEST_PLAUSIBLE || reported >= LATEST_PLAUSIBLE) {
-    report(
-      'impossible_timestamp',
-      `eventCreatedDateTime ${event.eventCreatedDateTime} is not a plausible time`,
-      true,
-    );
-    return null;
+    if (event.eventCreatedDateTime != null)
+      report(
+        'impossible_timestamp',
+        `eventCreatedDateTime ${event.eventCreatedDateTime} is not a plausible time`,
+        false,
+      );
+    reported = at;
   }
+  const classifier = (event.eventClassifierCode ?? '').trim().toUpperCase();
+  const unlisted: Record<string, string> = {};
+  const checkListed = (member: string, value: string, list: readonly string[]) => {
+    if (value === '' || list.includes(value)) return;
+    unlisted[member] = value;
+    report(
+      'unlisted_code',
+      `${member} ${JSON.stringify(value)} is not in the DCSA code list`,
+      false,
+    );
+  };
+  if (event.sentEventType !== undefined) {
+    unlisted.eventType = event.sentEventType;
+    report(
+      'unlisted_code',
+      `eventType ${JSON.stringify(event.sentEventType)} is not in the DCSA code list; read as ${event.eventType}`,
+      false,
+    );
+  }
+  checkListed(CODE_MEMBER[event.eventType], code, CODE_LIST[event.eventType]);
+  checkListed('eventClassifierCode', classifier, EVENT_CLASSIFIER_CODES);
   if (
-    event.eventClassifierCode === 'ACT' &&
+    classifier === 'ACT' &&
     options.now !== undefined &&
     at > options.now + (options.futureToleranceMs ?? DEFAULT_FUTURE_TOLERANCE_MS)
   ) {
@@ -196,7 +237,18 @@ function toRawEvent(
     ? (call?.importVoyageNumber ?? call?.carrierVoyageNumber ?? call?.exportVoyageNumber ?? null)
     : (call?.exportVoyageNumber ?? call?.carrierVoyageNumber ?? call?.importVoyageNumber ?? null);
 
-  const mode = (call?.modeOfTransport ?? '').toUpperCase();
+  const mode = (call?.modeOfTransport ?? '').trim().toUpperCase();
+  checkListed('modeOfTransport', mode, MODES_OF_TRANSPORT);
+  const emptyIndicator =
+    event.eventType === 'EQUIPMENT'
+      ? (event.emptyIndicatorCode ?? '').trim().toUpperCase() || null
+      : null;
+  if (emptyIndicator !== null)
+    checkListed('emptyIndicatorCode', emptyIndicator, EMPTY_INDICATOR_CODES);
+  const facilityType = call?.facilityTypeCode?.trim().toUpperCase() || null;
+  if (facilityType !== null) checkListed('facilityTypeCode', facilityType, FACILITY_TYPE_CODES);
+  const locationName =
+    call?.location?.locationName?.trim() || eventLocation?.locationName?.trim() || null;
 
   return {
     data_source: 'shipping_line',
@@ -204,40 +256,53 @@ function toRawEvent(
     original_event: original,
     event_type: event.eventType,
     event_code: code,
-    classifier: event.eventClassifierCode,
-    estimated: event.eventClassifierCode !== 'ACT',
+    classifier,
+    estimated: classifier !== 'ACT',
     timestamp: new Date(at).toISOString(),
     reported_at: new Date(reported).toISOString(),
     location_locode: locode,
+    location_name: locationName,
     facility_code: facilityCode,
     facility_code_list_provider: provider,
     facility_smdg_code: provider === 'SMDG' ? facilityCode : null,
-    facility_type_code: call?.facilityTypeCode?.toUpperCase() ?? null,
+    facility_type_code: facilityType,
     vessel_imo: vesselImo,
     vessel_name: call?.vessel?.vesselName?.trim() || null,
     voyage_number: voyage?.trim() || null,
     mode_of_transport: (MODES_OF_TRANSPORT as readonly string[]).includes(mode)
       ? (mode as ModeOfTransport)
       : null,
-    empty_indicator: event.eventType === 'EQUIPMENT' ? event.emptyIndicatorCode : null,
+    empty_indicator: emptyIndicator,
     equipment_reference:
       event.eventType === 'EQUIPMENT'
         ? event.equipmentReference?.trim().toUpperCase() || null
         : null,
+    unlisted,
     sequence,
   };
 }
 
 function eventCode(event: DcsaEvent): string {
-  switch (event.eventType) {
-    case 'TRANSPORT':
-      return event.transportEventTypeCode;
-    case 'EQUIPMENT':
-      return event.equipmentEventTypeCode;
-    case 'SHIPMENT':
-      return event.shipmentEventTypeCode;
-  }
+  const sent =
+    event.eventType === 'TRANSPORT'
+      ? event.transportEventTypeCode
+      : event.eventType === 'EQUIPMENT'
+        ? event.equipmentEventTypeCode
+        : event.shipmentEventTypeCode;
+  return (sent ?? '').trim().toUpperCase();
 }
+
+const CODE_MEMBER = {
+  TRANSPORT: 'transportEventTypeCode',
+  EQUIPMENT: 'equipmentEventTypeCode',
+  SHIPMENT: 'shipmentEventTypeCode',
+} as const;
+
+const CODE_LIST: Record<DcsaEventType, readonly string[]> = {
+  TRANSPORT: TRANSPORT_EVENT_TYPE_CODES,
+  EQUIPMENT: EQUIPMENT_EVENT_TYPE_CODES,
+  SHIPMENT: SHIPMENT_EVENT_TYPE_CODES,
+};
 
 /** Returns the seven-digit IMO number when its check digit is right, else null. */
 export function normalizeImo(value: string | number): string | null {

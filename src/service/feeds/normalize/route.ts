@@ -7,7 +7,7 @@
  *   first planned events, before anything has happened.
  * - POL (port of lading) is the location of the earliest vessel LOAD or DEPA event.
  * - POD (port of discharge) is the location of the latest vessel DISC or ARRI event.
- * - Transshipment ports are the other locations of vessel events that fall between POL and POD
+ * - Transshipment ports are the other locations of vessel moves that fall between POL and POD
  *   in time, in the order the shipment first reaches them. A port called only before POL or only
  *   after POD is ignored.
  * - The destination is the location of the latest RAIL or TRUCK arrival (TRANSPORT/ARRI) or rail
@@ -28,8 +28,10 @@ export interface DerivedRoute {
 
 export function isVesselLeg(e: RawEvent): boolean {
   if (e.mode_of_transport === 'VESSEL' || e.mode_of_transport === 'BARGE') return true;
+  // A mode outside the DCSA list is not taken for a vessel.
   return (
     e.mode_of_transport === null &&
+    e.unlisted.modeOfTransport === undefined &&
     e.event_type === 'EQUIPMENT' &&
     (e.event_code === 'LOAD' || e.event_code === 'DISC')
   );
@@ -44,8 +46,13 @@ function isInlandArrival(e: RawEvent): boolean {
 
 const time = (e: RawEvent) => Date.parse(e.timestamp);
 
+/** The moves a route is made of; an event of another (or an unlisted) code places no port. */
+const MOVES = new Set(['LOAD', 'DISC', 'ARRI', 'DEPA']);
+
 export function deriveRoute(events: readonly RawEvent[]): DerivedRoute {
-  const vessel = events.filter((e) => e.location_locode !== null && isVesselLeg(e));
+  const vessel = events.filter(
+    (e) => e.location_locode !== null && isVesselLeg(e) && MOVES.has(e.event_code),
+  );
   const byTime = [...vessel].sort((a, b) => time(a) - time(b) || a.sequence - b.sequence);
 
   const outbound = byTime.filter((e) => e.event_code === 'LOAD' || e.event_code === 'DEPA');

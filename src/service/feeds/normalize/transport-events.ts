@@ -12,7 +12,9 @@
  *   A RAIL or TRUCK arrival at the destination also yields arrived_at_inland_destination.
  * - Gate moves: GTOT EMPTY = empty_out, GTIN LADEN = full_in, GTOT LADEN = full_out,
  *   GTIN EMPTY = empty_in.
- * - STUF, STRP, PICK, DROP, INSP, RSEA, RMVD and all SHIPMENT events stay raw only.
+ * - STUF, STRP, PICK, DROP, INSP, RSEA, RMVD and all SHIPMENT events stay raw only, as does
+ *   any event whose type code, classifier or empty/laden indicator is outside the DCSA lists
+ *   (kept as sent; it names no milestone it might not be).
  * - Planned/estimated events get a name only for the estimated.* events: vessel arrival at a
  *   transshipment port or the POD, vessel departure from the POL or a transshipment port, and
  *   arrival at the inland destination. They never become transport events.
@@ -20,7 +22,7 @@
  * Transport events are actual milestones only, one per (event name, location): the same milestone
  * reported twice, or by two sources, yields one event (see mergeTransportEvents).
  */
-import type { EmptyIndicatorCode, ModeOfTransport } from '../dcsa/schema';
+import type { ModeOfTransport } from '../dcsa/schema';
 import type { DataSource, NormalizedEventName, TransportEventName } from './event-names';
 import type { RawEvent } from './raw-events';
 import { deriveRoute, isVesselLeg, type DerivedRoute } from './route';
@@ -35,6 +37,8 @@ export interface TransportEventDraft {
   /** UTC ISO 8601. */
   timestamp: string;
   location_locode: string | null;
+  /** The source's own name of the place, when it sent one. */
+  location_name: string | null;
   facility_smdg_code: string | null;
   vessel_imo: string | null;
   vessel_name: string | null;
@@ -69,6 +73,7 @@ const T = (name: string) => `container.transport.${name}` as TransportEventName;
 /** All normalized names of one raw event: the first is its own name, the rest are implied. */
 export function namesFor(e: RawEvent, route: DerivedRoute): NormalizedEventName[] {
   if (e.event_type === 'SHIPMENT') return [];
+  if (e.classifier !== 'ACT' && e.classifier !== 'PLN' && e.classifier !== 'EST') return [];
   const role = roleOf(e.location_locode, route);
   const atDestination = e.location_locode !== null && e.location_locode === route.destination;
 
@@ -96,6 +101,7 @@ export function namesFor(e: RawEvent, route: DerivedRoute): NormalizedEventName[
         if (role === 'ts') return [ts('departed')];
         return [];
       }
+      if (e.event_code !== 'ARRI') return [];
       if (role === 'pod')
         return [e.facility_type_code === 'BRTH' ? T('vessel_berthed') : T('vessel_arrived')];
       if (role === 'ts') return [ts('arrived')];
@@ -103,6 +109,7 @@ export function namesFor(e: RawEvent, route: DerivedRoute): NormalizedEventName[
     }
     if (e.mode_of_transport === 'RAIL') {
       if (e.event_code === 'DEPA') return [T('rail_departed')];
+      if (e.event_code !== 'ARRI') return [];
       return atDestination
         ? [T('rail_arrived'), T('arrived_at_inland_destination')]
         : [T('rail_arrived')];
@@ -124,17 +131,19 @@ export function namesFor(e: RawEvent, route: DerivedRoute): NormalizedEventName[
       if (role === 'ts') return [ts('discharged')];
       return [];
     case 'GTOT':
-      return [gateName('out', e.empty_indicator)];
+      return gateName('out', e.empty_indicator);
     case 'GTIN':
-      return [gateName('in', e.empty_indicator)];
+      return gateName('in', e.empty_indicator);
     default:
       return [];
   }
 }
 
-function gateName(direction: 'in' | 'out', load: EmptyIndicatorCode | null): TransportEventName {
-  if (direction === 'out') return load === 'EMPTY' ? T('empty_out') : T('full_out');
-  return load === 'EMPTY' ? T('empty_in') : T('full_in');
+/** A gate move names a milestone only when the box is said to be empty or laden. */
+function gateName(direction: 'in' | 'out', load: string | null): TransportEventName[] {
+  if (load !== 'EMPTY' && load !== 'LADEN') return [];
+  if (direction === 'out') return [load === 'EMPTY' ? T('empty_out') : T('full_out')];
+  return [load === 'EMPTY' ? T('empty_in') : T('full_in')];
 }
 
 /**
@@ -159,6 +168,7 @@ export function normalizeEvents(
         event: name as TransportEventName,
         timestamp: e.timestamp,
         location_locode: e.location_locode,
+        location_name: e.location_name,
         facility_smdg_code: e.facility_smdg_code,
         vessel_imo: e.vessel_imo,
         vessel_name: e.vessel_name,
@@ -199,6 +209,7 @@ export function mergeTransportEvents(
         });
         continue;
       }
+      kept.location_name ??= e.location_name;
       kept.facility_smdg_code ??= e.facility_smdg_code;
       kept.vessel_imo ??= e.vessel_imo;
       kept.vessel_name ??= e.vessel_name;

@@ -139,7 +139,7 @@ describe('DCSA client against a real HTTP server', () => {
     expect(client.stats().malformed).toBe(3);
   });
 
-  it('drops and counts one bad event among good ones', async () => {
+  it('skips and counts an unusable event among good ones', async () => {
     const events = journeyEvents().slice(0, 5);
     const broken = { ...events[2], eventDateTime: '2026-13-45T99:00:00Z' };
     const unknownType = { eventType: 'OPERATIONS', eventID: 'x' };
@@ -154,9 +154,15 @@ describe('DCSA client against a real HTTP server', () => {
       [events[0], events[1], events[3], events[4]].map((e) => e?.eventID),
     );
     expect(result.dropped).toHaveLength(2);
-    expect(result.dropped[0]).toMatchObject({ page: 1, index: 2, eventID: events[2]?.eventID });
+    expect(result.dropped[0]).toMatchObject({
+      page: 1,
+      index: 2,
+      eventType: events[2]?.eventType,
+      eventID: events[2]?.eventID,
+    });
     expect(result.dropped[0]?.reason).toMatch(/eventDateTime/);
-    expect(result.dropped[1]?.reason).toMatch(/unknown eventType/);
+    expect(result.dropped[1]).toMatchObject({ index: 4, eventType: 'OPERATIONS', eventID: 'x' });
+    expect(result.dropped[1]?.reason).toMatch(/eventDateTime/);
     expect(client.stats().droppedRecords).toBe(2);
   });
 

@@ -91,14 +91,30 @@ describe('DCSA subscription callbacks', () => {
     expect(verdicts.map((v) => v.kind)).toEqual(['accepted', 'replayed']);
   });
 
-  it('refuses a malformed body whole, and an unknown subscription', async () => {
+  it('takes each pushed event on its own; refuses a body that is not JSON and an unknown subscription', async () => {
     const events = journeyEvents().slice(0, 2) as unknown[];
-    const bad = JSON.stringify([...events, { eventType: 'EQUIPMENT', eventID: 42 }]);
-    expect((await post('sub-1', bad, sign(bad))).status).toBe(400);
+    const unlisted = { ...journeyEvents()[2], equipmentEventTypeCode: 'WASH', eventID: 'w-1' };
+    const timeless = { eventType: 'EQUIPMENT', equipmentEventTypeCode: 'LOAD', eventID: 'e-42' };
+    const mixed = JSON.stringify([...events, timeless, unlisted]);
+    expect((await post('sub-1', mixed, sign(mixed))).status).toBe(204);
+    expect(delivered[0]?.events.map((e) => e.eventID)).toEqual([
+      ...events.map((e) => (e as { eventID: string }).eventID),
+      'w-1',
+    ]);
+    const accepted = verdicts.find((v) => v.kind === 'accepted');
+    expect(accepted?.kind === 'accepted' ? accepted.skipped : []).toEqual([
+      {
+        page: 1,
+        index: 2,
+        eventType: 'EQUIPMENT',
+        eventID: 'e-42',
+        reason: expect.stringMatching(/eventDateTime/) as unknown,
+      },
+    ]);
     expect((await post('sub-1', '{not json', sign('{not json'))).status).toBe(400);
     const ok = JSON.stringify(events);
     expect((await post('sub-9', ok, sign(ok))).status).toBe(404);
-    expect(delivered).toEqual([]);
+    expect(delivered).toHaveLength(1);
   });
 });
 

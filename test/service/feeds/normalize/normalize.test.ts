@@ -46,6 +46,7 @@ describe('DCSA events to raw events', () => {
       timestamp: '2026-01-05T10:00:00.000Z',
       reported_at: '2026-01-05T10:00:00.000Z',
       location_locode: 'CNSHA',
+      location_name: null,
       facility_code: 'SIPGW',
       facility_code_list_provider: 'SMDG',
       facility_smdg_code: 'SIPGW',
@@ -56,6 +57,7 @@ describe('DCSA events to raw events', () => {
       mode_of_transport: 'VESSEL',
       empty_indicator: 'LADEN',
       equipment_reference: CONTAINER,
+      unlisted: {},
       sequence: 7,
     });
 
@@ -197,6 +199,7 @@ describe('route and transport events', () => {
       event: 'container.transport.vessel_departed',
       timestamp: '2026-01-05T20:00:00.000Z',
       location_locode: 'CNSHA',
+      location_name: null,
       facility_smdg_code: 'SIPGW',
       vessel_imo: '9321483',
       vessel_name: 'MSC AURORA',

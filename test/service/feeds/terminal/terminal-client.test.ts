@@ -38,6 +38,8 @@ function status(container_number: string): TerminalContainerStatus {
 /** A record with a hold status and a fee type the contract's lists do not name. */
 const oddValues = (n: string): TerminalContainerStatus => ({
   ...status(n),
+  // A kind of facility and a place code outside the contract's lists (an off-dock yard).
+  facility: { ...status(n).facility, kind: 'off_dock_yard', locode: 'US-LAX-7' },
   holds: [
     { name: 'usda', status: 'inspection_scheduled', description: 'USDA exam booked' },
     { name: 'customs', status: 'hold', description: null },
@@ -97,7 +99,7 @@ describe('terminal client', () => {
     expect(client.stats()).toMatchObject({ requests: 3, found: 1, notFound: 1, malformed: 1 });
   });
 
-  it('keeps a hold status or fee type beyond the documented ones as sent, with the record', async () => {
+  it('keeps a facility kind, place code, hold status or fee type beyond the documented ones as sent, with the record', async () => {
     server = await terminal();
     const client = withToken(server);
     expect(await client.getContainer('ODDU0000001')).toEqual({
