@@ -20,7 +20,7 @@ import {
 } from '../service/security/private-files';
 import { parseFeedsConfig, type FeedsConfig } from '../service/feeds/config';
 import {
-  demoTrackingRequests,
+  demoShipments,
   FIRST_START_LOOKBACK_MS,
   followNewBookings,
   startSimWorld,
@@ -176,6 +176,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   }
   try {
     const { accounts, tracking } = service.store;
+    const { parties } = service.store.context.stores;
     // The service's own account, recorded at its first start: never another account.
     const account = (await accounts.primary())!;
     let apiKey = service.initialKey ?? readKey(options.dataDir);
@@ -193,11 +194,15 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
         .where('account_id', '=', account.id)
         .executeTakeFirst();
       if (!existing) {
-        for (const r of demoTrackingRequests(seed)) {
+        // Each for its invented customer (a party of the account, as the Track form makes
+        // one), with the customer's PO numbers as references.
+        for (const r of demoShipments(seed)) {
           await tracking.createTrackingRequest(account.id, {
             requestType: r.request_type,
             requestNumber: r.request_number,
             scac: r.scac,
+            refNumbers: r.references,
+            customerId: (await parties.named(account.id, r.customer)).id,
           });
         }
       }
@@ -217,6 +222,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
                 scac: b.scac,
                 refNumbers: b.references,
                 shipmentTags: [b.customer],
+                customerId: (await parties.named(account.id, b.customer)).id,
               });
             },
           });

@@ -104,6 +104,8 @@ export const ContainerQuery = Type.Object(
     line: Type.Optional(FilterValues),
     pod: Type.Optional(FilterValues),
     terminal: Type.Optional(FilterValues),
+    /** The shipments' customer names, exactly as shown. */
+    customer: Type.Optional(FilterValues),
     /** Binding LFD window, ISO instants, inclusive. */
     lfdFrom: Type.Optional(Instant),
     lfdTo: Type.Optional(Instant),
@@ -223,6 +225,8 @@ export interface BoardFacets {
   line: FacetValue[];
   pod: FacetValue[];
   terminal: FacetValue[];
+  /** The shipments' customers (a party's name or the customer name the service shows). */
+  customer: FacetValue[];
   /** The account's custom fields on containers and shipments (the optional board columns). */
   customFields: CustomFieldColumn[];
   /** The account's truckers (the trucker filter's choices, besides "no trucker"). */

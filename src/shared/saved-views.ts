@@ -20,6 +20,8 @@ export const SavedViewFilters = Type.Object(
     line: Choice,
     pod: Choice,
     terminal: Choice,
+    /** A customer's name; absent in older files. */
+    customer: Type.Optional(Type.String({ maxLength: 200 })),
     /** A trucker's party id, `none` for boxes without one; absent in older files. */
     trucker: Type.Optional(Choice),
     lfd: Type.Union([Type.Literal('any'), literals(LFD_DUE_FILTERS)]),

@@ -35,6 +35,15 @@ export function demoTrackingRequests(seed: number): {
   request_number: string;
   scac: string;
 }[] {
+  return demoShipments(seed).map(({ request_type, request_number, scac }) => ({
+    request_type,
+    request_number,
+    scac,
+  }));
+}
+
+/** The same requests with the invented customer each shipment is for and its PO numbers. */
+export function demoShipments(seed: number): ReturnType<World['demoTrackingRequests']> {
   return new World(seed, LISTING_ORIGIN).demoTrackingRequests();
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/service-with-world';
 import { ManualClock } from '../../src/shared/clock';
-import { demoTrackingRequests } from '../../src/sim';
+import { demoShipments, demoTrackingRequests } from '../../src/sim';
 
 const DAY = 86_400_000;
 const SEED = 5;
@@ -66,5 +66,28 @@ describe('embedded service with a living world', () => {
     const newest = model.bookingsTrackableBetween(clock.now() - DAY, clock.now())[0]!;
     const request = requests.find((r) => r.attributes.request_number === newest.request_number);
     expect(request.attributes.ref_numbers).toEqual(newest.references);
+
+    // Every request is for its invented customer: a party of the account, named as the world
+    // names it, whose shipment will show it.
+    const shipmentsToTrack = demoShipments(SEED);
+    const all = await fetch(
+      `${embedded.baseUrl}/tracking_requests?page[size]=100&include=customer`,
+      {
+        headers: { Authorization: `Token ${embedded.apiKey}` },
+      },
+    ).then((r) => r.json() as Promise<any>);
+    const customers = new Map<string, string>(
+      all.included
+        .filter((r: any) => r.type === 'party')
+        .map((p: any) => [p.id, p.attributes.company_name]),
+    );
+    for (const demoRequest of shipmentsToTrack) {
+      const tracked = all.data.find(
+        (r: any) => r.attributes.request_number === demoRequest.request_number,
+      );
+      expect(customers.get(tracked.relationships.customer.data.id)).toBe(demoRequest.customer);
+      expect(tracked.attributes.ref_numbers).toEqual(demoRequest.references);
+    }
+    expect(new Set(customers.values()).size).toBeGreaterThan(1);
   });
 });

@@ -286,6 +286,7 @@ export class BoardQueries {
     inList('s.line_scac', q.line);
     inList('s.pod_locode', q.pod);
     inList('t.name', q.terminal);
+    inList('s.customer_name', q.customer);
     if (q.trucker?.length) {
       const ids = q.trucker.filter((id) => id !== TRUCKER_NONE);
       const either = [
@@ -719,17 +720,18 @@ export class BoardQueries {
       line: new Map(),
       pod: new Map(),
       terminal: new Map(),
-    } as Record<'status' | 'line' | 'pod' | 'terminal', Map<string, number>>;
+      customer: new Map(),
+    } as Record<'status' | 'line' | 'pod' | 'terminal' | 'customer', Map<string, number>>;
     const groups = this.stmt(
       `SELECT c.current_status AS status, s.line_scac AS line, s.pod_locode AS pod,
-         t.name AS terminal, count(*) AS n
+         t.name AS terminal, s.customer_name AS customer, count(*) AS n
        ${FROM_BY_POSITION} WHERE c.seq > ? AND c.seq <= ?
-       GROUP BY c.current_status, s.line_scac, s.pod_locode, t.name`,
+       GROUP BY c.current_status, s.line_scac, s.pod_locode, t.name, s.customer_name`,
     );
     type Group = Record<keyof typeof facets, string | null> & { n: number };
     yield* this.positionRanges(span, (after, upTo) => {
       for (const group of groups.all(after, upTo) as Group[]) {
-        for (const name of ['status', 'line', 'pod', 'terminal'] as const) {
+        for (const name of ['status', 'line', 'pod', 'terminal', 'customer'] as const) {
           const value = group[name];
           if (value !== null) facets[name].set(value, (facets[name].get(value) ?? 0) + group.n);
         }
@@ -745,6 +747,7 @@ export class BoardQueries {
       line: values(facets.line),
       pod: values(facets.pod),
       terminal: values(facets.terminal),
+      customer: values(facets.customer),
       customFields: this.customFieldColumns(),
       truckers: this.truckers(),
     };

@@ -64,6 +64,8 @@ interface Filters {
   line: string;
   pod: string;
   terminal: string;
+  /** A customer's name, as the board shows it; empty for any. */
+  customer?: string;
   /** A trucker's id, `none` (TRUCKER_NONE) for boxes without one, empty for any. */
   trucker?: string;
   lfd: LfdWindow;
@@ -80,6 +82,7 @@ const NO_FILTERS: Filters = {
   line: '',
   pod: '',
   terminal: '',
+  customer: '',
   trucker: '',
   lfd: 'any',
   holds: 'any',
@@ -113,6 +116,7 @@ function toQuery(
   if (filters.line) query.line = [filters.line];
   if (filters.pod) query.pod = [filters.pod];
   if (filters.terminal) query.terminal = [filters.terminal];
+  if (filters.customer) query.customer = [filters.customer];
   if (filters.trucker) query.trucker = [filters.trucker];
   // A filter stored by an older version (an hour window) reads as "any".
   if (filters.lfd !== 'any' && filters.lfd in LFD_WINDOWS) query.lfdDue = filters.lfd;
@@ -252,7 +256,7 @@ export function ContainersView() {
     }
   };
 
-  const facetOptions = (name: 'status' | 'line' | 'pod' | 'terminal') =>
+  const facetOptions = (name: 'status' | 'line' | 'pod' | 'terminal' | 'customer') =>
     (facets.value?.[name] ?? []).map((facet) => (
       <option key={facet.value} value={facet.value}>
         {name === 'status' ? statusLabel(facet.value) : facet.value} ({formatCount(facet.count)})
@@ -347,6 +351,14 @@ export function ContainersView() {
         >
           <option value="">Any terminal</option>
           {facetOptions('terminal')}
+        </select>
+        <select
+          aria-label="Customer"
+          value={filters.customer ?? ''}
+          onChange={(e) => update({ customer: e.target.value })}
+        >
+          <option value="">Any customer</option>
+          {facetOptions('customer')}
         </select>
         <select
           aria-label="Trucker filter"

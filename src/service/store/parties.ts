@@ -64,6 +64,23 @@ export class PartyStore {
     return { total: Number(total), rows };
   }
 
+  /** The account's party of this company name (names are unique per account). */
+  async byName(accountId: string, companyName: string): Promise<PartiesTable | undefined> {
+    return this.db
+      .selectFrom('parties')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('company_name', '=', companyName)
+      .executeTakeFirst();
+  }
+
+  /** The account's party of this company name, created when there is none yet. */
+  async named(accountId: string, companyName: string): Promise<PartiesTable> {
+    return (
+      (await this.create(accountId, companyName)) ?? (await this.byName(accountId, companyName))!
+    );
+  }
+
   async owned(accountId: string, id: string): Promise<PartiesTable | undefined> {
     return this.db
       .selectFrom('parties')

@@ -207,6 +207,9 @@ export class World {
     request_type: TrackableNumber['request_type'];
     request_number: string;
     scac: string;
+    /** The customer the shipment is for, and its purchase-order numbers. */
+    customer: string;
+    references: string[];
   }[] {
     const rng = new Rng(`${this.seed}:demo`);
     const byKind = new Map<string, ShipmentPlan[]>();
@@ -219,14 +222,26 @@ export class World {
     );
     return chosen.map((s, i) => {
       const kind = i % 3;
+      const forWhom = { customer: s.customer, references: s.references };
       if (kind === 0 || s.kind === 'bl_unknown')
-        return { request_type: 'bill_of_lading', request_number: s.billOfLading, scac: s.scac };
+        return {
+          request_type: 'bill_of_lading',
+          request_number: s.billOfLading,
+          scac: s.scac,
+          ...forWhom,
+        };
       if (kind === 1 || s.kind === 'booking_cancelled')
-        return { request_type: 'booking_number', request_number: s.booking, scac: s.scac };
+        return {
+          request_type: 'booking_number',
+          request_number: s.booking,
+          scac: s.scac,
+          ...forWhom,
+        };
       return {
         request_type: 'container',
         request_number: rng.pick(s.containers).number,
         scac: s.scac,
+        ...forWhom,
       };
     });
   }

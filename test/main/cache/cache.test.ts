@@ -481,7 +481,7 @@ describe('board queries', () => {
     expect(search('MSKU1111110 "')).toEqual(['MSKU1111110']);
   });
 
-  it('filters on status, line, POD, terminal, LFD window, holds and readiness', () => {
+  it('filters on status, line, POD, terminal, customer, LFD window, holds and readiness', () => {
     seed();
     const q = (query: Parameters<Cache['board']['containers']>[0]) =>
       numbers(cache.board.containers(query, NOW).rows).sort();
@@ -489,6 +489,9 @@ describe('board queries', () => {
     expect(q({ line: ['MSCU'] })).toEqual(['MEDU5555550']);
     expect(q({ pod: ['USLAX'] })).toHaveLength(4);
     expect(q({ terminal: ['Total Terminals International'] })).toEqual(['MSKU2222220']);
+    expect(q({ customer: ['Globex'] })).toEqual(['MEDU5555550']);
+    expect(q({ customer: ['Acme Imports', 'Globex'] })).toHaveLength(5);
+    expect(q({ customer: ['Initech'] })).toEqual([]);
     expect(q({ lfdFrom: at(0), lfdTo: at(48) })).toEqual(['MSKU1111110', 'MSKU4444440']);
     expect(q({ hasHolds: true })).toEqual(['MSKU2222220', 'MSKU3333330']);
     expect(q({ hasHolds: false })).toHaveLength(3);
@@ -543,6 +546,10 @@ describe('board queries', () => {
     expect(once.pod).toEqual([
       { value: 'USLAX', count: 4 },
       { value: 'USLGB', count: 1 },
+    ]);
+    expect(once.customer).toEqual([
+      { value: 'Acme Imports', count: 4 },
+      { value: 'Globex', count: 1 },
     ]);
     // Kept while nothing changes; counted again after a sync writes.
     expect(inSteps(cache.board.facetsInSteps(2))).toEqual({ value: once, steps: 1 });
