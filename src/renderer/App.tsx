@@ -95,6 +95,7 @@ export function App() {
           title: alert.title,
           body: alert.body,
           containerId: alert.containerId,
+          link: alert.link,
         },
         ...previous.filter((toast) => toast.id !== alert.id).slice(0, 3),
       ]);

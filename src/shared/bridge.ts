@@ -545,6 +545,8 @@ export interface AlertPush {
   title: string;
   body: string;
   containerId: string | null;
+  /** The container's find link, to copy and pass on; null without a container. */
+  link: string | null;
   /** The renderer raises the OS notification itself (browser mode: main has no OS surface). */
   osNotification: boolean;
 }

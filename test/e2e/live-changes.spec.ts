@@ -60,6 +60,13 @@ test.describe('live changes', () => {
     await expect(toast).toBeVisible({ timeout: 150_000 });
     const title = (await toast.textContent())?.trim() ?? '';
     const number = /[A-Z]{4}\d{7}/.exec(title)?.[0] ?? '';
+    // The newest toast about a container carries its find link, to copy and pass on (a newer
+    // toast about a whole shipment has none: wait for the next one about a box).
+    await expect(
+      page
+        .getByRole('region', { name: 'Notifications' })
+        .getByRole('button', { name: 'Copy link' }),
+    ).toHaveAttribute('data-link', /^quayside:\/\/find\?q=[A-Z]{4}\d{7}$/, { timeout: 150_000 });
 
     await expect
       .poll(() =>

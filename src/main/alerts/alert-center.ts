@@ -18,6 +18,7 @@ import {
   shipmentAlerts,
 } from './rules';
 import { DISPUTE_WINDOW_DAYS } from '../../shared/charges/statement';
+import { findLink } from '../../shared/find-link';
 
 /** The alert part of the settings: thresholds, the master switch and the per-kind switches. */
 export type AlertPreferences = AlertSettings;
@@ -78,12 +79,19 @@ export class AlertCenter {
         title: alert.title,
         body: alert.body,
         containerId: alert.containerId,
+        link: this.linkOf(alert.containerId),
       });
     }
     this.cache.markNotified(
       alerts.map((a) => a.id),
       isoString(this.clock.now()),
     );
+  }
+
+  /** The find link of a cached container, by its number. */
+  private linkOf(containerId: string | null): string | null {
+    const number = containerId ? this.cache.board.containerDetail(containerId)?.row.number : null;
+    return number ? findLink(number) : null;
   }
 
   /** Alerts stored by a run that stopped before notifying (crash, quit). */

@@ -14,6 +14,11 @@ export interface AlertNotification {
   body: string;
   /** The container the notification opens; null for shipment-wide alerts without containers. */
   containerId: string | null;
+  /**
+   * The find link of that container (`quayside://find?q=<number>`), to pass on to whoever
+   * should look at it; null without a container.
+   */
+  link: string | null;
 }
 
 export interface Notifier {

@@ -186,6 +186,7 @@ export class AppCore {
             title: notification.title,
             body: notification.body,
             containerId: notification.containerId,
+            link: notification.link,
             // The one decision where the OS notification comes from: the shell's notifier
             // when it has one, else the renderer's Web Notification.
             osNotification: !this.options.notifier,

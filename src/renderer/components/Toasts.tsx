@@ -1,4 +1,4 @@
-import { Fragment } from 'react';
+import { Fragment, useState } from 'react';
 import { opensWorklist } from '../../shared/container';
 
 export interface Toast {
@@ -6,6 +6,8 @@ export interface Toast {
   title: string;
   body: string;
   containerId: string | null;
+  /** The container's find link, offered to copy and pass on (an email, a TMS note). */
+  link?: string | null;
   /** The alert kind: the digest and a summary open the worklist instead of a container. */
   kind?: string;
 }
@@ -24,6 +26,14 @@ export function Toasts({
   onOpen(toast: Toast): void;
 }) {
   const [newest, ...older] = toasts;
+  const [copied, setCopied] = useState<number | null>(null);
+  const copy = (toast: Toast) => {
+    if (!toast.link) return;
+    void navigator.clipboard?.writeText(toast.link).then(
+      () => setCopied(toast.id),
+      () => setCopied(null),
+    );
+  };
   return (
     <div className="toasts" role="region" aria-label="Notifications" aria-live="polite">
       {newest ? (
@@ -36,6 +46,17 @@ export function Toasts({
             {newest.containerId || opensWorklist(newest.kind) ? (
               <button type="button" className="secondary" onClick={() => onOpen(newest)}>
                 Open
+              </button>
+            ) : null}
+            {newest.link ? (
+              <button
+                type="button"
+                className="secondary"
+                title={newest.link}
+                data-link={newest.link}
+                onClick={() => copy(newest)}
+              >
+                {copied === newest.id ? 'Copied' : 'Copy link'}
               </button>
             ) : null}
             <button

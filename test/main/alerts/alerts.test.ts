@@ -97,6 +97,8 @@ describe('alerts from changes', () => {
     const [n] = notifier.notifications;
     expect(n!.containerId).toBe(base.id);
     expect(n!.title).toBe('LFD changed for MSKU1111110');
+    // The link to pass on opens the same box from any system.
+    expect(n!.link).toBe('quayside://find?q=MSKU1111110');
     // 07:59 UTC is 23:59 the day before in Los Angeles (PST): a last free day is that local date.
     expect(n!.body).toContain('Line LFD: Tue 3 Mar 2026 PST -> Thu 5 Mar 2026 PST');
     expect(n!.body).toContain('Acts first: Line LFD Thu 5 Mar 2026 PST');
