@@ -111,7 +111,22 @@ test.describe('the dispatcher morning on the embedded default', () => {
           if (box.right > cell.right + 0.5 || box.left < cell.left - 0.5)
             cut.push(chip.textContent ?? '');
         }
+        // Header labels cut short by their column, and whether Cost is in view without scrolling.
+        const clipped: string[] = [];
+        for (const head of element.querySelectorAll('[role=columnheader]')) {
+          const label = head.querySelector('.board__fit');
+          if (
+            label &&
+            label.getBoundingClientRect().right > head.getBoundingClientRect().right + 0.5
+          )
+            clipped.push(label.textContent ?? '');
+        }
+        const cost = element.querySelector('[role=columnheader][data-col="fees"]');
         return {
+          clipped,
+          costInView:
+            cost !== null &&
+            cost.getBoundingClientRect().right <= element.getBoundingClientRect().right + 0.5,
           overflow: element.scrollWidth - element.clientWidth,
           spare:
             element.clientWidth -
@@ -128,6 +143,9 @@ test.describe('the dispatcher morning on the embedded default', () => {
       }
       // Rows a sync changes are measured again, so no readiness chip stays cut off.
       await expect.poll(async () => (await layout()).cut).toEqual([]);
+      // No header is cut short, and Cost is in view at every width.
+      await expect.poll(async () => (await layout()).clipped).toEqual([]);
+      await expect.poll(async () => (await layout()).costInView).toBe(true);
       await page.screenshot({ path: test.info().outputPath(`board-${width}.png`) });
     }
 

@@ -104,8 +104,13 @@ export const BoardTable = memo(function BoardTable(props: Props) {
     const root = scrollRef.current;
     if (!root) return;
     const widths: Record<string, number> = {};
-    for (const fit of root.querySelectorAll<HTMLElement>('[data-col] > .board__fit')) {
-      const cell = fit.parentElement as HTMLElement;
+    // A cell's content, and a header's label inside its sort button: a column is never
+    // narrower than its header (a "—" column once cut "Cost" to "COS").
+    const fits = root.querySelectorAll<HTMLElement>(
+      '[data-col] > .board__fit, [data-col] > .board__sort > .board__fit',
+    );
+    for (const fit of fits) {
+      const cell = fit.closest<HTMLElement>('[data-col]')!;
       const id = cell.dataset.col ?? '';
       const chrome = cell.getAttribute('role') === 'columnheader' ? HEADER_CHROME : CELL_CHROME;
       widths[id] = Math.max(widths[id] ?? 0, fit.getBoundingClientRect().width + chrome);
