@@ -36,6 +36,7 @@ const INTEGRATION_SUITE = [
   'test/main/app-core.test.ts',
   'test/main/desktop/window-bounds.test.ts',
   'test/main/documents.test.ts',
+  'test/main/delivery-order.test.ts',
   'test/main/embedded-launcher.test.ts',
   'test/main/spreadsheet-import.test.ts',
   'test/service/documents/**/*.test.ts',

@@ -28,6 +28,7 @@ export const BRIDGE_METHOD_LIST = [
   'listTruckers',
   'createTrucker',
   'assignTrucker',
+  'makeDeliveryOrder',
   'refreshContainer',
   'listShipments',
   'getShipmentDetail',

@@ -375,6 +375,24 @@ export const bridgeMethods = {
     ),
     result: result<{ ok: true; assigned: number } | { ok: false; message: string }>(),
   },
+  /**
+   * Makes the container's delivery order for its trucker: a PDF kept as a document of its
+   * shipment at the service, saved in the data folder and opened (browser mode: `url` to
+   * download). There is no outgoing mail, so it is saved for sending. Refused while offline.
+   */
+  makeDeliveryOrder: {
+    argument: Type.Object({ containerId: Id }, { additionalProperties: false }),
+    result: result<
+      | {
+          ok: true;
+          documentId: string;
+          fileName: string;
+          open: OpenDocumentResult;
+          message: string;
+        }
+      | { ok: false; message: string }
+    >(),
+  },
   /** Asks the service to check the container's line and terminal now (10 a minute at most). */
   refreshContainer: {
     argument: Type.Object({ id: Id }, { additionalProperties: false }),

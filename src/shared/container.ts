@@ -664,6 +664,7 @@ export const ALERT_KINDS = [
   'empty_returned',
   'empty_return_due',
   'invoice_dispute_due',
+  'delivery_order_outdated',
   'daily_digest',
   'source_summary',
 ] as const;
@@ -685,6 +686,7 @@ export const ALERT_KIND_LABELS: Record<AlertKind, string> = {
   empty_returned: 'Empty returned',
   empty_return_due: 'Empty return due (per diem)',
   invoice_dispute_due: 'D&D invoice dispute window closing',
+  delivery_order_outdated: 'Delivery order outdated',
   daily_digest: 'Daily digest',
   source_summary: 'Summary on connecting',
 };

@@ -15,6 +15,7 @@ import {
   containerAlerts,
   invoiceReminderDrafts,
   nextCrossing,
+  outdatedOrderDrafts,
   shipmentAlerts,
 } from './rules';
 import { DISPUTE_WINDOW_DAYS } from '../../shared/charges/statement';
@@ -99,7 +100,11 @@ export class AlertCenter {
     this.deliver(this.cache.unnotifiedAlerts());
   }
 
-  /** Raises the "LFD approaching" and invoice dispute reminders due now; returns the new ones. */
+  /**
+   * Raises the "LFD approaching" and invoice dispute reminders due now, and the alerts of
+   * delivery orders that a synced change made wrong (this runs after each sync); returns the
+   * new ones.
+   */
   checkDeadlines(): AlertRecord[] {
     const now = this.clock.now();
     // Invoices whose dispute window may still be open (dated within the window, a day spare).
@@ -112,6 +117,9 @@ export class AlertCenter {
         (keys) => this.cache.storedAlertKeys(keys),
       ),
       ...invoiceReminderDrafts(this.cache.receivedInvoicesSince(oldest.slice(0, 10)), now),
+      ...outdatedOrderDrafts(this.cache.deliveryOrders(), (id) =>
+        this.cache.board.containerDetail(id),
+      ),
     ];
     const inserted = this.cache.insertAlerts(drafts, isoString(now));
     this.deliver(inserted);

@@ -5,7 +5,14 @@
  * so the same change applied twice is stored once.
  */
 import type { AlertDraft } from '../../shared/desktop';
-import type { StoredInvoice, UpcomingDeadline } from '../cache/interface';
+import type { StoredDeliveryOrder, StoredInvoice, UpcomingDeadline } from '../cache/interface';
+import type { ContainerDetail } from '../../shared/desktop';
+import {
+  changedFacts,
+  factText,
+  orderFacts,
+  outdatedOrderSentence,
+} from '../../shared/delivery-order';
 import { disputeBy, disputeReminderOn } from '../../shared/charges/statement';
 import { contentHash, containerDeadlines, containerReadiness } from '../cache/projection';
 import {
@@ -361,5 +368,29 @@ export function invoiceReminderDrafts(
           `disputed until ${by}. Compare it with the statement under Charges.`,
       },
     ];
+  });
+}
+
+/**
+ * A delivery order that a later change made wrong: one alert per fact that now differs from
+ * what the order said (LFD, terminal, appointment, holds), keyed by the order, the fact and its
+ * new value, so each change is told once and a change back and forth again is told again.
+ */
+export function outdatedOrderDrafts(
+  orders: readonly StoredDeliveryOrder[],
+  detailOf: (containerId: string) => ContainerDetail | null,
+): AlertDraft[] {
+  return orders.flatMap((order) => {
+    const detail = detailOf(order.containerId);
+    if (!detail) return [];
+    const now = orderFacts(detail);
+    return changedFacts(order.facts, now).map((fact) => ({
+      kind: 'delivery_order_outdated' as const,
+      dedupeKey: `delivery_order_outdated:${order.containerId}:${order.documentId}:${fact}:${factText(fact, now)}`,
+      containerId: order.containerId,
+      shipmentId: detail.row.shipmentId,
+      title: `Delivery order for ${detail.row.number} is out of date`,
+      body: outdatedOrderSentence(order.truckerName, order.madeAt, fact, order.facts, now),
+    }));
   });
 }

@@ -38,6 +38,7 @@ import type {
   PageChanges,
   PageOutcome,
   RouteMapRecord,
+  StoredDeliveryOrder,
   StoredInvoice,
   UpcomingDeadline,
 } from './interface';
@@ -699,6 +700,42 @@ export class Cache implements CacheStore {
        WHERE s.customer_name = ? ORDER BY c.rowid LIMIT ?`,
     ).all(customer, limit) as { id: string }[];
     return rows.map((r) => r.id);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Delivery orders
+
+  recordDeliveryOrder(order: StoredDeliveryOrder): void {
+    this.stmt(
+      `INSERT INTO delivery_orders (container_id, document_id, trucker_id, trucker_name, facts, made_at)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(container_id) DO UPDATE SET document_id = excluded.document_id,
+         trucker_id = excluded.trucker_id, trucker_name = excluded.trucker_name,
+         facts = excluded.facts, made_at = excluded.made_at`,
+    ).run(
+      order.containerId,
+      order.documentId,
+      order.truckerId,
+      order.truckerName,
+      JSON.stringify(order.facts),
+      order.madeAt,
+    );
+    this.wrote();
+  }
+
+  deliveryOrders(): StoredDeliveryOrder[] {
+    const rows = this.stmt(
+      `SELECT container_id AS containerId, document_id AS documentId, trucker_id AS truckerId,
+         trucker_name AS truckerName, facts, made_at AS madeAt FROM delivery_orders`,
+    ).all() as (Omit<StoredDeliveryOrder, 'facts'> & { facts: string })[];
+    return rows.map((r) => ({ ...r, facts: JSON.parse(r.facts) as StoredDeliveryOrder['facts'] }));
+  }
+
+  terminalFirmsCode(terminalId: string): string | null {
+    const row = this.stmt(
+      `SELECT json_extract(json, '$.attributes.firms_code') AS code FROM terminals WHERE id = ?`,
+    ).get(terminalId) as { code: unknown } | undefined;
+    return typeof row?.code === 'string' && row.code ? row.code : null;
   }
 
   // -------------------------------------------------------------------------------------------

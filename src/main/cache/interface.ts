@@ -13,6 +13,17 @@ import type { AlertKind, LfdDeadline } from '../../shared/container';
 import type { AlertDraft, AlertList, AlertRecord, TruckerRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
 import type { ReceivedInvoice } from '../../shared/charges/statement';
+import type { DeliveryOrderFacts } from '../../shared/delivery-order';
+
+/** What a delivery order said, as the cache keeps it. */
+export interface StoredDeliveryOrder {
+  containerId: string;
+  documentId: string;
+  truckerId: string;
+  truckerName: string;
+  facts: DeliveryOrderFacts;
+  madeAt: string;
+}
 
 /** A received invoice as the cache keeps it. */
 export interface StoredInvoice extends ReceivedInvoice {
@@ -140,6 +151,14 @@ export interface CacheStore {
 
   /** Ids of the containers on shipments for this customer (by name), oldest first, at most `limit`. */
   customerContainerIds(customer: string, limit: number): string[];
+
+  // Delivery orders (made from this desktop)
+  /** Keeps what the container's latest delivery order said (replacing an older one). */
+  recordDeliveryOrder(order: StoredDeliveryOrder): void;
+  /** Every container's latest delivery order. */
+  deliveryOrders(): StoredDeliveryOrder[];
+  /** A cached terminal's FIRMS code, if it has one. */
+  terminalFirmsCode(terminalId: string): string | null;
 
   // Received D&D invoices (entered by the user)
   receivedInvoice(containerId: string): StoredInvoice | null;

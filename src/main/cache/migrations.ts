@@ -255,4 +255,16 @@ export const MIGRATIONS: readonly string[] = [
   UPDATE containers SET trucker_id = json_extract(json, '$.relationships.trucker.data.id');
   CREATE INDEX containers_trucker ON containers (trucker_id) WHERE trucker_id IS NOT NULL;
   `,
+  // 11: delivery orders made for containers: the latest per container, with what it said (the
+  // LFD, terminal, appointment and holds), so a later change that makes it wrong is alerted.
+  `
+  CREATE TABLE delivery_orders (
+    container_id TEXT PRIMARY KEY,
+    document_id TEXT NOT NULL,
+    trucker_id TEXT NOT NULL,
+    trucker_name TEXT NOT NULL,
+    facts TEXT NOT NULL,
+    made_at TEXT NOT NULL
+  ) STRICT;
+  `,
 ];

@@ -60,11 +60,13 @@ async function send(
 export async function uploadDocument(
   connection: ServiceConnection | null,
   budgets: ServiceBudgets,
-  file: { fileName: string; contentType: string; bytes: Uint8Array },
+  file: { fileName: string; contentType: string; bytes: Uint8Array; shipmentIds?: string[] },
 ): Promise<string> {
   if (!connection) throw new DocumentRequestError('No tracking service is connected.');
   const form = new FormData();
   form.append('name', file.fileName);
+  // Attached to the shipments as it is stored (a Quayside extension of the upload).
+  for (const id of file.shipmentIds ?? []) form.append('shipment_id', id);
   form.append('file', new Blob([file.bytes], { type: file.contentType }), file.fileName);
   const json = (await send(connection, budgets, 'documents', {
     method: 'POST',

@@ -32,7 +32,8 @@ import {
 } from '../lib/format';
 import { navigate } from '../lib/navigation';
 import { RouteMap } from '../map/RouteMap';
-import { CustomFieldsPanel, RefreshNowButton } from './CustomFields';
+import { CustomFieldsPanel, RefreshNowButton, useOffline } from './CustomFields';
+import { describeFailure } from '../hooks/use-bridge';
 
 const SOURCE_LABELS: Record<string, string> = {
   shipping_line: 'Shipping line',
@@ -457,6 +458,80 @@ function TruckerPanel({ row, dataVersion }: { row: BoardRow; dataVersion: number
           Every container of this shipment
         </label>
       ) : null}
+      <DeliveryOrderButton containerId={row.id} assigned={Boolean(row.truckerId)} />
     </section>
+  );
+}
+
+/**
+ * Makes the delivery order for the assigned trucker: kept as a document of the shipment, saved
+ * and opened (browser mode: offered as a download). There is no outgoing mail to send it with.
+ */
+function DeliveryOrderButton({
+  containerId,
+  assigned,
+}: {
+  containerId: string;
+  assigned: boolean;
+}) {
+  const offline = useOffline();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<{
+    text: string;
+    failed: boolean;
+    download?: { url: string; fileName: string };
+  } | null>(null);
+  const make = async () => {
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const made = await quayside.makeDeliveryOrder({ containerId });
+      if (!made.ok) setOutcome({ text: made.message, failed: true });
+      else {
+        setOutcome({
+          text: `Delivery order ${made.fileName} kept with the shipment's documents. ${made.message}`,
+          failed: false,
+          ...(made.open.opened
+            ? {}
+            : { download: { url: made.open.url, fileName: made.fileName } }),
+        });
+      }
+    } catch (failure) {
+      setOutcome({ text: describeFailure(failure), failed: true });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="inline">
+      <button
+        type="button"
+        onClick={() => void make()}
+        disabled={busy || offline || !assigned}
+        title={
+          !assigned
+            ? 'Assign a trucker first'
+            : offline
+              ? 'The tracking service is offline'
+              : undefined
+        }
+      >
+        {busy ? 'Making delivery order…' : 'Make delivery order'}
+      </button>
+      {outcome ? (
+        <span
+          role={outcome.failed ? 'alert' : 'status'}
+          className={outcome.failed ? 'error' : ''}
+          data-testid="delivery-order-outcome"
+        >
+          {outcome.text}{' '}
+          {outcome.download ? (
+            <a href={outcome.download.url} download={outcome.download.fileName}>
+              Download {outcome.download.fileName}
+            </a>
+          ) : null}
+        </span>
+      ) : null}
+    </div>
   );
 }

@@ -5,7 +5,7 @@ import { describeFailure, useBridgeValue } from '../hooks/use-bridge';
 import { useAsync } from '../hooks/use-async';
 
 /** True while the sync reports the service unreachable: edits and refreshes need it. */
-function useOffline(): boolean {
+export function useOffline(): boolean {
   const load = useCallback(() => quayside.getSyncStatus(), []);
   return useBridgeValue(load, 'syncStatus').value?.state === 'offline';
 }

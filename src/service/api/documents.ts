@@ -19,6 +19,11 @@ import { IdParams, PageQuery, accountOf, isUuid, sendCollection, sendDocument } 
 
 const EXTENSION = { 'x-quayside-extension': true };
 
+/** How many shipments one upload may be attached to. */
+const MAX_SHIPMENTS = 10;
+
+type Incoming = { bytes: Uint8Array; fileName: string; name?: string; shipmentIds: string[] };
+
 /** How long a download link stays valid. */
 export const DOWNLOAD_LINK_SECONDS = 15 * 60;
 
@@ -76,6 +81,18 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     const row = isUuid(id) ? await store.get(account.id, id) : undefined;
     if (!row) throw notFound("Couldn't find Document");
     return row;
+  }
+
+  /** Every attached shipment must be the account's; the error names the first that is not. */
+  async function checkShipments(accountId: string, ids: string[], multipartBody: boolean) {
+    const own = await store.ownShipmentIds(accountId, ids.filter(isUuid));
+    const index = ids.findIndex((id) => !own.has(id));
+    if (index < 0) return;
+    throw new ApiError(422, `Couldn't find Shipment ${ids[index]}`, {
+      source: multipartBody
+        ? { parameter: 'shipment_id' }
+        : { pointer: `/data/relationships/shipments/data/${index}/id` },
+    });
   }
 
   async function documentBody(accountId: string, rows: DocumentRow[], include: string[][]) {
@@ -238,7 +255,13 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
   // Upload: multipart is parsed only on this route's scope.
   app.register(async (scope) => {
     await scope.register(multipart, {
-      limits: { fileSize: MAX_DOCUMENT_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 6 },
+      limits: {
+        fileSize: MAX_DOCUMENT_BYTES,
+        files: 1,
+        fields: 5 + MAX_SHIPMENTS,
+        fieldSize: 1024,
+        parts: 6 + MAX_SHIPMENTS,
+      },
     });
     scope.post(
       '/documents',
@@ -247,16 +270,17 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
           tags: ['Documents'],
           summary: 'Upload a document',
           description:
-            'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB; JSON bodies are bounded by the request body limit (1 MB by default), so send larger files as multipart. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`.',
+            'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB; JSON bodies are bounded by the request body limit (1 MB by default), so send larger files as multipart. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`. ' +
+            `Quayside extension: the document can be attached to shipments of the account as it is uploaded (JSON: \`data.relationships.shipments.data\`, a list of \`{type: shipment, id}\`; multipart: one \`shipment_id\` field per shipment), at most ${MAX_SHIPMENTS}; it then lists them in its \`shipments\` relationship. An unknown shipment, or another account's, is a 422 naming it.`,
           ...EXTENSION,
         },
       },
       async (request, reply) => {
         const account = accountOf(request);
-        const incoming = request.isMultipart()
-          ? await multipartFile(request)
-          : jsonFile(request.body);
+        const multipartBody = request.isMultipart();
+        const incoming = multipartBody ? await multipartFile(request) : jsonFile(request.body);
         DocumentService.check(incoming);
+        await checkShipments(account.id, incoming.shipmentIds, multipartBody);
         const existing = await store.byHash(account.id, sha256Hex(incoming.bytes));
         if (existing) {
           throw new ApiError(409, `This file was already uploaded as document ${existing.id}`, {
@@ -452,7 +476,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
 const DATA_URL_RE = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,([A-Za-z0-9+/=\s]*)$/;
 
-function jsonFile(body: unknown): { bytes: Uint8Array; fileName: string; name?: string } {
+function jsonFile(body: unknown): Incoming {
   const attrs = (body as { data?: { type?: unknown; attributes?: Record<string, unknown> } })?.data
     ?.attributes;
   const pointer = (name: string) => ({ source: { pointer: `/data/attributes/${name}` } });
@@ -472,15 +496,44 @@ function jsonFile(body: unknown): { bytes: Uint8Array; fileName: string; name?: 
       pointer('attached_document'),
     );
   }
-  return { bytes: Buffer.from(match[2]!, 'base64'), fileName: name.trim(), name: name.trim() };
+  return {
+    bytes: Buffer.from(match[2]!, 'base64'),
+    fileName: name.trim(),
+    name: name.trim(),
+    shipmentIds: jsonShipmentIds(body),
+  };
 }
 
-async function multipartFile(
-  request: FastifyRequest,
-): Promise<{ bytes: Uint8Array; fileName: string; name?: string }> {
+/** `data.relationships.shipments.data`: absent, or a list of shipment identifiers. */
+function jsonShipmentIds(body: unknown): string[] {
+  const relationships = (body as { data?: { relationships?: unknown } }).data?.relationships;
+  if (relationships === undefined) return [];
+  const shipments = (relationships as { shipments?: { data?: unknown } } | null)?.shipments;
+  if (shipments === undefined) return [];
+  const list = shipments?.data;
+  if (!Array.isArray(list) || list.length > MAX_SHIPMENTS) {
+    throw new ApiError(
+      422,
+      `relationships.shipments.data must be a list of at most ${MAX_SHIPMENTS} shipment identifiers`,
+      { source: { pointer: '/data/relationships/shipments/data' } },
+    );
+  }
+  return list.map((item: unknown, i) => {
+    const ref = item as { type?: unknown; id?: unknown } | null;
+    if (ref?.type !== 'shipment' || typeof ref.id !== 'string') {
+      throw new ApiError(422, "Each shipment identifier is {type: 'shipment', id}", {
+        source: { pointer: `/data/relationships/shipments/data/${i}` },
+      });
+    }
+    return ref.id;
+  });
+}
+
+async function multipartFile(request: FastifyRequest): Promise<Incoming> {
   let bytes: Buffer | undefined;
   let fileName = 'document';
   let name: string | undefined;
+  const shipmentIds: string[] = [];
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -494,6 +547,8 @@ async function multipartFile(
         fileName = part.filename || fileName;
       } else if (part.fieldname === 'name' && typeof part.value === 'string') {
         name = part.value;
+      } else if (part.fieldname === 'shipment_id' && typeof part.value === 'string') {
+        shipmentIds.push(part.value.trim());
       }
     }
   } catch (err) {
@@ -511,5 +566,5 @@ async function multipartFile(
       source: { pointer: '/file' },
     });
   }
-  return { bytes, fileName, name };
+  return { bytes, fileName, name, shipmentIds: [...new Set(shipmentIds)] };
 }

@@ -30,6 +30,8 @@ export interface IncomingFile {
   bytes: Uint8Array;
   fileName: string;
   name?: string;
+  /** Shipments the uploader attached the file to (checked by the caller). */
+  shipmentIds?: string[];
 }
 
 export interface DocumentServiceDeps {
@@ -116,6 +118,7 @@ export class DocumentService {
       sizeBytes: file.bytes.byteLength,
       sha256,
       emailSubmissionId,
+      shipmentIds: file.shipmentIds,
     });
     this.enqueue(accountId, row.id);
     return row;

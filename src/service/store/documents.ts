@@ -28,6 +28,8 @@ export interface NewDocument {
   sizeBytes: number;
   sha256: string;
   emailSubmissionId?: string | null;
+  /** Shipments the uploader attached it to (already checked to be the account's). */
+  shipmentIds?: string[];
 }
 
 export interface DocumentListQuery {
@@ -123,7 +125,7 @@ export class DocumentStore {
       extracted: null,
       extracted_at: null,
       extracted_manual: null,
-      shipment_ids: '[]',
+      shipment_ids: JSON.stringify([...new Set(doc.shipmentIds ?? [])]),
       container_ids: '[]',
       tracking_request_ids: '[]',
       discarded_at: null,
@@ -359,6 +361,18 @@ export class DocumentStore {
       })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Which of these ids are shipments of the account (the rest are unknown or another's). */
+  async ownShipmentIds(accountId: string, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('shipments')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('id', 'in', ids)
+      .execute();
+    return new Set(rows.map((r) => r.id));
   }
 
   /** The shipment and containers of each tracking request that has found its shipment. */

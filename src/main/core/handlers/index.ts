@@ -8,6 +8,7 @@ import { chargesHandlers } from './charges';
 import { connectionHandlers } from './connection';
 import type { HandlerContext } from './context';
 import { customFieldHandlers } from './custom-fields';
+import { deliveryOrderHandlers } from './delivery-orders';
 import { documentHandlers } from './documents';
 import { shipmentHandlers } from './shipments';
 import { spreadsheetHandlers } from './spreadsheets';
@@ -26,6 +27,7 @@ export const bridgeHandlers = (ctx: HandlerContext): BridgeHandlers => ({
   ...connectionHandlers(ctx),
   ...cacheHandlers(ctx),
   ...documentHandlers(ctx),
+  ...deliveryOrderHandlers(ctx),
   ...customFieldHandlers(ctx),
   ...spreadsheetHandlers(ctx),
   ...truckerHandlers(ctx),
