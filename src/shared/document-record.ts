@@ -17,6 +17,12 @@ export const isObject = (v: unknown): v is Json =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 export const text = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
+/** A record as a list shows it, with whether its file is at hand (`fileCached`). */
+export function documentSummary(record: DocumentRecord, fileCached: boolean): DocumentSummary {
+  const { updatedAt: _updatedAt, ...summary } = record;
+  return { ...summary, fileCached };
+}
+
 /** A JSON:API document's `included` by `type:id`, for `documentRecord`. */
 export function includedIndex(included: readonly unknown[]): Map<string, Json> {
   const index = new Map<string, Json>();

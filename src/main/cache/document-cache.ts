@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { sqliteOptions } from '../../native/sqlite-binding';
-import type { DocumentRecord } from '../../shared/document-record';
+import { documentSummary, type DocumentRecord } from '../../shared/document-record';
 import type { DocumentSummary } from '../../shared/documents';
 import { PRIVATE_FILE_MODE, PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
 
@@ -192,7 +192,6 @@ export class DocumentCache {
 
   private summary(json: string): DocumentSummary {
     const record = JSON.parse(json) as DocumentRecord;
-    const { updatedAt: _updatedAt, ...summary } = record;
-    return { ...summary, fileCached: this.hasFile(record.id) };
+    return documentSummary(record, this.hasFile(record.id));
   }
 }

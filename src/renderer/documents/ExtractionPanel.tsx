@@ -80,6 +80,23 @@ function LiveDates({ row, stated }: { row: BoardRow; stated: DocumentSummary['st
   );
 }
 
+/** A number on the board already: a link to its record and, for a box, its live dates. */
+function AlreadyTracked({
+  found,
+  stated,
+}: {
+  found: Tracked;
+  stated: DocumentSummary['statedDates'];
+}) {
+  const view = found.kind === 'container' ? 'containers' : 'shipments';
+  return (
+    <span data-testid="already-tracked">
+      Already tracked: <a href={`#/${view}/${encodeURIComponent(found.id)}`}>open {found.number}</a>
+      {found.row ? <LiveDates row={found.row} stated={stated} /> : null}
+    </span>
+  );
+}
+
 export function ExtractionPanel({ document: doc }: { document: DocumentSummary }) {
   const trackable = doc.numbers.filter((n) => !n.problem);
   const dataVersion = useDataVersion();
@@ -186,18 +203,8 @@ export function ExtractionPanel({ document: doc }: { document: DocumentSummary }
               <td>
                 {n.problem ? (
                   <span className="save-state--error">{n.problem}</span>
-                ) : tracked.value?.get(n.value) && !outcome.get(n.value) ? (
-                  <span data-testid="already-tracked">
-                    Already tracked:{' '}
-                    <a
-                      href={`#/${tracked.value.get(n.value)!.kind === 'container' ? 'containers' : 'shipments'}/${encodeURIComponent(tracked.value.get(n.value)!.id)}`}
-                    >
-                      open {tracked.value.get(n.value)!.number}
-                    </a>
-                    {tracked.value.get(n.value)!.row ? (
-                      <LiveDates row={tracked.value.get(n.value)!.row!} stated={stated} />
-                    ) : null}
-                  </span>
+                ) : tracked.value?.has(n.value) && !outcome.get(n.value) ? (
+                  <AlreadyTracked found={tracked.value.get(n.value)!} stated={stated} />
                 ) : outcome.get(n.value) ? (
                   <span
                     className={outcome.get(n.value)!.ok ? 'save-state--ok' : 'save-state--error'}

@@ -158,10 +158,9 @@ export function TrackView() {
       if (planned.status === 'set-aside') continue;
       const { number } = planned;
       const guess = inferred.get(number);
-      const requestType =
-        planned.status === 'ready' && !detect
-          ? planned.requestType
-          : (guess?.requestType ?? (planned.status === 'ready' ? planned.requestType : null));
+      // The chosen type, unless the line service is asked (detecting, or not a container number).
+      const chosen = planned.status === 'ready' ? planned.requestType : null;
+      const requestType = chosen && !detect ? chosen : (guess?.requestType ?? chosen);
       if (!requestType) {
         results.push({
           number,

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/cached-resources';
 import { hasLeftTerminal, isCompleted } from '../../shared/container';
-import { documentRecord, includedIndex } from '../../shared/document-record';
+import { documentRecord, documentSummary, includedIndex } from '../../shared/document-record';
 import type { DocumentSummary } from '../../shared/documents';
 import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
 import type { BoardRow, CustomFieldColumn, ShipmentListRow } from '../../shared/desktop';
@@ -291,9 +291,7 @@ export function serviceMcpSource(
         const included = includedIndex(doc?.included ?? []);
         return list(doc).flatMap((resource) => {
           const record = documentRecord(resource, included);
-          if (!record) return [];
-          const { updatedAt: _updatedAt, ...summary } = record;
-          return [{ ...summary, fileCached: false }];
+          return record ? [documentSummary(record, false)] : [];
         });
       };
       if (!filter.shipmentId) {
