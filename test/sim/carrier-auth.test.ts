@@ -5,7 +5,7 @@ import { parseFeedsConfig, type FeedsConfig } from '../../src/service/feeds/conf
 import Fastify from 'fastify';
 import { CallbackVerifier, dcsaCallbackPlugin } from '../../src/service/feeds/dcsa/callback';
 import { DcsaClient } from '../../src/service/feeds/dcsa/client';
-import type { DcsaEvent } from '../../src/service/feeds/dcsa/schema';
+import type { DcsaEvent } from '../../src/shared/feeds/dcsa';
 import { DcsaSubscriptionClient } from '../../src/service/feeds/dcsa/subscriptions';
 import { startSimWorld, type RunningSimWorld } from '../../src/sim';
 import { SimTokenIssuer } from '../../src/sim/carriers/auth';

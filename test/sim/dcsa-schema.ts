@@ -1,13 +1,13 @@
 /**
  * Validators built from the DCSA Track & Trace 2.2 OpenAPI document. The document's event objects
  * are `$ref`s to SwaggerHub domains; they are resolved to the offline copies the simulated carriers
- * declare (src/sim/carriers/dcsa-schema.ts), everything else comes from the YAML itself.
+ * check against (test/support/dcsa-domains.ts), everything else comes from the YAML itself.
  */
 import { readFileSync } from 'node:fs';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import yaml from 'js-yaml';
-import { DCSA_EXTERNAL_SCHEMAS } from '../../src/sim/carriers/dcsa-schema';
+import { DCSA_EXTERNAL_SCHEMAS } from '../support/dcsa-domains';
 import { referenceFile } from '../support/reference-files';
 
 export const DCSA_YAML_PATH = referenceFile('dcsa-tnt-v2.2.0.yaml');

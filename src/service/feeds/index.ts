@@ -138,7 +138,7 @@ export type {
   TerminalSourceConfig,
 };
 export type { DcsaReferenceKind, DroppedEvent } from './dcsa/client';
-export * from './dcsa/schema';
+export * from '../../shared/feeds/dcsa';
 export type { FeedCredentials, HttpSourceConfig } from './http';
 export type { FeedCounters, FeedFailure, FeedOutcomeKind } from './outcome';
 export * from './normalize/event-names';

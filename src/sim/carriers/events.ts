@@ -20,11 +20,10 @@
  */
 import { hashString, Rng } from '../prng';
 import { isoString } from '../../shared/clock';
+import type { DcsaEventType } from '../../shared/feeds/dcsa';
 import { MINUTE } from '../time';
 import type { ContainerPlan, Facility, ShipmentPlan, VesselLeg } from '../world/plan';
 import type { CallTime } from '../world/services';
-
-export type DcsaEventType = 'SHIPMENT' | 'TRANSPORT' | 'EQUIPMENT';
 
 export interface DcsaEventRecord {
   createdAt: number;

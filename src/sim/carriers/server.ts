@@ -8,10 +8,10 @@
  * where {base} is /carriers/{SCAC}. Only events whose creation time has come are shown.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
 import { Value } from 'typebox/value';
 import type { Clock } from '../../shared/clock';
 import { isoString } from '../../shared/clock';
+import { DcsaEventsQuery } from '../../shared/feeds/dcsa';
 import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import { FaultInjector, type ErrorRates } from '../faults';
 import { lfdAt } from '../terminals/status';
@@ -23,61 +23,6 @@ import { SimSubscriptions } from './subscriptions';
 export const DCSA_API_VERSION = '2.2.0';
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
-
-const codeList = (codes: string[]): ReturnType<typeof Type.String> =>
-  Type.String({ pattern: `^(${codes.join('|')})(,(${codes.join('|')}))*$` });
-const dateTimeText = Type.String({ format: 'date-time' });
-
-/** The query parameters the events endpoint accepts (anything else is refused). */
-const EventsQuery = Type.Object(
-  {
-    eventType: Type.Optional(codeList(['SHIPMENT', 'TRANSPORT', 'EQUIPMENT'])),
-    shipmentEventTypeCode: Type.Optional(
-      codeList([
-        'RECE',
-        'DRFT',
-        'PENA',
-        'PENU',
-        'REJE',
-        'APPR',
-        'ISSU',
-        'SURR',
-        'SUBM',
-        'VOID',
-        'CONF',
-      ]),
-    ),
-    documentTypeCode: Type.Optional(codeList(['BKG', 'SHI', 'SRM', 'TRD', 'ARN'])),
-    carrierBookingReference: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
-    bookingReference: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
-    transportDocumentID: Type.Optional(Type.String({ format: 'uuid' })),
-    transportDocumentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
-    transportEventTypeCode: Type.Optional(codeList(['ARRI', 'DEPA'])),
-    scheduleID: Type.Optional(Type.String()),
-    transportCallID: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    vesselIMONumber: Type.Optional(Type.String({ pattern: '^[0-9]{7}$' })),
-    carrierVoyageNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-    exportVoyageNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-    carrierServiceCode: Type.Optional(Type.String({ minLength: 1, maxLength: 5 })),
-    UNLocationCode: Type.Optional(Type.String({ pattern: '^[A-Z]{2}[A-Z2-9]{3}$' })),
-    equipmentEventTypeCode: Type.Optional(
-      codeList(['LOAD', 'DISC', 'GTIN', 'GTOT', 'STUF', 'STRP']),
-    ),
-    equipmentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 15 })),
-    eventCreatedDateTime: Type.Optional(dateTimeText),
-    'eventCreatedDateTime:gte': Type.Optional(dateTimeText),
-    'eventCreatedDateTime:gt': Type.Optional(dateTimeText),
-    'eventCreatedDateTime:lte': Type.Optional(dateTimeText),
-    'eventCreatedDateTime:lt': Type.Optional(dateTimeText),
-    'eventCreatedDateTime:eq': Type.Optional(dateTimeText),
-    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
-    cursor: Type.Optional(Type.String({ minLength: 1 })),
-    sort: Type.Optional(
-      Type.String({ pattern: '^(eventCreatedDateTime|eventDateTime)(:(ASC|DESC))?$' }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 type Query = Record<string, string>;
 
@@ -98,7 +43,7 @@ function decodeCursor(text: string): CursorState | null {
     const c = JSON.parse(Buffer.from(text, 'base64url').toString('utf8')) as CursorState;
     if (typeof c !== 'object' || c === null || typeof c.o !== 'number' || typeof c.t !== 'number')
       return null;
-    if (typeof c.q !== 'object' || c.q === null || !Value.Check(EventsQuery, c.q)) return null;
+    if (typeof c.q !== 'object' || c.q === null || !Value.Check(DcsaEventsQuery, c.q)) return null;
     return c;
   } catch {
     return null;
@@ -322,8 +267,8 @@ export async function startCarrierServer(opts: CarrierServerOptions): Promise<Ca
     async (req, reply) => {
       if (gate(req, reply) === 'handled') return reply;
       const raw = req.query;
-      if (!Value.Check(EventsQuery, raw)) {
-        const first = Value.Errors(EventsQuery, raw)[0];
+      if (!Value.Check(DcsaEventsQuery, raw)) {
+        const first = Value.Errors(DcsaEventsQuery, raw)[0];
         const where = first?.instancePath ? first.instancePath.slice(1) : 'query';
         return sendError(
           req,

@@ -10,7 +10,7 @@ import type { Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock';
 import type { EventSink, TrackingEvent } from '../../../src/service/events/event-sink';
-import type { DcsaEvent } from '../../../src/service/feeds/dcsa/schema';
+import type { DcsaEvent } from '../../../src/shared/feeds/dcsa';
 import { AccountStore } from '../../../src/service/store/accounts';
 import { openDatabase, type OpenedDatabase } from '../../../src/service/store/db';
 import {

@@ -16,7 +16,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync } from 'fastify';
 import { checkEvent, type DroppedEvent } from './client';
-import type { DcsaEvent } from './schema';
+import type { DcsaEvent } from '../../../shared/feeds/dcsa';
 
 export interface CallbackSubscription {
   scac: string;

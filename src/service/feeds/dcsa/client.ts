@@ -14,7 +14,7 @@ import {
   type FeedCounters,
   type FeedFailure,
 } from '../outcome';
-import { DCSA_EVENT_TYPES, EVENT_SCHEMA_BY_TYPE, type DcsaEvent } from './schema';
+import { DCSA_EVENT_TYPES, EVENT_SCHEMA_BY_TYPE, type DcsaEvent } from '../../../shared/feeds/dcsa';
 
 export type DcsaReferenceKind =
   'equipmentReference' | 'carrierBookingReference' | 'transportDocumentReference';

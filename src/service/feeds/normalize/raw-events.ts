@@ -11,7 +11,7 @@
  * as sent (in `original_event`, `classifier`, `empty_indicator`, `unlisted`) and gives the
  * event no meaning it might not have: it names no milestone (transport-events.ts).
  */
-import type { DcsaEvent, DcsaEventType, DcsaTransportCall, ModeOfTransport } from '../dcsa/schema';
+import type { DcsaEvent, DcsaEventType, DcsaTransportCall, ModeOfTransport } from '../../../shared/feeds/dcsa';
 import {
   EMPTY_INDICATOR_CODES,
   EQUIPMENT_EVENT_TYPE_CODES,
@@ -20,7 +20,7 @@ import {
   MODES_OF_TRANSPORT,
   SHIPMENT_EVENT_TYPE_CODES,
   TRANSPORT_EVENT_TYPE_CODES,
-} from '../dcsa/schema';
+} from '../../../shared/feeds/dcsa';
 
 export interface RawEvent {
   data_source: 'shipping_line';

@@ -22,7 +22,7 @@
  * Transport events are actual milestones only, one per (event name, location): the same milestone
  * reported twice, or by two sources, yields one event (see mergeTransportEvents).
  */
-import type { ModeOfTransport } from '../dcsa/schema';
+import type { ModeOfTransport } from '../../../shared/feeds/dcsa';
 import type { DataSource, NormalizedEventName, TransportEventName } from './event-names';
 import type { RawEvent } from './raw-events';
 import { deriveRoute, isVesselLeg, type DerivedRoute } from './route';

@@ -17,7 +17,7 @@ import {
   storedReplayRecord,
   type CallbackVerdict,
 } from '../../../../src/service/feeds/dcsa/callback';
-import type { DcsaEvent } from '../../../../src/service/feeds/dcsa/schema';
+import type { DcsaEvent } from '../../../../src/shared/feeds/dcsa';
 import { CallbackReceipts } from '../../../../src/service/store/callback-receipts';
 import { openDatabase, type OpenedDatabase } from '../../../../src/service/store/db';
 import type { PostgresOptions } from '../../../../src/service/store/dialect';

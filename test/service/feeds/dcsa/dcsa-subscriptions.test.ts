@@ -8,7 +8,7 @@ import {
   dcsaCallbackPlugin,
   type CallbackVerdict,
 } from '../../../../src/service/feeds/dcsa/callback';
-import type { DcsaEvent } from '../../../../src/service/feeds/dcsa/schema';
+import type { DcsaEvent } from '../../../../src/shared/feeds/dcsa';
 import { DcsaSubscriptionClient } from '../../../../src/service/feeds/dcsa/subscriptions';
 import { startServer, type TestServer } from '../support/http-server';
 import { CONTAINER, journeyEvents } from './fixtures';

@@ -3,7 +3,7 @@
  * (SGSIN) -> Los Angeles (USLAX) -> rail to Chicago (USCHI), container MSCU6639870, written from
  * the DCSA event model. A second journey uses a barge feeder from Zhuhai via Hong Kong.
  */
-import type { DcsaEvent } from '../../../../src/service/feeds/dcsa/schema';
+import type { DcsaEvent } from '../../../../src/shared/feeds/dcsa';
 
 type Classifier = 'ACT' | 'PLN' | 'EST';
 type Mode = 'VESSEL' | 'RAIL' | 'TRUCK' | 'BARGE';

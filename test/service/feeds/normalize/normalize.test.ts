@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DcsaEvent } from '../../../../src/service/feeds/dcsa/schema';
+import type { DcsaEvent } from '../../../../src/shared/feeds/dcsa';
 import {
   rawEventsForContainer,
   toRawEvents,

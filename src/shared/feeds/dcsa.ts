@@ -1,23 +1,33 @@
 /**
- * DCSA Track & Trace 2.2 event shapes (GET /v2/events), as TypeBox schemas used to validate each
- * event a carrier sends. Validation is tolerant: unknown members are ignored, every member but
- * the event's time may be missing, and codes are plain strings. The code lists below are the
- * DCSA Information Model 3.3 / Event domain values T&T 2.2 names; a carrier sending another
- * value (a newer list, its own code) keeps its event, stored and shown as sent (see
- * `checkEvent` in client.ts and normalize/raw-events.ts).
+ * The DCSA Track & Trace 2.2 contract, in one place: the code lists the standard publishes, the
+ * query the events endpoint (`GET /v2/events`) accepts, and the event shapes as Quayside reads
+ * them. The service's DCSA client validates what carriers send against these; the simulated
+ * carriers serve and check their queries against the same lists; tests build the published,
+ * strict schemas from them (test/support/dcsa-domains.ts).
+ *
+ * Reading is tolerant: unknown members are ignored, every member but the event's time may be
+ * missing, and codes are plain strings. A carrier sending a value outside these lists (a newer
+ * list, its own code) keeps its event, stored and shown as sent (see `checkEvent` in
+ * service/feeds/dcsa/client.ts and normalize/raw-events.ts).
  */
 import { Type, type Static } from 'typebox';
 
+/** T&T 2.2 EVENT_DOMAIN 1.0.4 code lists. */
 export const DCSA_EVENT_TYPES = ['SHIPMENT', 'TRANSPORT', 'EQUIPMENT'] as const;
 export const EVENT_CLASSIFIER_CODES = ['ACT', 'PLN', 'EST'] as const;
 export const TRANSPORT_EVENT_TYPE_CODES = ['ARRI', 'DEPA'] as const;
-export const EQUIPMENT_EVENT_TYPE_CODES = [
+/** The equipment codes T&T 2.2 publishes (its events endpoint filters on these). */
+export const PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES = [
   'LOAD', // loaded onto the transport of the transport call
   'DISC', // discharged from it
   'GTIN', // gated in to a facility
   'GTOT', // gated out of a facility
   'STUF', // stuffed
   'STRP', // stripped
+] as const;
+/** ...and those the DCSA Information Model 3.3 adds, which carriers already send. */
+export const EQUIPMENT_EVENT_TYPE_CODES = [
+  ...PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES,
   'PICK', // picked up (carrier haulage)
   'DROP', // dropped off (carrier haulage)
   'INSP', // inspected
@@ -37,9 +47,24 @@ export const SHIPMENT_EVENT_TYPE_CODES = [
   'VOID',
   'CONF',
 ] as const;
+export const DOCUMENT_TYPE_CODES = ['BKG', 'SHI', 'SRM', 'TRD', 'ARN'] as const;
+export const DOCUMENT_REFERENCE_TYPES = ['BKG', 'TRD'] as const;
+export const REFERENCE_TYPES = [
+  'FF',
+  'CN',
+  'SI',
+  'PO',
+  'CR',
+  'AAO',
+  'ECR',
+  'CSI',
+  'BPR',
+  'BID',
+] as const;
 export const MODES_OF_TRANSPORT = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] as const;
 export const EMPTY_INDICATOR_CODES = ['EMPTY', 'LADEN'] as const;
-export const FACILITY_TYPE_CODES = [
+/** The facility types T&T 2.2 publishes. */
+export const PUBLISHED_FACILITY_TYPE_CODES = [
   'BOCR',
   'CLOC',
   'COFS',
@@ -48,10 +73,53 @@ export const FACILITY_TYPE_CODES = [
   'DEPO',
   'INTE',
   'POTE',
-  'PBPL',
-  'BRTH',
   'RAMP',
 ] as const;
+/** ...and those the Information Model 3.3 adds. */
+export const FACILITY_TYPE_CODES = [...PUBLISHED_FACILITY_TYPE_CODES, 'PBPL', 'BRTH'] as const;
+export const FACILITY_CODE_LIST_PROVIDERS = ['BIC', 'SMDG'] as const;
+/** UN/LOCODE: two letters of country, three of place. */
+export const UN_LOCATION_CODE_PATTERN = '^[A-Z]{2}[A-Z2-9]{3}$';
+
+/** A comma-separated list of codes, as the events endpoint's multi-value filters take them. */
+const codeList = (codes: readonly string[]): ReturnType<typeof Type.String> =>
+  Type.String({ pattern: `^(${codes.join('|')})(,(${codes.join('|')}))*$` });
+const dateTimeText = Type.String({ format: 'date-time' });
+
+/** The query parameters `GET /v2/events` accepts (anything else is refused). */
+export const DcsaEventsQuery = Type.Object(
+  {
+    eventType: Type.Optional(codeList(DCSA_EVENT_TYPES)),
+    shipmentEventTypeCode: Type.Optional(codeList(SHIPMENT_EVENT_TYPE_CODES)),
+    documentTypeCode: Type.Optional(codeList(DOCUMENT_TYPE_CODES)),
+    carrierBookingReference: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+    bookingReference: Type.Optional(Type.String({ minLength: 1, maxLength: 35 })),
+    transportDocumentID: Type.Optional(Type.String({ format: 'uuid' })),
+    transportDocumentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 20 })),
+    transportEventTypeCode: Type.Optional(codeList(TRANSPORT_EVENT_TYPE_CODES)),
+    scheduleID: Type.Optional(Type.String()),
+    transportCallID: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    vesselIMONumber: Type.Optional(Type.String({ pattern: '^[0-9]{7}$' })),
+    carrierVoyageNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    exportVoyageNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    carrierServiceCode: Type.Optional(Type.String({ minLength: 1, maxLength: 5 })),
+    UNLocationCode: Type.Optional(Type.String({ pattern: UN_LOCATION_CODE_PATTERN })),
+    equipmentEventTypeCode: Type.Optional(codeList(PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES)),
+    equipmentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 15 })),
+    eventCreatedDateTime: Type.Optional(dateTimeText),
+    'eventCreatedDateTime:gte': Type.Optional(dateTimeText),
+    'eventCreatedDateTime:gt': Type.Optional(dateTimeText),
+    'eventCreatedDateTime:lte': Type.Optional(dateTimeText),
+    'eventCreatedDateTime:lt': Type.Optional(dateTimeText),
+    'eventCreatedDateTime:eq': Type.Optional(dateTimeText),
+    limit: Type.Optional(Type.String({ pattern: '^[1-9][0-9]*$' })),
+    cursor: Type.Optional(Type.String({ minLength: 1 })),
+    sort: Type.Optional(
+      Type.String({ pattern: '^(eventCreatedDateTime|eventDateTime)(:(ASC|DESC))?$' }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export type DcsaEventType = (typeof DCSA_EVENT_TYPES)[number];
 export type EventClassifierCode = (typeof EVENT_CLASSIFIER_CODES)[number];

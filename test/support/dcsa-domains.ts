@@ -1,11 +1,27 @@
 /**
- * JSON Schemas of the DCSA event objects served by the simulated carriers (Track & Trace 2.2).
+ * The DCSA event objects as the published Track & Trace 2.2 domains state them (strict: required
+ * members, enums, lengths, formats), to check what the simulated carriers serve.
  *
  * The T&T 2.2 OpenAPI document refers to its event objects by URL (SwaggerHub domains
  * EVENT_DOMAIN 1.0.4, DCSA_DOMAIN 1.0.3, DOCUMENTATION_DOMAIN); these are the parts of those domains
- * the simulated world uses, written out so they can be checked offline: required fields, enums,
- * lengths and formats follow the published domains.
+ * the simulated world uses, written out so they can be checked offline. The code lists come from
+ * the one home of the contract, src/shared/feeds/dcsa.ts.
  */
+import {
+  DOCUMENT_REFERENCE_TYPES,
+  DOCUMENT_TYPE_CODES,
+  EMPTY_INDICATOR_CODES,
+  EVENT_CLASSIFIER_CODES,
+  FACILITY_CODE_LIST_PROVIDERS,
+  MODES_OF_TRANSPORT,
+  PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES,
+  PUBLISHED_FACILITY_TYPE_CODES,
+  REFERENCE_TYPES,
+  SHIPMENT_EVENT_TYPE_CODES,
+  TRANSPORT_EVENT_TYPE_CODES,
+  UN_LOCATION_CODE_PATTERN,
+} from '../../src/shared/feeds/dcsa';
+
 const dateTime = { type: 'string', format: 'date-time' } as const;
 const str = (maxLength?: number): Record<string, unknown> =>
   maxLength ? { type: 'string', maxLength } : { type: 'string' };
@@ -14,7 +30,7 @@ const UNLocationCode = {
   type: 'string',
   minLength: 5,
   maxLength: 5,
-  pattern: '^[A-Z]{2}[A-Z2-9]{3}$',
+  pattern: UN_LOCATION_CODE_PATTERN,
 };
 
 const vessel = {
@@ -39,13 +55,10 @@ const transportCall = {
     transportCallSequenceNumber: { type: 'integer' },
     UNLocationCode,
     facilityCode: str(6),
-    facilityCodeListProvider: { type: 'string', enum: ['BIC', 'SMDG'] },
-    facilityTypeCode: {
-      type: 'string',
-      enum: ['BOCR', 'CLOC', 'COFS', 'COYA', 'OFFD', 'DEPO', 'INTE', 'POTE', 'RAMP'],
-    },
+    facilityCodeListProvider: { type: 'string', enum: FACILITY_CODE_LIST_PROVIDERS },
+    facilityTypeCode: { type: 'string', enum: PUBLISHED_FACILITY_TYPE_CODES },
     otherFacility: str(50),
-    modeOfTransport: { type: 'string', enum: ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] },
+    modeOfTransport: { type: 'string', enum: MODES_OF_TRANSPORT },
     location: { type: 'object' },
     vessel,
   },
@@ -57,7 +70,7 @@ const documentReferences = {
   items: {
     type: 'object',
     properties: {
-      documentReferenceType: { type: 'string', enum: ['BKG', 'TRD'] },
+      documentReferenceType: { type: 'string', enum: DOCUMENT_REFERENCE_TYPES },
       documentReferenceValue: { type: 'string' },
     },
     required: ['documentReferenceType', 'documentReferenceValue'],
@@ -69,17 +82,14 @@ const references = {
   items: {
     type: 'object',
     properties: {
-      referenceType: {
-        type: 'string',
-        enum: ['FF', 'CN', 'SI', 'PO', 'CR', 'AAO', 'ECR', 'CSI', 'BPR', 'BID'],
-      },
+      referenceType: { type: 'string', enum: REFERENCE_TYPES },
       referenceValue: str(100),
     },
     required: ['referenceType', 'referenceValue'],
   },
 };
 
-const classifier = { type: 'string', enum: ['ACT', 'PLN', 'EST'] };
+const classifier = { type: 'string', enum: EVENT_CLASSIFIER_CODES };
 
 const baseEvent = {
   eventID: { type: 'string', format: 'uuid' },
@@ -94,24 +104,9 @@ export const shipmentEventSchema = {
   properties: {
     ...baseEvent,
     eventType: { type: 'string', enum: ['SHIPMENT'] },
-    shipmentEventTypeCode: {
-      type: 'string',
-      enum: [
-        'RECE',
-        'DRFT',
-        'PENA',
-        'PENU',
-        'REJE',
-        'APPR',
-        'ISSU',
-        'SURR',
-        'SUBM',
-        'VOID',
-        'CONF',
-      ],
-    },
+    shipmentEventTypeCode: { type: 'string', enum: SHIPMENT_EVENT_TYPE_CODES },
     documentID: { type: 'string' },
-    documentTypeCode: { type: 'string', maxLength: 3, enum: ['BKG', 'SHI', 'SRM', 'TRD', 'ARN'] },
+    documentTypeCode: { type: 'string', maxLength: 3, enum: DOCUMENT_TYPE_CODES },
     reason: { type: 'string' },
     references,
   },
@@ -123,7 +118,7 @@ export const transportEventSchema = {
   properties: {
     ...baseEvent,
     eventType: { type: 'string', enum: ['TRANSPORT'] },
-    transportEventTypeCode: { type: 'string', enum: ['ARRI', 'DEPA'] },
+    transportEventTypeCode: { type: 'string', enum: TRANSPORT_EVENT_TYPE_CODES },
     delayReasonCode: str(3),
     vesselScheduleChangeRemark: str(250),
     changeRemark: str(250),
@@ -139,13 +134,10 @@ export const equipmentEventSchema = {
   properties: {
     ...baseEvent,
     eventType: { type: 'string', enum: ['EQUIPMENT'] },
-    equipmentEventTypeCode: {
-      type: 'string',
-      enum: ['LOAD', 'DISC', 'GTIN', 'GTOT', 'STUF', 'STRP'],
-    },
+    equipmentEventTypeCode: { type: 'string', enum: PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES },
     equipmentReference: str(15),
     ISOEquipmentCode: str(4),
-    emptyIndicatorCode: { type: 'string', enum: ['EMPTY', 'LADEN'] },
+    emptyIndicatorCode: { type: 'string', enum: EMPTY_INDICATOR_CODES },
     transportCall,
     documentReferences,
     references,
