@@ -5,7 +5,7 @@ import { LineImportDeadlines } from '../../src/shared/feeds/line-deadlines';
 import { startSimWorld, type RunningSimWorld } from '../../src/sim';
 import { lfdAt } from '../../src/sim/terminals/status';
 import { DAY, HOUR } from '../../src/sim/time';
-import { dcsaValidators } from './dcsa-schema';
+import { dcsaValidators } from '../support/dcsa-domains';
 
 const START = Date.UTC(2026, 2, 10, 6);
 const validators = dcsaValidators();

@@ -16,18 +16,13 @@ import { Type, type Static } from 'typebox';
 export const DCSA_EVENT_TYPES = ['SHIPMENT', 'TRANSPORT', 'EQUIPMENT'] as const;
 export const EVENT_CLASSIFIER_CODES = ['ACT', 'PLN', 'EST'] as const;
 export const TRANSPORT_EVENT_TYPE_CODES = ['ARRI', 'DEPA'] as const;
-/** The equipment codes T&T 2.2 publishes (its events endpoint filters on these). */
-export const PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES = [
+export const EQUIPMENT_EVENT_TYPE_CODES = [
   'LOAD', // loaded onto the transport of the transport call
   'DISC', // discharged from it
   'GTIN', // gated in to a facility
   'GTOT', // gated out of a facility
   'STUF', // stuffed
   'STRP', // stripped
-] as const;
-/** ...and those the DCSA Information Model 3.3 adds, which carriers already send. */
-export const EQUIPMENT_EVENT_TYPE_CODES = [
-  ...PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES,
   'PICK', // picked up (carrier haulage)
   'DROP', // dropped off (carrier haulage)
   'INSP', // inspected
@@ -63,8 +58,7 @@ export const REFERENCE_TYPES = [
 ] as const;
 export const MODES_OF_TRANSPORT = ['VESSEL', 'RAIL', 'TRUCK', 'BARGE'] as const;
 export const EMPTY_INDICATOR_CODES = ['EMPTY', 'LADEN'] as const;
-/** The facility types T&T 2.2 publishes. */
-export const PUBLISHED_FACILITY_TYPE_CODES = [
+export const FACILITY_TYPE_CODES = [
   'BOCR',
   'CLOC',
   'COFS',
@@ -73,10 +67,10 @@ export const PUBLISHED_FACILITY_TYPE_CODES = [
   'DEPO',
   'INTE',
   'POTE',
+  'PBPL',
+  'BRTH',
   'RAMP',
 ] as const;
-/** ...and those the Information Model 3.3 adds. */
-export const FACILITY_TYPE_CODES = [...PUBLISHED_FACILITY_TYPE_CODES, 'PBPL', 'BRTH'] as const;
 export const FACILITY_CODE_LIST_PROVIDERS = ['BIC', 'SMDG'] as const;
 /** UN/LOCODE: two letters of country, three of place. */
 export const UN_LOCATION_CODE_PATTERN = '^[A-Z]{2}[A-Z2-9]{3}$';
@@ -104,7 +98,7 @@ export const DcsaEventsQuery = Type.Object(
     exportVoyageNumber: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     carrierServiceCode: Type.Optional(Type.String({ minLength: 1, maxLength: 5 })),
     UNLocationCode: Type.Optional(Type.String({ pattern: UN_LOCATION_CODE_PATTERN })),
-    equipmentEventTypeCode: Type.Optional(codeList(PUBLISHED_EQUIPMENT_EVENT_TYPE_CODES)),
+    equipmentEventTypeCode: Type.Optional(codeList(EQUIPMENT_EVENT_TYPE_CODES)),
     equipmentReference: Type.Optional(Type.String({ minLength: 1, maxLength: 15 })),
     eventCreatedDateTime: Type.Optional(dateTimeText),
     'eventCreatedDateTime:gte': Type.Optional(dateTimeText),
