@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { startService } from '../src/service';
-import { manyStreamBomb } from '../test/service/documents/generated-pdfs';
+import { manyStreamBomb } from '../test/support/documents/generated-pdfs';
 import { load, quick } from './lib/load';
 import { median, reportResult } from './lib/report';
 import { seedBenchData } from './lib/seed';

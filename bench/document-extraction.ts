@@ -27,8 +27,8 @@ import {
   arrivalNotice,
   billOfLading,
   imageOnlyPdf,
-} from '../test/service/documents/generated-pdfs';
-import { scannedArrivalNoticePng } from '../test/service/documents/scanned-page';
+} from '../test/support/documents/generated-pdfs';
+import { scannedArrivalNoticePng } from '../test/support/documents/scanned-page';
 import { median, reportResult } from './lib/report';
 
 const quick = process.argv.includes('--quick');

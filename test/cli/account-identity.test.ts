@@ -12,7 +12,7 @@ import { systemClock } from '../../src/shared/clock';
 import { KEY_FILE } from '../../src/embedded/service-with-world';
 import { AccountStore } from '../../src/service/store/accounts';
 import { openDatabase } from '../../src/service/store/db';
-import { runCli, serveCli } from './support/cli';
+import { runCli, serveCli } from '../support/cli';
 
 const dirs: string[] = [];
 afterAll(() => {

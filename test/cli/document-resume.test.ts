@@ -8,9 +8,9 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { DATABASE_FILE } from '../../src/service/store/db';
-import { scannedArrivalNoticePng } from '../service/documents/scanned-page';
-import { ARRIVAL } from '../service/documents/generated-pdfs';
-import { serveCli } from './support/cli';
+import { scannedArrivalNoticePng } from '../support/documents/scanned-page';
+import { ARRIVAL } from '../support/documents/generated-pdfs';
+import { serveCli } from '../support/cli';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-document-resume-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

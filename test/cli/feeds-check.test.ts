@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../service/feeds/support/http-server';
+import { startServer, type TestServer } from '../support/http-server';
 
 const BIN = path.resolve(__dirname, '../../bin/quayside.mjs');
 

@@ -10,8 +10,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type TestServer } from '../service/feeds/support/http-server';
-import { runCli, serveCli } from './support/cli';
+import { startServer, type TestServer } from '../support/http-server';
+import { runCli, serveCli } from '../support/cli';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'quayside-feeds-secrets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, serveCli } from './support/cli';
+import { runCli, serveCli } from '../support/cli';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -12,8 +12,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSyncCommand } from '../../src/main/sync/command';
 import { QUAYSIDE_TOOL_NAMES, T49_TOOL_NAMES } from '../../src/shared/mcp/tools';
-import { seedShipment, startTestService } from '../service/helpers';
-import { BIN } from './support/cli';
+import { seedShipment, startTestService } from '../support/service';
+import { BIN } from '../support/cli';
 import { callTool as call } from '../support/mcp-client';
 
 describe('quayside mcp (stdio, from the desktop cache)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from './support/cli';
+import { runCli } from '../support/cli';
 
 describe('quayside open', () => {
   it('prints the find link of an identifier, spaces kept for the resolver to drop', async () => {

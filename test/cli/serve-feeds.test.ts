@@ -7,8 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startReceiver, until, verifySignatures } from '../service/webhooks/receiver';
-import { runCli, serveCli } from './support/cli';
+import { startReceiver, until, verifySignatures } from '../support/webhook-receiver';
+import { runCli, serveCli } from '../support/cli';
 
 const dirs: string[] = [];
 const tempDir = () => {

@@ -7,8 +7,8 @@ import { expect, test, type Page } from '@playwright/test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { syncUntil } from './support/app';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
+import { syncUntil } from '../support/e2e/app';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
 
 const VIEWS = [
   { hash: 'worklist', heading: 'Worklist' },

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startBrowserMode } from './support/launch';
+import { startBrowserMode } from '../support/e2e/launch';
 
 test.describe('browser mode', () => {
   let dataDir: string;

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import type { ContainerCharges } from '../../src/shared/charges/statement';
 import type { BoardPage } from '../../src/shared/desktop';
-import { bridge, freshAppPerTest, syncUntil } from './support/app';
+import { bridge, freshAppPerTest, syncUntil } from '../support/e2e/app';
 
 const fresh = freshAppPerTest('quayside-charges-');
 

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
-import { boardCount } from './support/app';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
+import { boardCount } from '../support/e2e/app';
 
 /** The embedded service process of the app using `dataDir` (its options name the folder). */
 function servicePid(dataDir: string): number | null {

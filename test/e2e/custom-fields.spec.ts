@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { boardCount, freshAppPerTest } from './support/app';
+import { boardCount, freshAppPerTest } from '../support/e2e/app';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { ContainerDetail } from '../../src/shared/desktop';
-import { boardCount, bridge, freshAppPerTest } from './support/app';
+import { boardCount, bridge, freshAppPerTest } from '../support/e2e/app';
 
 test.describe('delivery order', () => {
   const fresh = freshAppPerTest('quayside-order-');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { boardCount, freshAppPerTest, syncUntil, untrackedShipment } from './support/app';
+import { boardCount, freshAppPerTest, syncUntil, untrackedShipment } from '../support/e2e/app';
 
 const columnValues = async (page: Page, header: string) => {
   const headers = await page.getByRole('columnheader').allTextContents();

@@ -5,8 +5,8 @@
  * nothing already tracked.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { arrivalNoticeFor } from './support/arrival-notice';
-import { bridge, freshAppPerTest, untrackedShipment } from './support/app';
+import { arrivalNoticeFor } from '../support/e2e/arrival-notice';
+import { bridge, freshAppPerTest, untrackedShipment } from '../support/e2e/app';
 
 /** Drops files onto an element the way a user dragging them from the desktop does. */
 async function dropFiles(

@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import type { BoardPage, ShipmentDetail } from '../../src/shared/desktop';
-import { bridge, freshAppPerTest } from './support/app';
+import { bridge, freshAppPerTest } from '../support/e2e/app';
 
 const fresh = freshAppPerTest('quayside-find-');
 

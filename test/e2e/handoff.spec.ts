@@ -8,7 +8,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import type { ContainerDetail } from '../../src/shared/desktop';
 import type { WorklistGroup } from '../../src/shared/worklist';
-import { boardCount, bridge, freshAppPerTest } from './support/app';
+import { boardCount, bridge, freshAppPerTest } from '../support/e2e/app';
 
 const bodyRows = (page: Page) => page.locator('[role=rowgroup].board__body [role=row]');
 const numberOf = async (page: Page, index: number) =>

@@ -11,7 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { DateTime } from 'luxon';
 import { hasLeftTerminal, rowHeadlineDeadline } from '../../src/shared/container';
 import type { BoardPage, BoardRow } from '../../src/shared/desktop';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
 
 async function listContainers(app: LaunchedApp): Promise<BoardRow[]> {
   const url = new URL(app.url);

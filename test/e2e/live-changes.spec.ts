@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DateTime } from 'luxon';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
-import { boardCount, bridge, syncUntil } from './support/app';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
+import { boardCount, bridge, syncUntil } from '../support/e2e/app';
 
 test.describe('saved views, the daily digest and the per diem clock', () => {
   let dataDir: string;

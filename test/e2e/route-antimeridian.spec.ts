@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RouteMapResult } from '../../src/shared/bridge';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
-import { bridge } from './support/app';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
+import { bridge } from '../support/e2e/app';
 
 /** A container at sea whose loading port is in Asia and discharge port in the Americas. */
 async function transPacificContainer(app: LaunchedApp): Promise<string | null> {

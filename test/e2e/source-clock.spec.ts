@@ -17,9 +17,9 @@ import { formatLocalDate } from '../../src/shared/date-style';
 import type { AppClock } from '../../src/shared/bridge';
 import type { AlertList, ContainerDetail } from '../../src/shared/desktop';
 import { formatRelative } from '../../src/renderer/lib/format';
-import { bridge, syncUntil } from './support/app';
-import { startBrowserMode, type LaunchedApp } from './support/launch';
-import type { RealTimeServiceInfo } from './support/real-time-service';
+import { bridge, syncUntil } from '../support/e2e/app';
+import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
+import type { RealTimeServiceInfo } from '../support/e2e/real-time-service';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 const DAY = 86_400_000;
@@ -30,7 +30,7 @@ function startRealTimeService(
 ): Promise<{ info: RealTimeServiceInfo; child: ChildProcess }> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', 'test/e2e/support/real-time-service.ts', dataDir],
+    ['--import', 'tsx', 'test/support/e2e/real-time-service.ts', dataDir],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let output = '';

@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { checkDigit } from '../../src/shared/iso6346';
-import { freshAppPerTest, syncUntil } from './support/app';
+import { freshAppPerTest, syncUntil } from '../support/e2e/app';
 
 /** Container numbers nobody tracks yet: an owner code the simulated world never uses. */
 const newNumbers = (count: number) =>

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { freshAppPerTest, syncUntil } from './support/app';
+import { freshAppPerTest, syncUntil } from '../support/e2e/app';
 
 /** The same container number with a check digit one off: a typo ISO 6346 catches. */
 const withWrongCheckDigit = (number: string) =>

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { freshAppPerTest, syncUntil } from './support/app';
+import { freshAppPerTest, syncUntil } from '../support/e2e/app';
 
 const worklistRows = (page: Page) => page.getByTestId('worklist-row');
 

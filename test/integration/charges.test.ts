@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedShipment, startTestService, type TestService } from '../service/helpers';
+import { seedShipment, startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 let mine: Awaited<ReturnType<typeof seedShipment>>;

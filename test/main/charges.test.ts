@@ -12,8 +12,8 @@ import type { ContainerResource } from '../../src/shared/api/resources';
 import { chargesStatement, passThroughStatement } from '../../src/shared/charges/statement';
 import { ManualClock } from '../../src/shared/clock';
 import { DEFAULT_COST_TABLES } from '../../src/shared/cost-clock';
-import { RecordingNotifier } from './alerts/support/recording-notifier';
-import { container, shipment, tempDir } from './cache/support/fixtures';
+import { RecordingNotifier } from '../support/recording-notifier';
+import { container, shipment, tempDir } from '../support/cache-fixtures';
 
 let tmp: ReturnType<typeof tempDir>;
 let cache: Cache;

@@ -8,7 +8,7 @@ import {
   refreshContainer,
   setCustomField,
 } from '../../src/main/core/custom-field-requests';
-import { seedShipment, startTestService, type TestService } from '../service/helpers';
+import { seedShipment, startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 let seeded: Awaited<ReturnType<typeof seedShipment>>;

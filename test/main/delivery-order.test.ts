@@ -15,7 +15,7 @@ import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply } from '../../src/shared/bridge';
 import { ScaledClock } from '../../src/shared/clock';
 import type { TruckerRecord } from '../../src/shared/desktop';
-import { seedShipment, type TestService } from '../service/helpers';
+import { seedShipment, type TestService } from '../support/service';
 
 describe('delivery order through the desktop bridge', () => {
   let dir: string;

@@ -21,7 +21,7 @@ import {
   arrivalNotice,
   executable,
   wrongCheckDigit,
-} from '../service/documents/generated-pdfs';
+} from '../support/documents/generated-pdfs';
 
 const appInfo = (dir: string) => ({
   name: 'Quayside',

@@ -20,8 +20,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Cache } from '../../src/main/cache/cache';
 import { DocumentCache } from '../../src/main/cache/document-cache';
 import { privateDataDir } from '../../src/main/private-data';
-import { tempDir } from './cache/support/fixtures';
-import { smallServiceForFile } from './sync/support/harness';
+import { tempDir } from '../support/cache-fixtures';
+import { smallServiceForFile } from '../support/sync-harness';
 
 const CLI = fileURLToPath(new URL('../../bin/quayside.mjs', import.meta.url));
 const mode = (path: string) => statSync(path).mode & 0o777;

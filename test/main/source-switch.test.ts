@@ -15,7 +15,7 @@ import type { AppClock, BridgeReply, SyncStatus } from '../../src/shared/bridge'
 import { ScaledClock } from '../../src/shared/clock';
 import { hasLeftTerminal } from '../../src/shared/container';
 import type { AlertList, BoardPage } from '../../src/shared/desktop';
-import { appCoreOptions } from './support/app-core-options';
+import { appCoreOptions } from '../support/app-core-options';
 import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
 
 const ZONE = 'America/Los_Angeles';

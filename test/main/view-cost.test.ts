@@ -10,7 +10,7 @@ import type { HandlerContext } from '../../src/main/core/handlers/context';
 import { addCost, containerCost, NO_COST } from '../../src/shared/cost-clock';
 import { DEFAULT_SETTINGS } from '../../src/shared/settings';
 import { ManualClock } from '../../src/shared/clock';
-import { container, shipment, tempDir } from './cache/support/fixtures';
+import { container, shipment, tempDir } from '../support/cache-fixtures';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const at = (hours: number) => new Date(NOW + hours * 3_600_000).toISOString();

@@ -14,10 +14,10 @@ import type { RunningSimWorld } from '../../src/sim';
 import { DATABASE_FILE } from '../../src/service/store/db';
 import { WEBHOOK_EVENT_CATEGORIES } from '../../src/service/webhooks/catalog';
 import { ScaledClock } from '../../src/shared/clock';
-import { tempDir } from '../main/cache/support/fixtures';
-import { prng } from '../main/sync/support/harness';
-import { startChildService, type ChildService } from './support/service-process';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { tempDir } from '../support/cache-fixtures';
+import { prng } from '../support/sync-harness';
+import { startChildService, type ChildService } from '../support/service-process';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/flaky-webhook-receiver';
 
 const SEED = 7;
 /** Simulated seconds per real second: about five simulated days over the run. */

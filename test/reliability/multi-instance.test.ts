@@ -18,12 +18,16 @@ import { listTrackableNumbers, startSimWorld, type RunningSimWorld } from '../..
 import { WEBHOOK_EVENT_CATEGORIES } from '../../src/service/webhooks/catalog';
 import { ScaledClock, systemClock } from '../../src/shared/clock';
 import { checkDigit } from '../../src/shared/iso6346';
-import { tempDir } from '../main/cache/support/fixtures';
-import { prng } from '../main/sync/support/harness';
+import { tempDir } from '../support/cache-fixtures';
+import { prng } from '../support/sync-harness';
 import { createDatabaseIn } from '../support/store-kinds';
 import { postgresAvailable, startPostgres, type PostgresCluster } from '../support/postgres';
-import { CHILD_PATIENCE_MS, startChildService, type ChildService } from './support/service-process';
-import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import {
+  CHILD_PATIENCE_MS,
+  startChildService,
+  type ChildService,
+} from '../support/service-process';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/flaky-webhook-receiver';
 
 const SEED = 7;
 const SPEED = 12_000;

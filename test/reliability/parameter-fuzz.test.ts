@@ -8,7 +8,7 @@
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../service/helpers';
+import { startTestService, type TestService } from '../support/service';
 
 /** Deterministic PRNG (mulberry32) so a failure can be replayed from the seed. */
 function prng(seed: number) {

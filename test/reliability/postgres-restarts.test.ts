@@ -8,9 +8,9 @@
  * accepted (201) is there at the end.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { tempDir } from '../main/cache/support/fixtures';
+import { tempDir } from '../support/cache-fixtures';
 import { postgresAvailable, startPostgres, type PostgresCluster } from '../support/postgres';
-import { startChildService, type ChildService } from './support/service-process';
+import { startChildService, type ChildService } from '../support/service-process';
 
 const CYCLES = 20;
 /** Requests in flight at once, each loop one request after the other. */

@@ -17,7 +17,7 @@ import {
   WebhookListDocument,
   WebhookNotificationListDocument,
 } from '../../src/shared/api';
-import { seedShipment, startTestService, type TestService } from './helpers';
+import { seedShipment, startTestService, type TestService } from '../support/service';
 
 function expectValid(schema: TSchema, body: unknown) {
   const errors = [...Value.Errors(schema, body)].slice(0, 3);

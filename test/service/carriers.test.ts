@@ -17,8 +17,8 @@ import { DcsaClient } from '../../src/service/feeds/dcsa/client';
 import { ManualClock } from '../../src/shared/clock';
 import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
 import { CONTAINER, journeyEvents } from './feeds/dcsa/fixtures';
-import { sendJson, startServer, type TestServer } from './feeds/support/http-server';
-import { seedShipment, startTestService, type TestService } from './helpers';
+import { sendJson, startServer, type TestServer } from '../support/http-server';
+import { seedShipment, startTestService, type TestService } from '../support/service';
 
 const REFERENCE_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -11,7 +11,7 @@ import {
   PartyListDocument,
 } from '../../src/shared/api/custom-fields';
 import { ErrorDocument } from '../../src/shared/api';
-import { seedShipment, startTestService, type TestService } from './helpers';
+import { seedShipment, startTestService, type TestService } from '../support/service';
 
 function expectValid(schema: TSchema, body: unknown) {
   const errors = [...Value.Errors(schema, body)].slice(0, 3);

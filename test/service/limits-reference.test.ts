@@ -15,7 +15,7 @@ import {
 import { SHIPPED_REFERENCE_DIR } from '../../src/service';
 import { referenceId } from '../../src/service/store/reference';
 import { containerCheckDigit } from '../../src/service/tracking/infer-number';
-import { startTestService, type TestService } from './helpers';
+import { startTestService, type TestService } from '../support/service';
 
 let t: TestService | undefined;
 afterEach(async () => {

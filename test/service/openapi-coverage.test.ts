@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { referenceFile } from '../support/reference-files';
-import { startTestService, type TestService } from './helpers';
+import { startTestService, type TestService } from '../support/service';
 
 const referencePath = referenceFile('terminal49-v2-openapi.json');
 const EXCLUDED_TAGS = new Set(['Documents', 'Email Submissions', 'Document Schemas']);

@@ -13,7 +13,12 @@ import { startService } from '../../src/service';
 import { DATABASE_FILE } from '../../src/service/store/db';
 import { applyFeedAnswer } from '../support/feed-answers';
 import { testStoreKind } from '../support/store-kinds';
-import { FIXTURE_REFERENCE_DIR, seedShipment, startTestService, type TestService } from './helpers';
+import {
+  FIXTURE_REFERENCE_DIR,
+  seedShipment,
+  startTestService,
+  type TestService,
+} from '../support/service';
 
 let t: TestService;
 

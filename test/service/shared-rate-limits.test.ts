@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service';
 import { testStoreKind } from '../support/store-kinds';
-import { FIXTURE_REFERENCE_DIR, startTestService, type TestService } from './helpers';
+import { FIXTURE_REFERENCE_DIR, startTestService, type TestService } from '../support/service';
 
 let t: TestService | undefined;
 const others: RunningService[] = [];

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- assertions walk untyped response bodies */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedShipment, startTestService, type TestService } from './helpers';
+import { seedShipment, startTestService, type TestService } from '../support/service';
 
 let t: TestService;
 let mine: Awaited<ReturnType<typeof seedShipment>>;

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter, type AlertPreferences } from '../../../src/main/alerts/alert-center';
 import { formatInZone } from '../../../src/main/alerts/format';
-import { RecordingNotifier } from './support/recording-notifier';
+import { RecordingNotifier } from '../../support/recording-notifier';
 import { Cache } from '../../../src/main/cache/cache';
 import type { ContainerResource } from '../../../src/shared/api/resources';
 import { ManualClock } from '../../../src/shared/clock';
-import { container, shipment, tempDir } from '../cache/support/fixtures';
+import { container, shipment, tempDir } from '../../support/cache-fixtures';
 
 const START = Date.parse('2026-03-01T12:00:00.000Z');
 const H = 3_600_000;

@@ -8,8 +8,8 @@ import { Cache } from '../../../src/main/cache/cache';
 import type { ContainerResource } from '../../../src/shared/api/resources';
 import { ManualClock } from '../../../src/shared/clock';
 import { orderFacts } from '../../../src/shared/delivery-order';
-import { RecordingNotifier } from './support/recording-notifier';
-import { container, shipment, tempDir } from '../cache/support/fixtures';
+import { RecordingNotifier } from '../../support/recording-notifier';
+import { container, shipment, tempDir } from '../../support/cache-fixtures';
 
 let tmp: ReturnType<typeof tempDir>;
 let cache: Cache;

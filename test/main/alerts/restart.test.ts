@@ -16,8 +16,8 @@ import { EmbeddedServiceProcess } from '../../../src/main/embedded/launcher';
 import { JsonFileSettingsStore } from '../../../src/main/settings/json-file-settings-store';
 import { ManualClock, ScaledClock } from '../../../src/shared/clock';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
-import { container, shipment } from '../cache/support/fixtures';
-import { RecordingNotifier } from './support/recording-notifier';
+import { container, shipment } from '../../support/cache-fixtures';
+import { RecordingNotifier } from '../../support/recording-notifier';
 
 const H = 3_600_000;
 // The simulated world runs days ahead of real time: the LFD is 4 days from now (Pacific).

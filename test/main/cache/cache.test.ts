@@ -9,7 +9,13 @@ import { MIGRATIONS } from '../../../src/main/cache/migrations';
 import { addCost, containerCost, NO_COST, type CostFacts } from '../../../src/shared/cost-clock';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
 import { exportContainersCsv } from '../../../src/main/sync/command';
-import { container, shipment, tempDir, terminal, transportEvent } from './support/fixtures';
+import {
+  container,
+  shipment,
+  tempDir,
+  terminal,
+  transportEvent,
+} from '../../support/cache-fixtures';
 
 const NOW = Date.parse('2026-03-01T12:00:00.000Z');
 const H = 3_600_000;

@@ -3,7 +3,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { Cache } from '../../../src/main/cache/cache';
 import { containersCsv } from '../../../src/main/cache/csv';
 import { containersXlsx } from '../../../src/main/cache/xlsx';
-import { container, shipment, tempDir, terminal } from './support/fixtures';
+import { container, shipment, tempDir, terminal } from '../../support/cache-fixtures';
 
 // 05:30 PST on 23 Nov 2026.
 const NOW = Date.parse('2026-11-23T13:30:00Z');

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { resolveFind } from '../../../src/main/cache/find-resolver';
-import { container, shipment, tempDir } from './support/fixtures';
+import { container, shipment, tempDir } from '../../support/cache-fixtures';
 
 const NOW = Date.UTC(2026, 2, 1, 12);
 

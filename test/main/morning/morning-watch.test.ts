@@ -10,7 +10,7 @@ import { notificationRoute } from '../../../src/main/desktop/notification-route'
 import { MorningWatch } from '../../../src/main/morning/morning-watch';
 import { ManualClock } from '../../../src/shared/clock';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/shared/settings';
-import { container, shipment, tempDir, terminal } from '../cache/support/fixtures';
+import { container, shipment, tempDir, terminal } from '../../support/cache-fixtures';
 
 const NY = 'America/New_York';
 const HOUR = 3_600_000;

@@ -8,8 +8,8 @@ import { containersCsv } from '../../../src/main/cache/csv';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { ManualClock } from '../../../src/shared/clock';
 import type { ContainerQuery } from '../../../src/shared/desktop';
-import { seedShipment, startTestService, type TestService } from '../../service/helpers';
-import { tempDir } from '../cache/support/fixtures';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
+import { tempDir } from '../../support/cache-fixtures';
 
 let t: TestService;
 let first: Awaited<ReturnType<typeof seedShipment>>;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { ManualClock } from '../../../src/shared/clock';
-import { tempDir } from '../cache/support/fixtures';
+import { tempDir } from '../../support/cache-fixtures';
 
 const KEY = 'test-key';
 const UPDATED = '2026-03-01T12:00:00.000Z';

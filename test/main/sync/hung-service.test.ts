@@ -9,7 +9,7 @@ import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ScaledClock } from '../../../src/shared/clock';
-import { tempDir } from '../cache/support/fixtures';
+import { tempDir } from '../../support/cache-fixtures';
 
 describe('a hung service', () => {
   let server: Server | null = null;

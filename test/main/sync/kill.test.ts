@@ -5,11 +5,11 @@ import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { ManualClock } from '../../../src/shared/clock';
 import { applyFeedAnswer } from '../../support/feed-answers';
-import { tempDir } from '../cache/support/fixtures';
-import { prng, serverState, startSeededService, type Harness } from './support/harness';
+import { tempDir } from '../../support/cache-fixtures';
+import { prng, serverState, startSeededService, type Harness } from '../../support/sync-harness';
 
 const START = Date.UTC(2026, 2, 1, 12);
-const CHILD = fileURLToPath(new URL('./support/sync-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../../support/sync-child.ts', import.meta.url));
 
 let h: Harness;
 let serviceClock: ManualClock;

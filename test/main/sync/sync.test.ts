@@ -2,21 +2,21 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter } from '../../../src/main/alerts/alert-center';
-import { RecordingNotifier } from '../alerts/support/recording-notifier';
+import { RecordingNotifier } from '../../support/recording-notifier';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { testConnection } from '../../../src/main/sync/test-connection';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ManualClock, ScaledClock } from '../../../src/shared/clock';
 import { applyFeedAnswer } from '../../support/feed-answers';
-import { tempDir } from '../cache/support/fixtures';
+import { tempDir } from '../../support/cache-fixtures';
 import {
   prng,
   serverState,
   startFaultyProxy,
   startSeededService,
   type Harness,
-} from './support/harness';
+} from '../../support/sync-harness';
 
 const START = Date.UTC(2026, 2, 1, 12);
 const H = 3_600_000;

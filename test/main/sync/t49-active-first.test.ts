@@ -9,7 +9,7 @@ import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine, type SyncResult } from '../../../src/main/sync/engine';
 import { ManualClock } from '../../../src/shared/clock';
 import { startT49CompatibleServer, type T49Server } from '../../support/t49-compatible-server';
-import { tempDir } from '../cache/support/fixtures';
+import { tempDir } from '../../support/cache-fixtures';
 
 const START = Date.UTC(2026, 2, 1, 12);
 const SHIPMENTS = 100_000;

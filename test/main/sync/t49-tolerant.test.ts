@@ -13,7 +13,7 @@ import type { SyncStatus } from '../../../src/shared/bridge';
 import { ManualClock } from '../../../src/shared/clock';
 import { statusLabel } from '../../../src/shared/container';
 import { startT49CompatibleServer, type T49Server } from '../../support/t49-compatible-server';
-import { tempDir } from '../cache/support/fixtures';
+import { tempDir } from '../../support/cache-fixtures';
 
 const START = Date.UTC(2026, 2, 1, 12);
 const SHIPMENTS = 40;

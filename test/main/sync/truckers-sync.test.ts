@@ -10,8 +10,8 @@ import { SyncEngine } from '../../../src/main/sync/engine';
 import { syncTruckers } from '../../../src/main/sync/truckers';
 import { ManualClock } from '../../../src/shared/clock';
 import { TRUCKER_NONE, type ContainerQuery } from '../../../src/shared/desktop';
-import { seedShipment, startTestService, type TestService } from '../../service/helpers';
-import { tempDir } from '../cache/support/fixtures';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
+import { tempDir } from '../../support/cache-fixtures';
 
 let t: TestService;
 let first: Awaited<ReturnType<typeof seedShipment>>;

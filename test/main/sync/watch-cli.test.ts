@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
-import { tempDir } from '../cache/support/fixtures';
-import { smallServiceForFile } from './support/harness';
+import { tempDir } from '../../support/cache-fixtures';
+import { smallServiceForFile } from '../../support/sync-harness';
 
 const CLI = fileURLToPath(new URL('../../../bin/quayside.mjs', import.meta.url));
 

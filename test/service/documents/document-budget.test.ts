@@ -5,8 +5,8 @@
  * hostile files never holds up another account's document.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers';
-import { arrivalNotice, manyStreamBomb } from './generated-pdfs';
+import { startTestService, type TestService } from '../../support/service';
+import { arrivalNotice, manyStreamBomb } from '../../support/documents/generated-pdfs';
 
 let t: TestService;
 beforeAll(async () => {

@@ -12,7 +12,12 @@ import {
   type DocumentBudget,
 } from '../../../src/service/documents/budget';
 import { DocumentReader, type ReaderLogger } from '../../../src/service/documents/document-reader';
-import { ARRIVAL, arrivalNotice, corruptPdf, manyStreamBomb } from './generated-pdfs';
+import {
+  ARRIVAL,
+  arrivalNotice,
+  corruptPdf,
+  manyStreamBomb,
+} from '../../support/documents/generated-pdfs';
 
 const readers: DocumentReader[] = [];
 const reader = (budget: Partial<DocumentBudget> = {}, logger?: ReaderLogger) => {

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedShipment, startTestService, type TestService } from '../helpers';
-import { arrivalNotice } from './generated-pdfs';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
+import { arrivalNotice } from '../../support/documents/generated-pdfs';
 
 let t: TestService;
 let own: string;

@@ -2,8 +2,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedShipment, startTestService, type TestService } from '../helpers';
-import { startReceiver, until, verifySignatures, type Receiver } from '../webhooks/receiver';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
+import {
+  startReceiver,
+  until,
+  verifySignatures,
+  type Receiver,
+} from '../../support/webhook-receiver';
 import {
   ARRIVAL,
   BILL,
@@ -16,7 +21,7 @@ import {
   manyStreamBomb,
   nonDocument,
   wrongCheckDigit,
-} from './generated-pdfs';
+} from '../../support/documents/generated-pdfs';
 import { sha256Hex } from '../../../src/service/documents/files';
 
 let t: TestService;

@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers';
-import { ARRIVAL, imageOnlyPdf } from './generated-pdfs';
-import { scannedArrivalNoticePng } from './scanned-page';
+import { startTestService, type TestService } from '../../support/service';
+import { ARRIVAL, imageOnlyPdf } from '../../support/documents/generated-pdfs';
+import { scannedArrivalNoticePng } from '../../support/documents/scanned-page';
 
 let t: TestService;
 let png: Uint8Array;

@@ -11,8 +11,13 @@ import {
   MAX_HEADER_BYTES,
   MAX_SUBJECT_CHARS,
 } from '../../../src/service/email/smtp-inbox';
-import { FIXTURE_REFERENCE_DIR } from '../helpers';
-import { ARRIVAL, arrivalNotice, executable, manyStreamBomb } from './generated-pdfs';
+import { FIXTURE_REFERENCE_DIR } from '../../support/service';
+import {
+  ARRIVAL,
+  arrivalNotice,
+  executable,
+  manyStreamBomb,
+} from '../../support/documents/generated-pdfs';
 
 let service: RunningService;
 let key: string;

@@ -4,7 +4,7 @@ import { sniffContentType } from '../../../src/service/documents/files';
 import { DocumentReadError } from '../../../src/service/documents/budget';
 import { checkInflatedSize } from '../../../src/service/documents/pdf-streams';
 import type { ShippingLinesTable } from '../../../src/service/store/schema';
-import { compressionBomb, container, manyStreamBomb } from './generated-pdfs';
+import { compressionBomb, container, manyStreamBomb } from '../../support/documents/generated-pdfs';
 
 const LINES: ShippingLinesTable[] = [
   {

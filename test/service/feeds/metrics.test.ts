@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DcsaClient } from '../../../src/service/feeds/dcsa/client';
 import { SourceLimiter } from '../../../src/service/feeds/limiter';
 import { FeedMetrics, operatorPlugin } from '../../../src/service/feeds/metrics';
-import { startServer, type TestServer } from './support/http-server';
+import { startServer, type TestServer } from '../../support/http-server';
 
 let app: FastifyInstance | null = null;
 let carrier: TestServer | null = null;

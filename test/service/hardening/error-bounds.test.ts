@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ERRORS, MAX_ERROR_TEXT } from '../../../src/service/jsonapi/errors';
-import { startTestService, type TestService } from '../helpers';
+import { startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers';
+import { startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 beforeAll(async () => {

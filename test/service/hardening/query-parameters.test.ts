@@ -4,7 +4,7 @@
  * naming the parameter, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedShipment, startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 

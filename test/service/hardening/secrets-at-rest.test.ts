@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { SECRET_KEY_FILE } from '../../../src/service/security/secret-box';
 import { DATABASE_FILE, openDatabase } from '../../../src/service/store/db';
 import { startService } from '../../../src/service';
-import { startTestService, FIXTURE_REFERENCE_DIR } from '../helpers';
+import { startTestService, FIXTURE_REFERENCE_DIR } from '../../support/service';
 
 const mode = (file: string) => fs.statSync(file).mode & 0o777;
 

@@ -3,7 +3,7 @@
  * update) with a 422 pointing at the header, instead of failing every delivery later.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestService, type TestService } from '../helpers';
+import { startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifyAddress } from '../../../src/service/webhooks/url-guard';
-import { startTestService, type TestService } from '../helpers';
+import { startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 beforeAll(async () => {

@@ -8,9 +8,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QUAYSIDE_TOOL_NAMES, T49_TOOL_NAMES } from '../../../src/shared/mcp/tools';
-import { seedShipment, startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
 import { callTool as call } from '../../support/mcp-client';
-import { ARRIVAL, arrivalNotice } from '../documents/generated-pdfs';
+import { ARRIVAL, arrivalNotice } from '../../support/documents/generated-pdfs';
 
 async function connect(t: TestService, key: string): Promise<Client> {
   const client = new Client({ name: 'test', version: '1' });

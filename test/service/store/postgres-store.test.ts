@@ -14,7 +14,7 @@ import { startService } from '../../../src/service';
 import { DatabaseUnreachableError, openDatabase } from '../../../src/service/store/db';
 import { isoFromTimestamptz } from '../../../src/service/store/dialect';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
-import { FIXTURE_REFERENCE_DIR } from '../helpers';
+import { FIXTURE_REFERENCE_DIR } from '../../support/service';
 
 const dirs: string[] = [];
 const tempDataDir = () => {

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedRead } from '../../../src/service/store/prepared-read';
-import { seedShipment, startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/service/store/db';
 import { storeKindOf } from '../../../src/service/store/dialect';
-import { seedShipment, startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 afterEach(async () => {

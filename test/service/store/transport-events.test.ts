@@ -4,7 +4,7 @@
  * (filter[updated_at][start]) made after the last one must see both again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seedShipment, startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
 

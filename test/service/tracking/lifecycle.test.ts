@@ -23,9 +23,9 @@ import { ServiceStorage } from '../../../src/service/store';
 import type { TrackingStore } from '../../../src/service/store/tracking-store';
 import { MAX_RETRIES, TrackingEngine } from '../../../src/service/tracking/engine';
 import { CustomFields } from '../../../src/service/custom-fields';
-import { FIXTURE_REFERENCE_DIR } from '../helpers';
+import { FIXTURE_REFERENCE_DIR } from '../../support/service';
 import { testDatabase } from '../../support/store-kinds';
-import { sendJson, startServer, type TestServer } from '../feeds/support/http-server';
+import { sendJson, startServer, type TestServer } from '../../support/http-server';
 
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;

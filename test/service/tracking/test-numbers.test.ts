@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../src/service';
 import { ManualClock } from '../../../src/shared/clock';
 import { emptyFeedsConfig } from '../../../src/service/feeds/runtime';
-import { FIXTURE_REFERENCE_DIR } from '../helpers';
+import { FIXTURE_REFERENCE_DIR } from '../../support/service';
 
 let service: RunningService;
 let dataDir: string;

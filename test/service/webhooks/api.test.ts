@@ -1,8 +1,8 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- response bodies are untyped JSON */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_NAMES } from '../../../src/shared/api/resources';
-import { startTestService, type TestService } from '../helpers';
-import { startReceiver, verifySignatures, type Receiver } from './receiver';
+import { startTestService, type TestService } from '../../support/service';
+import { startReceiver, verifySignatures, type Receiver } from '../../support/webhook-receiver';
 
 const body = (attributes: Record<string, unknown>) => ({ data: { type: 'webhook', attributes } });
 

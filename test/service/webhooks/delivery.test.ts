@@ -10,8 +10,14 @@ import {
   seedShipment,
   startTestService,
   type TestService,
-} from '../helpers';
-import { startReceiver, until, verifySignatures, type Answer, type Receiver } from './receiver';
+} from '../../support/service';
+import {
+  startReceiver,
+  until,
+  verifySignatures,
+  type Answer,
+  type Receiver,
+} from '../../support/webhook-receiver';
 
 const FOUR_HOURS = 4 * 60 * 60_000 + 1000;
 const DISCHARGED = 'container.transport.vessel_discharged';

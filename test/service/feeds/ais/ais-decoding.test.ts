@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/shared/clock';
 import { decodePayload } from '../../../../src/service/feeds/ais/decode';
 import { MultipartAssembler, parseSentence } from '../../../../src/service/feeds/ais/nmea';
-import { type1, type5 } from './nmea-encoder';
+import { type1, type5 } from '../../../support/nmea-encoder';
 
 // Real sentences as published with the decoder library (a Dutch inland vessel and an Indonesian tug).
 const REAL_TYPE_1 = '!AIVDM,1,1,,B,133i;RPP1DPEbcDMV@1r:Ow:2>`<,0*41';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../../src/shared/clock';
 import { AisTcpClient } from '../../../../src/service/feeds/ais/client';
 import type { VesselPosition } from '../../../../src/service/feeds/ais/vessel-store';
-import { type1, type18, type24, type5 } from './nmea-encoder';
+import { type1, type18, type24, type5 } from '../../../support/nmea-encoder';
 
 interface FeedServer {
   port: number;

@@ -4,7 +4,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/shared/clock';
 import { AisUdpListener } from '../../../../src/service/feeds/ais/udp';
 import { AisVesselStore } from '../../../../src/service/feeds/ais/vessel-store';
-import { type1 } from './nmea-encoder';
+import { type1 } from '../../../support/nmea-encoder';
 
 const listeners: AisUdpListener[] = [];
 afterEach(async () => {

@@ -5,7 +5,7 @@ import { DcsaClient } from '../../../../src/service/feeds/dcsa/client';
 import { joinUrl, sendFeedRequest } from '../../../../src/service/feeds/http';
 import { LineDeadlinesClient } from '../../../../src/service/feeds/line-deadlines/client';
 import { SourceLimiter } from '../../../../src/service/feeds/limiter';
-import { startServer, type TestServer } from '../support/http-server';
+import { startServer, type TestServer } from '../../../support/http-server';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

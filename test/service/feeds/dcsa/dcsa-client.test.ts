@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DcsaClient } from '../../../../src/service/feeds/dcsa/client';
 import { CarrierRegistry } from '../../../../src/service/feeds';
-import { startServer, sendJson, type TestServer } from '../support/http-server';
+import { startServer, sendJson, type TestServer } from '../../../support/http-server';
 import { CONTAINER, journeyEvents } from './fixtures';
 
 let server: TestServer | null = null;

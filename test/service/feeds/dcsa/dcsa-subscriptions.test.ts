@@ -10,7 +10,7 @@ import {
 } from '../../../../src/service/feeds/dcsa/callback';
 import type { DcsaEvent } from '../../../../src/shared/feeds/dcsa';
 import { DcsaSubscriptionClient } from '../../../../src/service/feeds/dcsa/subscriptions';
-import { startServer, type TestServer } from '../support/http-server';
+import { startServer, type TestServer } from '../../../support/http-server';
 import { CONTAINER, journeyEvents } from './fixtures';
 
 const SECRET = Buffer.alloc(32, 7).toString('base64');

@@ -12,7 +12,7 @@ import {
   toRawEvents,
   type RawEvent,
 } from '../../../../src/service/feeds';
-import { sendJson, startServer, type TestServer } from '../support/http-server';
+import { sendJson, startServer, type TestServer } from '../../../support/http-server';
 import { BOOKING, CONTAINER, journeyEvents } from './fixtures';
 
 const call = (locode: string, mode: string, facilityType?: string) => ({

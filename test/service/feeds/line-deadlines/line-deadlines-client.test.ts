@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LineDeadlinesClient } from '../../../../src/service/feeds/line-deadlines/client';
 import { CarrierRegistry } from '../../../../src/service/feeds';
-import { sendJson, startServer, type TestServer } from '../support/http-server';
+import { sendJson, startServer, type TestServer } from '../../../support/http-server';
 
 let server: TestServer | null = null;
 afterEach(async () => {

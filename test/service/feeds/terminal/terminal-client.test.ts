@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TerminalContainerStatus } from '../../../../src/shared/feeds/terminal';
 import { TerminalClient } from '../../../../src/service/feeds/terminal/client';
-import { sendJson, startServer, type TestServer } from '../support/http-server';
+import { sendJson, startServer, type TestServer } from '../../../support/http-server';
 
 let server: TestServer | null = null;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../../src/service';
 import { parseFeedsConfig } from '../../../../src/service/feeds/config';
-import { type1 } from '../ais/nmea-encoder';
+import { type1 } from '../../../support/nmea-encoder';
 
 const GARBAGE = 2_000;
 let service: RunningService;

@@ -9,8 +9,12 @@ export interface Received {
   json: any;
 }
 
-/** How the receiver answers the n-th request (0-based): a status, or 'hold' to never answer. */
-export type Answer = number | 'hold' | { status: number; headers?: Record<string, string> };
+/**
+ * How the receiver answers the n-th request (0-based): a status, 'hold' (no answer until
+ * released), or a status with headers, sent after `delayMs` of real time.
+ */
+export type Answer =
+  number | 'hold' | { status: number; headers?: Record<string, string>; delayMs?: number };
 
 /** A real HTTP receiver on 127.0.0.1 that records every request. */
 export interface Receiver {
@@ -22,7 +26,14 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(answer: (n: number) => Answer = () => 200): Promise<Receiver> {
+/**
+ * Starts a receiver. `answer` picks each request's answer; `onAnswer` is told just before an
+ * answer leaves (the sender may die before it reads it).
+ */
+export async function startReceiver(
+  answer: (n: number, request: Received) => Answer = () => 200,
+  onAnswer?: (request: Received, status: number) => void,
+): Promise<Receiver> {
   const received: Received[] = [];
   const holding: http.ServerResponse[] = [];
   const server = http.createServer((req, res) => {
@@ -37,14 +48,20 @@ export async function startReceiver(answer: (n: number) => Answer = () => 200): 
         // keep undefined: the test asserts on it
       }
       const n = received.length;
-      received.push({ headers: req.headers, body, json });
-      const a = answer(n);
+      const request = { headers: req.headers, body, json };
+      received.push(request);
+      const a = answer(n, request);
       if (a === 'hold') {
         holding.push(res);
         return;
       }
-      const { status, headers } = typeof a === 'number' ? { status: a, headers: {} } : a;
-      res.writeHead(status, headers).end(status < 300 ? 'ok' : 'nope');
+      const { status, headers, delayMs } = typeof a === 'number' ? { status: a } : a;
+      const send = () => {
+        onAnswer?.(request, status);
+        res.writeHead(status, headers).end(status < 300 ? 'ok' : 'nope');
+      };
+      if (delayMs) setTimeout(send, delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

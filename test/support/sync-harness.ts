@@ -5,10 +5,10 @@
 import { request as httpRequest, createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { startService, type RunningService } from '../../../../src/service/index';
-import { seedDemoData } from '../../../../src/service/dev/seed';
-import { ManualClock, type Clock } from '../../../../src/shared/clock';
-import { tempDir } from '../../cache/support/fixtures';
+import { startService, type RunningService } from '../../src/service/index';
+import { seedDemoData } from '../../src/service/dev/seed';
+import { ManualClock, type Clock } from '../../src/shared/clock';
+import { tempDir } from './cache-fixtures';
 
 export interface Harness {
   service: RunningService;

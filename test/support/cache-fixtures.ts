@@ -9,11 +9,11 @@ import type {
   ShipmentResource,
   TerminalResource,
   TransportEventResource,
-} from '../../../../src/shared/api/resources';
+} from '../../src/shared/api/resources';
 import {
   ContainerResource as ContainerSchema,
   ShipmentResource as ShipmentSchema,
-} from '../../../../src/shared/api/resources';
+} from '../../src/shared/api/resources';
 
 type DeepPartialAttrs<T extends { attributes: object }> = Partial<T['attributes']>;
 

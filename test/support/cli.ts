@@ -2,7 +2,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-export const BIN = fileURLToPath(new URL('../../../bin/quayside.mjs', import.meta.url));
+export const BIN = fileURLToPath(new URL('../../bin/quayside.mjs', import.meta.url));
 
 /** Runs a command to completion; resolves with its exit code and output. */
 export function runCli(

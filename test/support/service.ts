@@ -10,7 +10,7 @@ import {
   type ServiceConfig,
   type ServiceOptions,
 } from '../../src/service';
-import { testDatabase } from '../support/store-kinds';
+import { testDatabase } from './store-kinds';
 
 export const FIXTURE_REFERENCE_DIR = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),

@@ -2,7 +2,7 @@
  * Runs one sync in its own process so a test can kill it with SIGKILL mid-run.
  * Usage: node --import tsx sync-child.ts <baseUrl> <apiKey> <dataDir>
  */
-import { runSyncCommand } from '../../../../src/main/sync/command';
+import { runSyncCommand } from '../../src/main/sync/command';
 
 const [baseUrl, apiKey, dataDir] = process.argv.slice(2);
 if (!baseUrl || !apiKey || !dataDir) {

@@ -13,9 +13,9 @@
  * {type:'drained'}; SIGTERM closes the service cleanly.
  */
 import pino from 'pino';
-import { ScaledClock } from '../../../src/shared/clock';
-import { startService } from '../../../src/service';
-import { parseFeedsConfig } from '../../../src/service/feeds/config';
+import { ScaledClock } from '../../src/shared/clock';
+import { startService } from '../../src/service';
+import { parseFeedsConfig } from '../../src/service/feeds/config';
 
 interface ChildConfig {
   dataDir: string;

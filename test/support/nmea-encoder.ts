@@ -2,7 +2,7 @@
  * Builds AIVDM sentences bit by bit (ITU-R M.1371 layouts) so tests can send positions and static
  * data with known values over a real socket.
  */
-import { nmeaChecksum } from '../../../../src/service/feeds/ais/nmea';
+import { nmeaChecksum } from '../../src/service/feeds/ais/nmea';
 
 class Bits {
   private bits = '';
