@@ -18,16 +18,13 @@ import { positionAlong, type SeaRouter } from '../src/shared/geo/sea-routes';
 import type { PortCall } from '../src/service/feeds/normalize/shipment-facts';
 import { marineSeaRouter } from '../src/service/routing/network';
 import { inProcessSeaRoutes } from '../src/service/routing/sea-routes-client';
-import {
-  memoryPositionHistory,
-  type VesselPositionHistory,
-} from '../src/service/routing/positions';
+import type { VesselPositionHistory } from '../src/service/routing/positions';
 import {
   createRouteMapService,
   LegTrackMemo,
   loadRouteMapData,
 } from '../src/service/routing/route-builder';
-import { memoryRouteMapCopies } from '../src/service/routing/route-cache';
+import { memoryPositionHistory, memoryRouteMapCopies } from '../test/support/memory-routing';
 import type { ContainersTable, ShipmentsTable } from '../src/service/store/schema';
 import { ManualClock } from '../src/shared/clock';
 import {

@@ -600,15 +600,12 @@ export type QuaysideBridge = { [M in BridgeMethod]: BridgeCall<M> } & {
   ): () => void;
 };
 
-export const BRIDGE_METHOD_NAMES = Object.keys(bridgeMethods) as BridgeMethod[];
-
 // The import-free name list used by the transports must match the contract exactly.
 type ListedMethod = (typeof BRIDGE_METHOD_LIST)[number];
 type Unlisted = Exclude<BridgeMethod, ListedMethod>;
 type Unknown = Exclude<ListedMethod, BridgeMethod>;
 export const bridgeMethodListIsComplete: [Unlisted, Unknown] extends [never, never] ? true : never =
   true;
-export const BRIDGE_EVENT_NAMES = Object.keys(bridgeEvents) as BridgeEvent[];
 
 export type { BridgeErrorCode, BridgeFailure, BridgeReply, BridgeRejection } from './bridge-errors';
 export { isBridgeRejection } from './bridge-errors';

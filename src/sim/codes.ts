@@ -52,10 +52,3 @@ export function makeChassisNumber(rng: Rng): string {
   const first10 = `${rng.pick(['DCLZ', 'TRAZ', 'FLXZ', 'MCHZ'])}${rng.chars(6)}`;
   return `${first10}${iso6346CheckDigit(first10)}`;
 }
-
-export function isValidImo(imo: string): boolean {
-  if (!/^[0-9]{7}$/.test(imo)) return false;
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(imo[i]) * (7 - i);
-  return sum % 10 === Number(imo[6]);
-}

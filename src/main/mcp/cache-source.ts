@@ -3,8 +3,6 @@
  * cache, read only. It never reaches a service, so it answers the same on a plane; its answers
  * are as of the last complete sync.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import shippingLines from '../../../resources/reference/shipping_lines.json';
 import type { Clock } from '../../shared/clock';
 import type { CostTables } from '../../shared/cost-clock';
@@ -15,7 +13,6 @@ import type { Cache } from '../cache/cache';
 import type { DocumentCache } from '../cache/document-cache';
 import { STATE as SYNC_STATE } from '../sync/engine';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
-import { CACHE_FILE } from '../cache/cache';
 
 /** Rows read per step when a filter the cache's queries lack is applied here. */
 const SCAN_STEP = 500;
@@ -131,5 +128,3 @@ export function cacheMcpSource({
   };
 }
 
-/** Whether a data folder holds a synced cache. */
-export const hasCache = (dataDir: string): boolean => existsSync(join(dataDir, CACHE_FILE));

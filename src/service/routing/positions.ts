@@ -1,9 +1,8 @@
 /**
  * Where recorded vessel positions come from. The route map and the vessel endpoints read them
- * through `VesselPositionHistory`, so the source can be the live AIS feed's in-memory store (now)
- * or a persisted position table (later) without touching either.
+ * through `VesselPositionHistory`; the service's source is the stored position table
+ * (`VesselStore.positionHistory()` in store/vessels.ts), which the AIS feed writes.
  */
-import type { AisVesselStore, VesselPosition } from '../feeds/ais/vessel-store';
 import type { TrackPoint } from './route-map';
 
 /** Identifies a vessel for position look-ups: by MMSI when known, else by IMO. */
@@ -17,80 +16,4 @@ export interface VesselPositionHistory {
   positions(vessel: PositionKey, fromMs: number, toMs: number): Promise<TrackPoint[]>;
   /** The most recent recorded position, or null. */
   latest(vessel: PositionKey): Promise<TrackPoint | null>;
-}
-
-export const noPositionHistory: VesselPositionHistory = {
-  positions: async () => [],
-  latest: async () => null,
-};
-
-export function trackPointOf(p: VesselPosition): TrackPoint {
-  return {
-    lon: p.lon,
-    lat: p.lat,
-    at: p.received_at,
-    speed_knots: p.speed_knots,
-    // True heading when the transponder sends one, else the course over ground.
-    heading_deg: p.heading_deg ?? p.course_deg,
-  };
-}
-
-/** First index in `sorted` (by `at`) whose time is >= t. */
-function lowerBound(sorted: readonly VesselPosition[], t: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]!.received_at < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/**
- * Positions from the AIS feed's vessel store. Its history is bounded per vessel (historyLimit);
- * a 45-day voyage at one report per 15 minutes needs about 4,400 positions.
- */
-export function aisPositionHistory(store: AisVesselStore): VesselPositionHistory {
-  const mmsiOf = (v: PositionKey): string | null =>
-    v.mmsi ?? (v.imo ? store.mmsiForImo(v.imo) : null);
-  return {
-    async positions(vessel, fromMs, toMs) {
-      const mmsi = mmsiOf(vessel);
-      if (!mmsi) return [];
-      // Receive times only grow, so the history is sorted by time.
-      const history = store.history(mmsi);
-      const out: TrackPoint[] = [];
-      for (let i = lowerBound(history, fromMs); i < history.length; i++) {
-        const p = history[i]!;
-        if (p.received_at > toMs) break;
-        out.push(trackPointOf(p));
-      }
-      return out;
-    },
-    async latest(vessel) {
-      const mmsi = mmsiOf(vessel);
-      const p = mmsi ? store.latest(mmsi) : null;
-      return p ? trackPointOf(p) : null;
-    },
-  };
-}
-
-/** An in-memory history, for tests and tools: positions per MMSI or IMO, any order. */
-export function memoryPositionHistory(
-  byVessel: ReadonlyMap<string, readonly TrackPoint[]>,
-): VesselPositionHistory {
-  const sorted = new Map<string, TrackPoint[]>();
-  for (const [key, points] of byVessel)
-    sorted.set(
-      key,
-      [...points].sort((a, b) => a.at - b.at),
-    );
-  const find = (v: PositionKey) =>
-    (v.mmsi ? sorted.get(v.mmsi) : undefined) ?? (v.imo ? sorted.get(v.imo) : undefined) ?? [];
-  return {
-    positions: async (vessel, fromMs, toMs) =>
-      find(vessel).filter((p) => p.at >= fromMs && p.at <= toMs),
-    latest: async (vessel) => find(vessel).at(-1) ?? null,
-  };
 }

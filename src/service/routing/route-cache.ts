@@ -77,16 +77,6 @@ export interface RouteMapCopies {
   put(copy: StoredRouteMap): Promise<void>;
 }
 
-export function memoryRouteMapCopies(): RouteMapCopies {
-  const copies = new Map<string, StoredRouteMap>();
-  return {
-    get: async (id) => copies.get(id) ?? null,
-    put: async (copy) => {
-      copies.set(copy.container_id, copy);
-    },
-  };
-}
-
 export interface RouteResponse {
   status: 200 | 304;
   /** The JSON body for 200; null for 304. */

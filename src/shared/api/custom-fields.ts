@@ -26,7 +26,6 @@ export const CUSTOM_FIELD_DATA_TYPES = [
   'enum_multi',
   'reference',
 ] as const;
-export type CustomFieldDataType = (typeof CUSTOM_FIELD_DATA_TYPES)[number];
 export const CUSTOM_FIELD_ENTITY_TYPES = ['Shipment', 'Container', 'TrackingRequest'] as const;
 
 /** A value as stored: its JSON type depends on the definition's data type. */
@@ -101,7 +100,6 @@ export type CustomFieldResource = Static<typeof CustomFieldResource>;
 
 /** What a party does for the account beyond being a customer (a Quayside extension). */
 export const PARTY_ROLES = ['trucker'] as const;
-export type PartyRole = (typeof PARTY_ROLES)[number];
 
 const partyExtension = { 'x-quayside-extension': true } as const;
 

@@ -116,12 +116,7 @@ export const DcsaEventsQuery = Type.Object(
 );
 
 export type DcsaEventType = (typeof DCSA_EVENT_TYPES)[number];
-export type EventClassifierCode = (typeof EVENT_CLASSIFIER_CODES)[number];
-export type TransportEventTypeCode = (typeof TRANSPORT_EVENT_TYPE_CODES)[number];
-export type EquipmentEventTypeCode = (typeof EQUIPMENT_EVENT_TYPE_CODES)[number];
-export type ShipmentEventTypeCode = (typeof SHIPMENT_EVENT_TYPE_CODES)[number];
 export type ModeOfTransport = (typeof MODES_OF_TRANSPORT)[number];
-export type EmptyIndicatorCode = (typeof EMPTY_INDICATOR_CODES)[number];
 
 const DateTime = Type.String({ format: 'date-time' });
 const OptionalString = Type.Optional(Type.Union([Type.String(), Type.Null()]));

@@ -9,7 +9,7 @@ import { ManualClock } from '../../../src/shared/clock';
 import { AisVesselStore } from '../../../src/service/feeds/ais/vessel-store';
 import type { PortCall } from '../../../src/service/feeds/normalize/shipment-facts';
 import { marineSeaRoutes } from '../../../src/service/routing/sea-routes-client';
-import { aisPositionHistory } from '../../../src/service/routing/positions';
+import { aisPositionHistory } from '../../support/memory-routing';
 import {
   createRouteMapService,
   LegTrackMemo,

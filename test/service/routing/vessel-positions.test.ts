@@ -3,7 +3,7 @@ import { Value } from 'typebox/value';
 import { VesselResource } from '../../../src/shared/api/resources';
 import { ManualClock } from '../../../src/shared/clock';
 import { AisVesselStore } from '../../../src/service/feeds/ais/vessel-store';
-import { aisPositionHistory } from '../../../src/service/routing/positions';
+import { aisPositionHistory } from '../../support/memory-routing';
 import {
   DEFAULT_POSITIONS_WINDOW_MS,
   PositionsQueryError,
