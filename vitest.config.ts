@@ -64,6 +64,17 @@ const INTEGRATION_SUITE = [
   'test/sim/living-world.test.ts',
   'test/sim/scaled-clock.test.ts',
   'test/sim/terminal.test.ts',
+  // Seconds each (a whole world built, the sea-lane graph, ESLint over probes, a packaged
+  // config), or a real server or child process: kept out of the fast loop.
+  'test/sim/sea-lanes.test.ts',
+  'test/sim/world.test.ts',
+  'test/service/mcp/mcp-http.test.ts',
+  'test/service/webhooks/api.test.ts',
+  'test/main/browser-server.test.ts',
+  'test/main/private-data.test.ts',
+  'test/scripts/start-fresh-clone.test.ts',
+  'test/scripts/architecture-boundaries.test.ts',
+  'test/packaging/electron-builder.test.ts',
 ];
 
 /** Crash, restart, kill and fuzz runs: long, and heavy on the machine. */
