@@ -4,7 +4,7 @@
  * pickup, the line's per diem (detention) runs once the free days for returning the empty are
  * used up. The tariffs are a table the user edits (seeded below, kept in the app's settings);
  * the fees a terminal reports win over the estimate for what has already accrued.
- * The deadlines themselves are the container rules' (./container.ts).
+ * The deadlines themselves are the container rules' (./container/).
  * No Node imports: the renderer bundles this file.
  */
 import { DateTime } from 'luxon';

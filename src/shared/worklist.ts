@@ -3,7 +3,7 @@
  * and money, then today), with the places (the terminal, or the ramp for a rail move) as
  * sub-headings read in their own calendar day, each box with the reason it is listed and the
  * next thing to do. Pure functions over board rows; the LFD,
- * hold, readiness and "left the terminal" rules are the container rules' (./container.ts).
+ * hold, readiness and "left the terminal" rules are the container rules' (./container/).
  * No Node imports: the renderer bundles this file.
  */
 import { DateTime } from 'luxon';

@@ -1,7 +1,7 @@
 /**
  * Display helpers shared by the views: readable labels, dates in the zone they happen in
  * (the shared date style), money. The last-free-day countdown and urgency are the shared LFD
- * rule's (src/shared/container.ts).
+ * rule's (src/shared/container/).
  */
 import { DateTime } from 'luxon';
 import { kept } from '../../shared/kept';

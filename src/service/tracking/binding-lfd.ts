@@ -1,6 +1,6 @@
 /**
  * A stored container's binding last free day, by the one precedence rule in
- * src/shared/container.ts (line, then terminal, then rail).
+ * src/shared/container/last-free-day.ts (line, then terminal, then rail).
  */
 import { bindingLfd, type BindingLfd } from '../../shared/container';
 import type { ContainersTable } from '../store/schema';

@@ -6,7 +6,7 @@
  * D&D invoice, so that it can be set beside the invoice received.
  *
  * Built on the cost clock's tariffs and counting (../cost-clock.ts) and the container rules'
- * deadlines and holds (../container.ts): a day is a calendar day of the deadline's zone.
+ * deadlines and holds (../container/): a day is a calendar day of the deadline's zone.
  * The same input comes from the service's store and the desktop cache.
  * No Node imports: the renderer bundles this file.
  */
