@@ -9,7 +9,7 @@ import {
   EmbeddedServiceProcess,
   type EmbeddedState,
   type ForkedProcess,
-} from '../../src/main/embedded/launcher';
+} from '../../src/main/service-launcher/launcher';
 
 /** One forked "process" the test drives: it says ready, fails, or exits when told. */
 class FakeChild implements ForkedProcess {

@@ -51,7 +51,7 @@ describe('architecture boundaries', () => {
     ).toBe(false);
     expect(
       await restricted(
-        'src/main/embedded/probe.ts',
+        'src/main/service-launcher/probe.ts',
         importing('OPTIONS_ENV', '../../embedded/protocol'),
       ),
     ).toBe(false);

@@ -13,9 +13,9 @@ import { defaultDataDir } from '../paths';
 import { privateDataDir, privateNewFiles } from '../private-data';
 import { JsonFileSettingsStore } from '../settings/json-file-settings-store';
 import { FileSecretStore } from '../core/secret-store';
-import { EmbeddedServiceProcess } from '../embedded/launcher';
+import { EmbeddedServiceProcess } from '../service-launcher/launcher';
 import { ScaledClock } from '../../shared/clock';
-import { forkNodeProcess } from '../embedded/node-fork';
+import { forkNodeProcess } from '../service-launcher/node-fork';
 import { startBrowserServer } from './browser-server';
 
 function openInBrowser(url: string): void {

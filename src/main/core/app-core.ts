@@ -18,7 +18,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import { SyncEngine } from '../sync/engine';
 import { syncDocuments } from '../sync/documents';
 import { syncTruckers } from '../sync/truckers';
-import type { EmbeddedServiceProcess, EmbeddedState } from '../embedded/launcher';
+import type { EmbeddedServiceProcess, EmbeddedState } from '../service-launcher/launcher';
 import { SavedAppClock } from './app-clock';
 import { sourceFor, type Source } from './source';
 import { FirstSync, LOADING_RESYNC_MS } from './first-sync';

@@ -22,7 +22,7 @@ import { IPC_EVENT_CHANNEL, IPC_INVOKE_CHANNEL } from '../../shared/ipc-channels
 import { makeAppInfo } from '../app-info';
 import { parseShellOptions } from '../cli-args';
 import { AppCore } from '../core/app-core';
-import { EmbeddedServiceProcess } from '../embedded/launcher';
+import { EmbeddedServiceProcess } from '../service-launcher/launcher';
 import { ScaledClock } from '../../shared/clock';
 import { PRODUCT_NAME } from '../paths';
 import { privateDataDir, privateNewFiles } from '../private-data';

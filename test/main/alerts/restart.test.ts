@@ -12,7 +12,7 @@ import { AlertCenter } from '../../../src/main/alerts/alert-center';
 import { Cache } from '../../../src/main/cache/cache';
 import { AppCore } from '../../../src/main/core/app-core';
 import { FileSecretStore } from '../../../src/main/core/secret-store';
-import { EmbeddedServiceProcess } from '../../../src/main/embedded/launcher';
+import { EmbeddedServiceProcess } from '../../../src/main/service-launcher/launcher';
 import { JsonFileSettingsStore } from '../../../src/main/settings/json-file-settings-store';
 import { ManualClock, ScaledClock } from '../../../src/shared/clock';
 import { DEFAULT_SETTINGS } from '../../../src/shared/settings';
