@@ -527,6 +527,8 @@ export interface DocumentsTable {
   shipment_ids: Json;
   container_ids: Json;
   tracking_request_ids: Json;
+  /** JSON of what a delivery order stated (`DeliveryOrderAttribute`); null for other documents. */
+  delivery_order: Json | null;
   discarded_at: string | null;
   created_at: string;
   updated_at: string;
