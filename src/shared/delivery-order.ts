@@ -35,7 +35,7 @@ export interface DeliveryOrder {
   sealNumber: string | null;
   weightLbs: number | null;
   terminalFirmsCode: string | null;
-  /** Not sent by the terminals Quayside reads; kept for a source that does. */
+  /** The terminal's pickup number where its feed gives one (`pickup_number`); else null. */
   pickupNumber: string | null;
   deliverTo: string | null;
   referenceNumbers: string[];
@@ -85,7 +85,7 @@ export function deliveryOrder(
     sealNumber: a.seal_number ?? null,
     weightLbs: a.weight_in_lbs ?? null,
     terminalFirmsCode,
-    pickupNumber: null,
+    pickupNumber: a.pickup_number ?? null,
     deliverTo: s?.customer_name ?? detail.row.customer,
     referenceNumbers: [...new Set(refs)],
     lineScac: detail.row.lineScac,

@@ -73,6 +73,8 @@ test.describe('the hand-off against a service with its own feeds', () => {
     const said = today.plus({ days: 3 });
     const moved = today.plus({ days: 2 });
     feeds = await startControlledFeeds(SHIPMENT, lfdOn(said));
+    // The terminal gives the first box a pickup number; the order carries it.
+    feeds.terminal.pickupNumbers[SHIPMENT.containers[0]!] = 'PU-48213';
     const serviceDir = mkdtempSync(join(tmpdir(), 'quayside-handoff-service-'));
     const appDir = mkdtempSync(join(tmpdir(), 'quayside-handoff-app-'));
     dirs = [serviceDir, appDir];
@@ -148,10 +150,26 @@ test.describe('the hand-off against a service with its own feeds', () => {
       'Harbor Dray (HBDR)',
       'dispatch@harbordray.example',
       FACILITY.firms_code,
+      'PU-48213',
       saidText,
     ]) {
       expect(text, part).toContain(part);
     }
+
+    // The service keeps what the order said with its document.
+    const documents = (await (
+      await fetch(`${service.baseUrl}/documents`, {
+        headers: { Authorization: `Token ${service.apiKey}` },
+      })
+    ).json()) as { data: { attributes: { delivery_order: Record<string, unknown> | null } }[] };
+    expect(documents.data.map((d) => d.attributes.delivery_order)).toEqual([
+      expect.objectContaining({
+        container: expect.objectContaining({ number }),
+        trucker: expect.objectContaining({ name: 'Harbor Dray' }),
+        last_free_day: { date: said.toISODate(), time_zone: ZONE, source: 'terminal' },
+        pickup_number: 'PU-48213',
+      }),
+    ]);
 
     // The terminal now says a day earlier; Refresh now makes the service ask it.
     const asked = feeds.terminalAsks();

@@ -133,6 +133,9 @@ describe('delivery order through the desktop bridge', () => {
       expect(text).toContain(part);
     }
     expect(text).toMatch(/25 Jan \(Terminal LFD\)/);
+    // This terminal gave no pickup number: the order says so rather than leaving it blank.
+    expect(text).toContain('Pickup number');
+    expect(text).toContain('not given by the terminal');
   });
 
   it('a second desktop learns the order from its sync; an LFD the terminal moves is one alert on each', async () => {

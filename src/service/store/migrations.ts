@@ -956,7 +956,8 @@ const lineNumberKinds: Migration = {
 
 /**
  * What a delivery order stated, kept with its document (a Quayside extension set on upload), so
- * every desktop can tell when a later change makes the order wrong.
+ * every desktop can tell when a later change makes the order wrong; and the pickup number a
+ * terminal feed gives for a box, which the order carries.
  */
 const deliveryOrders: Migration = {
   async up(db: AnyDb) {
@@ -965,6 +966,9 @@ const deliveryOrders: Migration = {
       tables.some((t) => t.name === table && t.columns.some((c) => c.name === column));
     if (!has('documents', 'delivery_order')) {
       await db.schema.alterTable('documents').addColumn('delivery_order', 'text').execute();
+    }
+    if (!has('containers', 'pickup_number')) {
+      await db.schema.alterTable('containers').addColumn('pickup_number', 'text').execute();
     }
   },
 };

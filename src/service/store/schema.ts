@@ -201,6 +201,8 @@ export interface ContainersTable {
   terminal_checked_at: string | null;
   pod_full_out_chassis_number: string | null;
   location_at_pod_terminal: string | null;
+  /** The terminal feed's pickup number for the box (migration 0019); null where none is given. */
+  pickup_number: string | null;
   final_destination_full_out_at: string | null;
   empty_terminated_at: string | null;
   holds_at_pod_terminal: Json;
