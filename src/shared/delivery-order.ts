@@ -12,6 +12,8 @@ import {
   type LfdSource,
 } from './container';
 import { formatDateTime, formatLocalDay } from './date-style';
+import { Value } from 'typebox/value';
+import { DeliveryOrderAttribute } from './api/delivery-order';
 
 /** The facts an order states that the terminal or the line may change afterwards. */
 export interface DeliveryOrderFacts {
@@ -33,7 +35,7 @@ export interface DeliveryOrder {
   sealNumber: string | null;
   weightLbs: number | null;
   terminalFirmsCode: string | null;
-  /** Not sent by the terminals Quayside reads; kept for a source that does. */
+  /** The terminal's pickup number where its feed gives one (`pickup_number`); else null. */
   pickupNumber: string | null;
   deliverTo: string | null;
   referenceNumbers: string[];
@@ -83,7 +85,7 @@ export function deliveryOrder(
     sealNumber: a.seal_number ?? null,
     weightLbs: a.weight_in_lbs ?? null,
     terminalFirmsCode,
-    pickupNumber: null,
+    pickupNumber: a.pickup_number ?? null,
     deliverTo: s?.customer_name ?? detail.row.customer,
     referenceNumbers: [...new Set(refs)],
     lineScac: detail.row.lineScac,
@@ -173,3 +175,53 @@ export function orderLines(order: DeliveryOrder): [string, string][] {
 
 export const deliveryOrderFileName = (order: DeliveryOrder): string =>
   `delivery-order-${order.containerNumber}-${order.madeAt.slice(0, 10)}.pdf`;
+
+/** What an order said, as every desktop records it (from its own make or the service's list). */
+export interface RecordedDeliveryOrder {
+  containerId: string;
+  documentId: string;
+  truckerId: string;
+  truckerName: string;
+  facts: DeliveryOrderFacts;
+  madeAt: string;
+}
+
+/** The document attribute the service keeps for an order (`delivery_order`, an extension). */
+export function orderAttribute(order: DeliveryOrder, containerId: string): DeliveryOrderAttribute {
+  const { lfd } = order.facts;
+  return {
+    container: { id: containerId, number: order.containerNumber },
+    trucker: { id: order.trucker.id, name: order.trucker.companyName },
+    sent_at: order.madeAt,
+    last_free_day: lfd ? { date: lfd.date, time_zone: lfd.zone, source: lfd.source } : null,
+    terminal: order.facts.terminal,
+    pickup_appointment_at: order.facts.appointmentAt,
+    holds: order.facts.holds,
+    pickup_number: order.pickupNumber,
+  };
+}
+
+/**
+ * The order a listed document records, from its `delivery_order` attribute; null for other
+ * documents and for an attribute that is not a whole order (it is never half-read).
+ */
+export function recordedOrder(
+  documentId: string,
+  attribute: unknown,
+): RecordedDeliveryOrder | null {
+  if (!Value.Check(DeliveryOrderAttribute, attribute)) return null;
+  const lfd = attribute.last_free_day;
+  return {
+    containerId: attribute.container.id,
+    documentId,
+    truckerId: attribute.trucker.id,
+    truckerName: attribute.trucker.name,
+    facts: {
+      lfd: lfd ? { date: lfd.date, zone: lfd.time_zone, source: lfd.source } : null,
+      terminal: attribute.terminal,
+      appointmentAt: attribute.pickup_appointment_at,
+      holds: [...attribute.holds].sort(),
+    },
+    madeAt: attribute.sent_at,
+  };
+}

@@ -2,8 +2,8 @@
  * The delivery order, browser mode against the embedded demo: a dispatcher opens a box, adds
  * and assigns a trucker from its detail, makes the delivery order and downloads it; the PDF's
  * text states the box and the trucker. The order is kept at the service as a document of the
- * shipment. (The alert when a later change makes the order wrong is checked on a real cache in
- * test/main/alerts/delivery-order-outdated.test.ts: the demo offers no way to move an LFD.)
+ * shipment. (The alert when a later change makes the order wrong: handoff-acceptance.spec.ts,
+ * against a service whose terminal the test controls; the demo offers no way to move an LFD.)
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';

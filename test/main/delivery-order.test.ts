@@ -1,9 +1,11 @@
 /**
  * The delivery order through the desktop bridge: a real tracking service on 127.0.0.1:0, the
  * app's real cache files. Assign a trucker, make the order: the service keeps it as a document
- * of the shipment, the data folder has the PDF (its text checked), the cache what it said.
+ * of the shipment with what it said, the data folder has the PDF (its text checked), the cache
+ * what it said. A second desktop on the same service learns the order from its sync, and when
+ * the terminal moves the LFD each desktop raises the one outdated-order alert.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
@@ -14,21 +16,38 @@ import { JsonFileSettingsStore } from '../../src/main/settings/json-file-setting
 import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply } from '../../src/shared/bridge';
 import { ScaledClock } from '../../src/shared/clock';
-import type { TruckerRecord } from '../../src/shared/desktop';
+import type { AlertList, TruckerRecord } from '../../src/shared/desktop';
 import { seedShipment, type TestService } from '../support/service';
+import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
 
 describe('delivery order through the desktop bridge', () => {
   let dir: string;
   let service: RunningService;
   let core: AppCore;
+  /** A second desktop on the same service and account, with its own data folder. */
+  let other: AppCore;
+  let box: { id: string; number: string };
+  let documentId: string;
   const opened: string[] = [];
-  const reply = (method: string, argument: unknown = null): Promise<BridgeReply> =>
-    core.dispatch(method, argument);
-  const call = async <T>(method: string, argument: unknown = null): Promise<T> => {
-    const answer = await reply(method, argument);
+  const on = async <T>(app: AppCore, method: string, argument: unknown = null): Promise<T> => {
+    const answer: BridgeReply = await app.dispatch(method, argument);
     if (!answer.ok) throw new Error(`${method}: ${answer.error.message}`);
     return answer.result as T;
   };
+  const call = <T>(method: string, argument: unknown = null): Promise<T> =>
+    on<T>(core, method, argument);
+  const desktop = (dataDir: string) =>
+    new AppCore({
+      appInfo: { name: 'Quayside', version: '0', shell: 'browser', platform: 'linux', dataDir },
+      settingsStore: new JsonFileSettingsStore(dataDir),
+      secretStore: new FileSecretStore(dataDir),
+      embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
+      clock: new ScaledClock(),
+      openFile: async (path) => {
+        opened.push(path);
+        return '';
+      },
+    });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quayside-order-'));
@@ -38,26 +57,13 @@ describe('delivery order through the desktop bridge', () => {
       smtpPort: 0,
       config: { requestsPerMinute: 10_000 },
     });
-    core = new AppCore({
-      appInfo: {
-        name: 'Quayside',
-        version: '0',
-        shell: 'browser',
-        platform: 'linux',
-        dataDir: dir,
-      },
-      settingsStore: new JsonFileSettingsStore(dir),
-      secretStore: new FileSecretStore(dir),
-      embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
-      clock: new ScaledClock(),
-      openFile: async (path) => {
-        opened.push(path);
-        return '';
-      },
-    });
+    core = desktop(dir);
+    mkdirSync(join(dir, 'other'));
+    other = desktop(join(dir, 'other'));
   });
   afterAll(async () => {
     core?.stop();
+    other?.stop();
     await service?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -70,7 +76,7 @@ describe('delivery order through the desktop bridge', () => {
       account.id,
       'MEDU5500001',
     );
-    const box = seeded.containers[0]!;
+    box = seeded.containers[0]!;
     await call('syncNow');
     const refused = await call<{ ok: boolean; message: string }>('makeDeliveryOrder', {
       containerId: box.id,
@@ -90,6 +96,7 @@ describe('delivery order through the desktop bridge', () => {
       message: string;
     }>('makeDeliveryOrder', { containerId: box.id });
     expect(order.ok).toBe(true);
+    documentId = order.documentId;
     expect(order.message).toMatch(/No outgoing mail server/);
     expect(order.fileName).toMatch(
       new RegExp(`^delivery-order-${box.number}-\\d{4}-\\d\\d-\\d\\d\\.pdf$`),
@@ -100,9 +107,19 @@ describe('delivery order through the desktop bridge', () => {
       headers: { Authorization: `Token ${service.initialKey!}` },
     });
     const doc = (await res.json()) as {
-      data: { relationships: { shipments: { data: { id: string }[] } } };
+      data: {
+        attributes: { delivery_order: Record<string, unknown> };
+        relationships: { shipments: { data: { id: string }[] } };
+      };
     };
     expect(doc.data.relationships.shipments.data.map((s) => s.id)).toEqual([seeded.shipment.id]);
+    // With what it said: the service knows the order's trucker, LFD and holds.
+    expect(doc.data.attributes.delivery_order).toMatchObject({
+      container: { id: box.id, number: box.number },
+      trucker: { id: made.trucker.id, name: 'Harbor Drayage' },
+      last_free_day: { date: '2026-01-25', source: 'terminal' },
+      holds: ['customs'],
+    });
 
     // The data folder has the PDF, opened in the viewer, with the container's facts.
     const path = join(dir, 'documents', order.documentId);
@@ -116,5 +133,43 @@ describe('delivery order through the desktop bridge', () => {
       expect(text).toContain(part);
     }
     expect(text).toMatch(/25 Jan \(Terminal LFD\)/);
+    // This terminal gave no pickup number: the order says so rather than leaving it blank.
+    expect(text).toContain('Pickup number');
+    expect(text).toContain('not given by the terminal');
+  });
+
+  it('a second desktop learns the order from its sync; an LFD the terminal moves is one alert on each', async () => {
+    const outdated = async (app: AppCore) =>
+      (await on<AlertList>(app, 'listAlerts', { limit: 500 })).alerts.filter(
+        (a) => a.kind === 'delivery_order_outdated',
+      );
+    await on(other, 'syncNow');
+    await call('syncNow');
+    // Nothing changed yet: neither desktop alerts.
+    expect(await outdated(other)).toEqual([]);
+    expect(await outdated(core)).toEqual([]);
+
+    // The terminal now says a day earlier, holds unchanged: the engine's apply step, as a feed.
+    await applyFeedAnswer(service.store, box.id, {
+      terminal: harborTerminalAnswer({
+        last_free_day: '2026-01-24T08:00:00.000Z',
+        available_for_pickup: false,
+        holds: [{ name: 'customs', status: 'hold', description: null }],
+      }),
+    });
+    for (const app of [other, core]) {
+      await on(app, 'syncNow');
+      const alerts = await outdated(app);
+      expect(alerts.map((a) => a.body)).toEqual([
+        expect.stringMatching(
+          /^The delivery order sent to Harbor Drayage on .+ says 25 Jan(?: 2026)? \(Terminal LFD\); the terminal now says 24 Jan(?: 2026)? \(Terminal LFD\)\.$/,
+        ),
+      ]);
+      expect(alerts[0]!.containerId).toBe(box.id);
+      // Another run finds the same change: still one.
+      await on(app, 'syncNow');
+      expect(await outdated(app)).toHaveLength(1);
+    }
+    expect(documentId).toBeTruthy();
   });
 });

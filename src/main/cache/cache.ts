@@ -711,7 +711,8 @@ export class Cache implements CacheStore {
        VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(container_id) DO UPDATE SET document_id = excluded.document_id,
          trucker_id = excluded.trucker_id, trucker_name = excluded.trucker_name,
-         facts = excluded.facts, made_at = excluded.made_at`,
+         facts = excluded.facts, made_at = excluded.made_at
+       WHERE excluded.made_at > delivery_orders.made_at`,
     ).run(
       order.containerId,
       order.documentId,

@@ -13,17 +13,10 @@ import type { AlertKind, LfdDeadline } from '../../shared/container';
 import type { AlertDraft, AlertList, AlertRecord, TruckerRecord } from '../../shared/desktop';
 import type { BoardQueries } from './board-query';
 import type { ReceivedInvoice } from '../../shared/charges/statement';
-import type { DeliveryOrderFacts } from '../../shared/delivery-order';
+import type { RecordedDeliveryOrder } from '../../shared/delivery-order';
 
 /** What a delivery order said, as the cache keeps it. */
-export interface StoredDeliveryOrder {
-  containerId: string;
-  documentId: string;
-  truckerId: string;
-  truckerName: string;
-  facts: DeliveryOrderFacts;
-  madeAt: string;
-}
+export type StoredDeliveryOrder = RecordedDeliveryOrder;
 
 /** A received invoice as the cache keeps it. */
 export interface StoredInvoice extends ReceivedInvoice {
@@ -152,8 +145,8 @@ export interface CacheStore {
   /** Ids of the containers on shipments for this customer (by name), oldest first, at most `limit`. */
   customerContainerIds(customer: string, limit: number): string[];
 
-  // Delivery orders (made from this desktop)
-  /** Keeps what the container's latest delivery order said (replacing an older one). */
+  // Delivery orders (made on this desktop or read from the service's documents)
+  /** Keeps what the container's latest delivery order said (an older one never replaces it). */
   recordDeliveryOrder(order: StoredDeliveryOrder): void;
   /** Every container's latest delivery order. */
   deliveryOrders(): StoredDeliveryOrder[];

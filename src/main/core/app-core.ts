@@ -236,6 +236,8 @@ export class AppCore {
             for (const skipped of outcome.skipped) {
               this.log(`sync skipped document ${skipped.id ?? ''}: ${skipped.reason}`);
             }
+            // Orders made on any desktop: this source's cache checks each for staleness.
+            for (const order of outcome.deliveryOrders) cache.recordDeliveryOrder(order);
           } catch (error) {
             this.log('sync of documents failed', error);
           }

@@ -4,6 +4,7 @@
  * as plain-words errors.
  */
 import { documentRecord, includedIndex, type DocumentRecord } from '../../shared/document-record';
+import type { DeliveryOrderAttribute } from '../../shared/api/delivery-order';
 import type { ServiceBudgets, ServiceConnection } from './service-connection';
 
 export class DocumentRequestError extends Error {}
@@ -60,13 +61,21 @@ async function send(
 export async function uploadDocument(
   connection: ServiceConnection | null,
   budgets: ServiceBudgets,
-  file: { fileName: string; contentType: string; bytes: Uint8Array; shipmentIds?: string[] },
+  file: {
+    fileName: string;
+    contentType: string;
+    bytes: Uint8Array;
+    shipmentIds?: string[];
+    /** What a delivery order states, kept by the service with the document (an extension). */
+    deliveryOrder?: DeliveryOrderAttribute;
+  },
 ): Promise<string> {
   if (!connection) throw new DocumentRequestError('No tracking service is connected.');
   const form = new FormData();
   form.append('name', file.fileName);
   // Attached to the shipments as it is stored (a Quayside extension of the upload).
   for (const id of file.shipmentIds ?? []) form.append('shipment_id', id);
+  if (file.deliveryOrder) form.append('delivery_order', JSON.stringify(file.deliveryOrder));
   form.append('file', new Blob([file.bytes], { type: file.contentType }), file.fileName);
   const json = (await send(connection, budgets, 'documents', {
     method: 'POST',

@@ -6,6 +6,7 @@
  */
 import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../shared/documents';
 import { documentRecord, includedIndex, isObject, text } from '../../shared/document-record';
+import { recordedOrder, type RecordedDeliveryOrder } from '../../shared/delivery-order';
 import type { DocumentCache } from '../cache/document-cache';
 import type { RequestBudget } from './request-budget';
 import { V2Error, type V2Client } from './client';
@@ -17,6 +18,8 @@ const DOWNLOAD_TIMEOUT_MS = 60_000;
 export interface DocumentSyncOutcome {
   documents: number;
   downloaded: number;
+  /** What each listed delivery order stated (its document's `delivery_order` attribute). */
+  deliveryOrders: RecordedDeliveryOrder[];
   skipped: { id: string | null; reason: string }[];
 }
 
@@ -31,7 +34,12 @@ export async function syncDocuments(
   now: string,
   budget: RequestBudget | null,
 ): Promise<DocumentSyncOutcome> {
-  const outcome: DocumentSyncOutcome = { documents: 0, downloaded: 0, skipped: [] };
+  const outcome: DocumentSyncOutcome = {
+    documents: 0,
+    downloaded: 0,
+    deliveryOrders: [],
+    skipped: [],
+  };
   const known = cache.versions();
   const seen = new Set<string>();
   const path = 'documents?include=last_document_representation,email_submission&page[size]=100';
@@ -53,6 +61,10 @@ export async function syncDocuments(
         break walk;
       }
       seen.add(record.id);
+      const attributes =
+        isObject(resource) && isObject(resource.attributes) ? resource.attributes : {};
+      const order = recordedOrder(record.id, attributes.delivery_order);
+      if (order) outcome.deliveryOrders.push(order);
       if (!known.has(record.id) || known.get(record.id) !== record.updatedAt) {
         cache.upsert(record, now);
       }

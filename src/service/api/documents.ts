@@ -15,6 +15,7 @@ import { ApiError, notFound } from '../jsonapi/errors';
 import { resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import { TRACKING_MODES, type DocumentRow, type TrackingMode } from '../store/documents';
+import { DELIVERY_ORDER_UPLOAD_DOC, checkedDeliveryOrder } from './delivery-order-upload';
 import { IdParams, PageQuery, accountOf, isUuid, sendCollection, sendDocument } from './http';
 
 const EXTENSION = { 'x-quayside-extension': true };
@@ -22,7 +23,14 @@ const EXTENSION = { 'x-quayside-extension': true };
 /** How many shipments one upload may be attached to. */
 const MAX_SHIPMENTS = 10;
 
-type Incoming = { bytes: Uint8Array; fileName: string; name?: string; shipmentIds: string[] };
+type Incoming = {
+  bytes: Uint8Array;
+  fileName: string;
+  name?: string;
+  shipmentIds: string[];
+  /** The `delivery_order` member as sent (checked by `checkedDeliveryOrder`). */
+  deliveryOrderRaw?: unknown;
+};
 
 /** How long a download link stays valid. */
 export const DOWNLOAD_LINK_SECONDS = 15 * 60;
@@ -258,9 +266,10 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
       limits: {
         fileSize: MAX_DOCUMENT_BYTES,
         files: 1,
-        fields: 5 + MAX_SHIPMENTS,
-        fieldSize: 1024,
-        parts: 6 + MAX_SHIPMENTS,
+        fields: 6 + MAX_SHIPMENTS,
+        // A delivery order's JSON (a few hundred bytes) is the longest field.
+        fieldSize: 4096,
+        parts: 7 + MAX_SHIPMENTS,
       },
     });
     scope.post(
@@ -271,7 +280,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
           summary: 'Upload a document',
           description:
             'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB; JSON bodies are bounded by the request body limit (1 MB by default), so send larger files as multipart. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`. ' +
-            `Quayside extension: the document can be attached to shipments of the account as it is uploaded (JSON: \`data.relationships.shipments.data\`, a list of \`{type: shipment, id}\`; multipart: one \`shipment_id\` field per shipment), at most ${MAX_SHIPMENTS}; it then lists them in its \`shipments\` relationship. An unknown shipment, or another account's, is a 422 naming it.`,
+            `Quayside extension: the document can be attached to shipments of the account as it is uploaded (JSON: \`data.relationships.shipments.data\`, a list of \`{type: shipment, id}\`; multipart: one \`shipment_id\` field per shipment), at most ${MAX_SHIPMENTS}; it then lists them in its \`shipments\` relationship. An unknown shipment, or another account's, is a 422 naming it. ` +
+            DELIVERY_ORDER_UPLOAD_DOC,
           ...EXTENSION,
         },
       },
@@ -281,13 +291,29 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
         const incoming = multipartBody ? await multipartFile(request) : jsonFile(request.body);
         DocumentService.check(incoming);
         await checkShipments(account.id, incoming.shipmentIds, multipartBody);
+        const order = await checkedDeliveryOrder(
+          ctx,
+          account.id,
+          incoming.deliveryOrderRaw,
+          multipartBody,
+        );
         const existing = await store.byHash(account.id, sha256Hex(incoming.bytes));
         if (existing) {
           throw new ApiError(409, `This file was already uploaded as document ${existing.id}`, {
             code: 'duplicate_document',
           });
         }
-        const row = await service.add(account.id, incoming, 'api');
+        const row = await service.add(
+          account.id,
+          order
+            ? {
+                ...incoming,
+                deliveryOrder: order.order,
+                shipmentIds: [...new Set([...incoming.shipmentIds, order.shipmentId])],
+              }
+            : incoming,
+          'api',
+        );
         return sendOne(reply, 201, account.id, row);
       },
     );
@@ -501,6 +527,7 @@ function jsonFile(body: unknown): Incoming {
     fileName: name.trim(),
     name: name.trim(),
     shipmentIds: jsonShipmentIds(body),
+    deliveryOrderRaw: attrs?.delivery_order,
   };
 }
 
@@ -534,6 +561,7 @@ async function multipartFile(request: FastifyRequest): Promise<Incoming> {
   let fileName = 'document';
   let name: string | undefined;
   const shipmentIds: string[] = [];
+  let deliveryOrderRaw: string | undefined;
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
@@ -549,6 +577,8 @@ async function multipartFile(request: FastifyRequest): Promise<Incoming> {
         name = part.value;
       } else if (part.fieldname === 'shipment_id' && typeof part.value === 'string') {
         shipmentIds.push(part.value.trim());
+      } else if (part.fieldname === 'delivery_order' && typeof part.value === 'string') {
+        deliveryOrderRaw = part.value;
       }
     }
   } catch (err) {
@@ -566,5 +596,5 @@ async function multipartFile(request: FastifyRequest): Promise<Incoming> {
       source: { pointer: '/file' },
     });
   }
-  return { bytes, fileName, name, shipmentIds: [...new Set(shipmentIds)] };
+  return { bytes, fileName, name, shipmentIds: [...new Set(shipmentIds)], deliveryOrderRaw };
 }

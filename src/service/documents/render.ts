@@ -38,6 +38,8 @@ export class DocumentRenderer {
         extraction_status: row.extraction_status,
         extraction_error: row.extraction_error,
         rotation: row.rotation,
+        // Quayside extension: what a delivery order stated (null for other documents).
+        delivery_order: row.delivery_order ? (JSON.parse(row.delivery_order) as object) : null,
         created_at: row.created_at,
         updated_at: row.updated_at,
       },

@@ -12,6 +12,7 @@ import type { Resource } from '../jsonapi/include';
 import type { DocumentRow, DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
 import type { TrackingRequestCreateBody } from '../../shared/api/documents';
+import type { DeliveryOrderAttribute } from '../../shared/api/delivery-order';
 import { extractFields, type Extraction } from './extract';
 import type { DocumentFiles } from './files';
 import { MAX_DOCUMENT_BYTES, sniffContentType } from './files';
@@ -32,6 +33,8 @@ export interface IncomingFile {
   name?: string;
   /** Shipments the uploader attached the file to (checked by the caller). */
   shipmentIds?: string[];
+  /** What a delivery order stated (checked by the caller). */
+  deliveryOrder?: DeliveryOrderAttribute;
 }
 
 export interface DocumentServiceDeps {
@@ -119,6 +122,7 @@ export class DocumentService {
       sha256,
       emailSubmissionId,
       shipmentIds: file.shipmentIds,
+      deliveryOrder: file.deliveryOrder,
     });
     this.enqueue(accountId, row.id);
     return row;

@@ -329,6 +329,7 @@ export class ResourceRendering {
         terminal_checked_at: c.terminal_checked_at,
         pod_full_out_chassis_number: c.pod_full_out_chassis_number,
         location_at_pod_terminal: c.location_at_pod_terminal,
+        pickup_number: c.pickup_number,
         final_destination_full_out_at: c.final_destination_full_out_at,
         empty_terminated_at: c.empty_terminated_at,
         holds_at_pod_terminal: JSON.parse(c.holds_at_pod_terminal) as unknown,

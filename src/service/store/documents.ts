@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
+import type { DeliveryOrderAttribute } from '../../shared/api/delivery-order';
 import type { Database, DocumentsTable, EmailSubmissionsTable } from './schema';
 import { containingText } from './like';
 
@@ -30,6 +31,8 @@ export interface NewDocument {
   emailSubmissionId?: string | null;
   /** Shipments the uploader attached it to (already checked to be the account's). */
   shipmentIds?: string[];
+  /** What a delivery order stated (checked by the caller); its container is linked too. */
+  deliveryOrder?: DeliveryOrderAttribute;
 }
 
 export interface DocumentListQuery {
@@ -126,8 +129,9 @@ export class DocumentStore {
       extracted_at: null,
       extracted_manual: null,
       shipment_ids: JSON.stringify([...new Set(doc.shipmentIds ?? [])]),
-      container_ids: '[]',
+      container_ids: JSON.stringify(doc.deliveryOrder ? [doc.deliveryOrder.container.id] : []),
       tracking_request_ids: '[]',
+      delivery_order: doc.deliveryOrder ? JSON.stringify(doc.deliveryOrder) : null,
       discarded_at: null,
       created_at: now,
       updated_at: now,

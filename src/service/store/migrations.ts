@@ -954,6 +954,25 @@ const lineNumberKinds: Migration = {
   },
 };
 
+/**
+ * What a delivery order stated, kept with its document (a Quayside extension set on upload), so
+ * every desktop can tell when a later change makes the order wrong; and the pickup number a
+ * terminal feed gives for a box, which the order carries.
+ */
+const deliveryOrders: Migration = {
+  async up(db: AnyDb) {
+    const tables = await db.introspection.getTables();
+    const has = (table: string, column: string) =>
+      tables.some((t) => t.name === table && t.columns.some((c) => c.name === column));
+    if (!has('documents', 'delivery_order')) {
+      await db.schema.alterTable('documents').addColumn('delivery_order', 'text').execute();
+    }
+    if (!has('containers', 'pickup_number')) {
+      await db.schema.alterTable('containers').addColumn('pickup_number', 'text').execute();
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -974,6 +993,7 @@ export const migrations: Record<string, Migration> = {
   '0016_real_api_attributes': realApiAttributes,
   '0017_truckers': truckers,
   '0018_line_number_kinds': lineNumberKinds,
+  '0019_delivery_orders': deliveryOrders,
 };
 
 export const migrationProvider: MigrationProvider = {

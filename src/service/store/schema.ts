@@ -201,6 +201,8 @@ export interface ContainersTable {
   terminal_checked_at: string | null;
   pod_full_out_chassis_number: string | null;
   location_at_pod_terminal: string | null;
+  /** The terminal feed's pickup number for the box (migration 0019); null where none is given. */
+  pickup_number: string | null;
   final_destination_full_out_at: string | null;
   empty_terminated_at: string | null;
   holds_at_pod_terminal: Json;
@@ -527,6 +529,8 @@ export interface DocumentsTable {
   shipment_ids: Json;
   container_ids: Json;
   tracking_request_ids: Json;
+  /** JSON of what a delivery order stated (`DeliveryOrderAttribute`); null for other documents. */
+  delivery_order: Json | null;
   discarded_at: string | null;
   created_at: string;
   updated_at: string;

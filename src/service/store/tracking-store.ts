@@ -520,6 +520,7 @@ export class TrackingStore {
       terminal_checked_at: null,
       pod_full_out_chassis_number: null,
       location_at_pod_terminal: null,
+      pickup_number: null,
       final_destination_full_out_at: null,
       empty_terminated_at: null,
       holds_at_pod_terminal: '[]',

@@ -298,6 +298,7 @@ const TRACKED_COLUMNS = [
   'pickup_lfd_terminal',
   'pickup_lfd_rail',
   'location_at_pod_terminal',
+  'pickup_number',
   'pod_full_out_chassis_number',
   'pod_terminal_id',
   'pickup_facility_id',
@@ -492,6 +493,7 @@ function takeTerminalRecord(
   );
   next.pickup_appointment_at = times.pickup_appointment_at ?? null;
   next.location_at_pod_terminal = t.yard_location;
+  next.pickup_number = t.pickup_number ?? null;
   next.terminal_checked_at = iso(scope.now);
   if (rail) {
     next.pickup_lfd_rail = times.last_free_day ?? null;

@@ -145,6 +145,7 @@ export async function exampleNotification(
     terminal_checked_at: day(0),
     pod_full_out_chassis_number: null,
     location_at_pod_terminal: 'Yard',
+    pickup_number: null,
     final_destination_full_out_at: null,
     empty_terminated_at: null,
     holds_at_pod_terminal: '[]',

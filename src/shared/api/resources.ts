@@ -432,6 +432,13 @@ export const ContainerResource = Type.Object({
     terminal_checked_at: NullableDateTime,
     pod_full_out_chassis_number: NullableString,
     location_at_pod_terminal: NullableString,
+    pickup_number: Nullable(
+      Type.String({
+        ...extension,
+        description:
+          'The pickup (release) number the terminal gives for the box, where its feed carries one; null where none is known.',
+      }),
+    ),
     final_destination_full_out_at: NullableDateTime,
     empty_terminated_at: NullableDateTime,
     holds_at_pod_terminal: Type.Array(TerminalHold),

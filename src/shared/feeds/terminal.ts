@@ -70,6 +70,11 @@ export const TerminalContainerStatus = Type.Object({
   full_out_at: NullableDateTime,
   full_out_chassis_number: Type.Union([Type.String(), Type.Null()]),
   empty_returned_at: NullableDateTime,
+  /**
+   * The number the trucker gives at the gate to pick the box up (a pickup, release or PIN
+   * number), where the facility issues one; null or absent where it does not.
+   */
+  pickup_number: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
 });
 
 export const TerminalQuery = Type.Object({

@@ -128,3 +128,108 @@ describe('documents: attached to a shipment as they are uploaded', () => {
     expect(post.description).toContain('data.relationships.shipments.data');
   });
 });
+
+describe('documents: a delivery order keeps what it stated (Quayside extension)', () => {
+  let box: { id: string; number: string };
+  let trucker: string;
+  let notTrucker: string;
+
+  beforeAll(async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU4100003');
+    box = seeded.containers[0]!;
+    const party = async (name: string, roles: string[]) =>
+      (
+        (await t.send('POST', '/parties', {
+          data: { type: 'party', attributes: { company_name: name, roles } },
+        })) as { body: any }
+      ).body.data.id as string;
+    trucker = await party('Harbor Dray', ['trucker']);
+    notTrucker = await party('Acme Imports', []);
+  });
+
+  const stated = (changes: Record<string, unknown> = {}) => ({
+    container: { id: box.id, number: 'IGNORED0000' },
+    trucker: { id: trucker, name: 'Harbor Dray' },
+    sent_at: '2026-01-22T15:00:00.000Z',
+    last_free_day: { date: '2026-01-25', time_zone: 'America/Los_Angeles', source: 'terminal' },
+    terminal: 'Harbor Terminal',
+    pickup_appointment_at: null,
+    holds: ['customs'],
+    pickup_number: null,
+    ...changes,
+  });
+
+  it('multipart delivery_order: kept as the attribute, linked to the container and its shipment', async () => {
+    const res = await uploadForm({ delivery_order: [JSON.stringify(stated())] });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const got = ((await t.get(`/documents/${res.body.data.id}`)).body as any).data;
+    // The container's number is the service's own, whatever the client wrote.
+    expect(got.attributes.delivery_order).toEqual(
+      stated({ container: { id: box.id, number: box.number } }),
+    );
+    expect(got.relationships.cargos.data).toEqual([{ type: 'container', id: box.id }]);
+    expect(got.relationships.shipments.data.map((s: any) => s.id)).toHaveLength(1);
+    // The list carries it too (what every desktop's sync reads).
+    const list = ((await t.get('/documents?page[size]=100')).body as any).data;
+    expect(list.find((d: any) => d.id === got.id).attributes.delivery_order.trucker.id).toBe(
+      trucker,
+    );
+  });
+
+  it('JSON attributes.delivery_order works the same; other documents say null', async () => {
+    const data = Buffer.from(await nextPdf()).toString('base64');
+    const res = (await t.send('POST', '/documents', {
+      data: {
+        type: 'document',
+        attributes: {
+          name: 'order.pdf',
+          attached_document: `data:application/pdf;base64,${data}`,
+          delivery_order: stated({ holds: [] }),
+        },
+      },
+    })) as { status: number; body: any };
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    expect(res.body.data.attributes.delivery_order.holds).toEqual([]);
+    const plain = await uploadForm({ name: ['Plain'] });
+    expect(plain.body.data.attributes.delivery_order).toBeNull();
+  });
+
+  it('a malformed order, another account container or a party that is not a trucker is a 422 and nothing is stored', async () => {
+    const before = ((await t.get('/documents')).body as any).meta.total;
+    const bad = async (order: unknown) => {
+      const data = Buffer.from(await nextPdf()).toString('base64');
+      return (await t.send('POST', '/documents', {
+        data: {
+          type: 'document',
+          attributes: {
+            name: 'order.pdf',
+            attached_document: `data:application/pdf;base64,${data}`,
+            delivery_order: order,
+          },
+        },
+      })) as { status: number; body: any };
+    };
+    const date = await bad(stated({ sent_at: 'yesterday' }));
+    expect(date.status).toBe(422);
+    expect(date.body.errors[0].source).toEqual({
+      pointer: '/data/attributes/delivery_order/sent_at',
+    });
+    const extra = await bad(stated({ surprise: 1 }));
+    expect(extra.status).toBe(422);
+    const others = (await seedShipment(t, t.accountB, 'MEDU4100004')).containers[0]!;
+    const foreign = await bad(stated({ container: { id: others.id, number: others.number } }));
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.errors[0].source).toEqual({
+      pointer: '/data/attributes/delivery_order/container/id',
+    });
+    const party = await bad(stated({ trucker: { id: notTrucker, name: 'Acme Imports' } }));
+    expect(party.status).toBe(422);
+    expect(party.body.errors[0].source).toEqual({
+      pointer: '/data/attributes/delivery_order/trucker/id',
+    });
+    const text = await uploadForm({ delivery_order: ['{not json'] });
+    expect(text.status).toBe(422);
+    expect(text.body.errors[0].source).toEqual({ parameter: 'delivery_order' });
+    expect(((await t.get('/documents')).body as any).meta.total).toBe(before);
+  });
+});

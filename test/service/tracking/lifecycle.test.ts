@@ -308,6 +308,7 @@ describe('tracking request lifecycle', () => {
       full_out_at: null,
       full_out_chassis_number: null,
       empty_returned_at: null,
+      pickup_number: 'PU-77812',
     };
     h.events.length = 0;
     await advance(ETA2 + DAY + 5 * HOUR - h.clock.now(), 4 * HOUR);
@@ -316,6 +317,8 @@ describe('tracking request lifecycle', () => {
     expect(box.current_status).toBe('available');
     expect(box.pickup_lfd_line).toBe(iso(ETA2 + 5 * DAY));
     expect(box.pickup_lfd_terminal).toBe(iso(ETA2 + 4 * DAY));
+    // The terminal's pickup number is kept for the delivery order.
+    expect(box.pickup_number).toBe('PU-77812');
     expect(JSON.parse(box.holds_at_pod_terminal)).toEqual([
       { name: 'customs', status: 'hold', description: null },
     ]);

@@ -1,10 +1,15 @@
 /**
  * Delivery orders: one click makes the container's order for its trucker from the cache, keeps
- * it at the service as a document of the shipment (every desktop sees it after a sync), saves it
- * in the data folder's documents, opens it, and records what it said for the outdated-order alert.
+ * it at the service as a document of the shipment with what it said (every desktop reads both
+ * after a sync), saves it in the data folder's documents, opens it, and records what it said for
+ * the outdated-order alert at once.
  */
 import type { OpenDocumentResult } from '../../../shared/bridge';
-import { deliveryOrder, deliveryOrderFileName } from '../../../shared/delivery-order';
+import {
+  deliveryOrder,
+  deliveryOrderFileName,
+  orderAttribute,
+} from '../../../shared/delivery-order';
 import { deliveryOrderPdf } from '../../delivery-order/pdf';
 import { OFFLINE_EDIT_MESSAGE } from '../custom-field-requests';
 import { DocumentRequestError, fetchDocument, uploadDocument } from '../document-requests';
@@ -39,6 +44,7 @@ export const deliveryOrderHandlers = (
         contentType: 'application/pdf',
         bytes,
         shipmentIds: detail.row.shipmentId ? [detail.row.shipmentId] : [],
+        deliveryOrder: orderAttribute(order, containerId),
       });
       const record = await fetchDocument(ctx.connection(), ctx.budgets, documentId);
       if (record) ctx.documents.upsert(record, order.madeAt);
