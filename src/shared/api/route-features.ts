@@ -207,6 +207,7 @@ export const InlandFeatureCollection = Type.Object(
   {
     description:
       'Quayside extension: the rail leg from the port of discharge and the ramp, the last stop',
+    'x-quayside-extension': true,
   },
 );
 export type InlandFeatureCollection = Static<typeof InlandFeatureCollection>;
