@@ -171,7 +171,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
     // Its header and the first row's cell come fully into view, the header's label not cut.
     const truckerInView = () =>
       board.evaluate((element) => {
-        const within = (el: Element | null | undefined) => {
+        const within = (el: ReturnType<typeof element.querySelector> | undefined) => {
           if (!el) return false;
           const box = el.getBoundingClientRect();
           const frame = element.getBoundingClientRect();
