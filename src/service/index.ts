@@ -15,6 +15,7 @@ import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './conte
 import { storedPortCalls } from './routing';
 import { marineSeaRoutes } from './routing/sea-routes-client';
 import { createRouteMapService } from './routing/route-builder';
+import { loadInlandLeg } from './routing/inland-source';
 import { AccountStore } from './store/accounts';
 import {
   assertKeyOpensSealedSecrets,
@@ -138,6 +139,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         portCalls: async ({ shipment }) => storedPortCalls(shipment),
         ...stores.vessels.routeLookups(),
         positions,
+        inland: loadInlandLeg(opened.db, ref),
       },
       clock,
       routes: marineSeaRoutes(),

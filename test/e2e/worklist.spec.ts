@@ -159,6 +159,44 @@ test.describe('the dispatcher morning on the embedded default', () => {
     await expect(page.getByRole('searchbox', { name: 'Filter containers' })).toBeFocused();
   });
 
+  test('at 1280 px the Trucker column is reached by scrolling the board sideways', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(`${fresh.app.url}#/containers`);
+    const count = page.getByTestId('board-count');
+    await syncUntil(page, async () => /^[1-9]/.test((await count.textContent()) ?? ''));
+    const board = page.getByTestId('board');
+    // Its header and the first row's cell come fully into view, the header's label not cut.
+    const truckerInView = () =>
+      board.evaluate((element) => {
+        const within = (el: ReturnType<typeof element.querySelector> | undefined) => {
+          if (!el) return false;
+          const box = el.getBoundingClientRect();
+          const frame = element.getBoundingClientRect();
+          return box.width > 0 && box.left >= frame.left - 0.5 && box.right <= frame.right + 0.5;
+        };
+        const head = element.querySelector('[role=columnheader][data-col="trucker"]');
+        return {
+          header: within(head),
+          label: within(head?.querySelector('.board__fit')),
+          cell: within(element.querySelector('.board__body [data-col="trucker"]')),
+        };
+      });
+    // Wider than the window (as the demo's rows make it): the column starts out of view.
+    const overflow = await board.evaluate((element) => element.scrollWidth - element.clientWidth);
+    if (overflow > 0) expect((await truckerInView()).header).toBe(false);
+    await board.hover();
+    await expect
+      .poll(async () => {
+        await page.mouse.wheel(600, 0);
+        return truckerInView();
+      })
+      .toEqual({ header: true, label: true, cell: true });
+    await page.screenshot({ path: test.info().outputPath('board-1280-trucker.png') });
+  });
+
   test('the Track form maps line names, refuses over-long input and links a duplicate to its container', async ({
     page,
   }) => {

@@ -45,6 +45,7 @@ import type {
 import type { ReceivedInvoice } from '../../shared/charges/statement';
 import type { AlertKind } from '../../shared/container';
 import { PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
+import { RAIL_PENDING_SQL } from './route-map-final';
 
 interface AlertRow {
   id: number;
@@ -932,8 +933,11 @@ export class Cache implements CacheStore {
   }
 }
 
-/** A container has arrived at its port of discharge (its own record or its shipment says so). */
-const ARRIVED_SQL = '(c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL)';
+/**
+ * A container's route map is final: it arrived at its port of discharge (its own record or its
+ * shipment says so) and does not move on by rail, or is at the ramp already (RAIL_PENDING_SQL).
+ */
+const ARRIVED_SQL = `((c.pod_arrived_at IS NOT NULL OR s.pod_ata_at IS NOT NULL) AND NOT ${RAIL_PENDING_SQL})`;
 /** Containers read per call when looking for due route maps. */
 const DUE_MAP_SCAN = 1000;
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;

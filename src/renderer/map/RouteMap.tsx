@@ -1,12 +1,23 @@
 import { useEffect, useMemo, useRef } from 'react';
 import L from 'leaflet';
 import type { RouteFeature, RouteFeatureCollection } from '../../shared/api/resources';
+import type { InlandFeatureCollection } from '../../shared/api/route-features';
 import { formatDateTime } from '../lib/format';
 import { largestStep, placeRoute, type LatLng, type LngLat } from './geometry';
 import { useLeafletMap } from './use-leaflet-map';
 
 /** Route feature properties as the spec lists them (the shared schema keeps only feature_type). */
-type Props = Record<string, unknown> & { feature_type: RouteFeature['properties']['feature_type'] };
+type Props = Record<string, unknown> & {
+  feature_type:
+    | RouteFeature['properties']['feature_type']
+    | InlandFeatureCollection['features'][number]['properties']['feature_type'];
+};
+
+/** The ocean features, then the rail leg and ramp a box moving on by rail has (`inland`). */
+const allFeatures = (geojson: RouteFeatureCollection) => [
+  ...geojson.features,
+  ...(geojson.inland?.features ?? []),
+];
 
 const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
 const num = (value: unknown): number | null =>
@@ -40,9 +51,21 @@ export function summarizeRoute(geojson: RouteFeatureCollection): {
 } {
   const ports: PortSummary[] = [];
   let vessel: VesselSummary | null = null;
-  for (const f of geojson.features) {
+  let ramp: PortSummary | null = null;
+  for (const f of allFeatures(geojson)) {
     const p = f.properties as Props;
-    if (p.feature_type === 'port') {
+    if (p.feature_type === 'ramp') {
+      const ata = str(p.inbound_ata_at);
+      ramp = {
+        label: 'Ramp',
+        name: rampName(p),
+        timeZone: str(p.time_zone),
+        arrival: ata ?? str(p.inbound_eta_at),
+        arrivalActual: ata !== null,
+        departure: null,
+        departureActual: false,
+      };
+    } else if (p.feature_type === 'port') {
       const ata = str(p.inbound_ata_at);
       const atd = str(p.outbound_atd_at);
       ports.push({
@@ -67,7 +90,16 @@ export function summarizeRoute(geojson: RouteFeatureCollection): {
     }
   }
   ports.sort((a, b) => portOrder(a.label) - portOrder(b.label));
+  // The ramp is the last stop: the box moves on from the port of discharge by rail.
+  if (ramp) ports.push(ramp);
   return { ports, vessel };
+}
+
+/** "BNSF Logistics Park Chicago (Chicago)", or the city alone when the ramp is not named. */
+function rampName(p: Props): string {
+  const name = str(p.name) ?? 'Ramp';
+  const city = str(p.city);
+  return city && city !== name ? `${name} (${city})` : name;
 }
 
 const portOrder = (label: string) =>
@@ -88,7 +120,7 @@ function tagPath(layer: L.Path, testId: string, name: string, latLngs: readonly 
 }
 
 /** How a route line is drawn, keyed on its GeoJSON properties. */
-type LineKind = 'sailed' | 'sailed-estimated' | 'estimated';
+type LineKind = 'sailed' | 'sailed-estimated' | 'estimated' | 'rail';
 
 const LINE_STYLES: Record<
   LineKind,
@@ -110,9 +142,18 @@ const LINE_STYLES: Record<
     testId: 'map-estimated-leg',
     name: 'Estimated route',
   },
+  // No rail positions are recorded: the line joins the places the rail events name.
+  rail: {
+    className: 'route-rail',
+    weight: 3,
+    dashArray: '8 4 2 4',
+    testId: 'map-rail-leg',
+    name: 'Rail to the ramp (line estimated, no positions recorded)',
+  },
 };
 
 function lineKind(p: Props): LineKind {
+  if (p.feature_type === 'rail_leg') return 'rail';
   if (p.feature_type === 'past_vessel_locations') {
     return p.estimated === true ? 'sailed-estimated' : 'sailed';
   }
@@ -121,12 +162,14 @@ function lineKind(p: Props): LineKind {
 
 /** Route order: by leg, and within a leg what was sailed before what lies ahead. */
 const lineOrder = (p: Props) =>
-  (num(p.ports_sequence) ?? 0) * 10 + (p.feature_type === 'past_vessel_locations' ? 0 : 1);
+  (num(p.ports_sequence) ?? 0) * 10 +
+  (p.feature_type === 'past_vessel_locations' ? 0 : p.feature_type === 'rail_leg' ? 5 : 1);
 
 /**
  * The container's route on an offline basemap: ports labelled POL / TS1 / POD, the path sailed
- * so far solid (dotted where no position was recorded), estimated legs dashed, and the vessel
- * turned to its heading. The route is drawn on one unwrapped copy of the world starting at the
+ * so far solid (dotted where no position was recorded), estimated legs dashed, the vessel
+ * turned to its heading, and for a box moving on by rail the rail leg (dash-dot) to the ramp,
+ * the last stop. The route is drawn on one unwrapped copy of the world starting at the
  * loading port, so a trans-Pacific line runs across the antimeridian in one piece.
  */
 export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
@@ -140,7 +183,7 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
     const lines: { coordinates: LngLat[]; data: Props }[] = [];
     const points: { coordinates: LngLat; data: Props }[] = [];
     let start: LngLat | null = null;
-    for (const f of geojson.features) {
+    for (const f of allFeatures(geojson)) {
       const p = f.properties as Props;
       if (f.geometry.type === 'LineString') {
         lines.push({ coordinates: f.geometry.coordinates as unknown as LngLat[], data: p });
@@ -163,6 +206,9 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
         interactive: false,
       }).addTo(group);
       tagPath(line, style.testId, style.name, latLngs);
+      if (data.feature_type === 'rail_leg') {
+        line.getElement()?.setAttribute('data-status', str(data.status) ?? '');
+      }
     }
     for (const { latLng, data: p } of placed.points) {
       if (p.feature_type === 'port') {
@@ -178,6 +224,19 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
           }),
         })
           .bindTooltip(escapeHtml(`${label}: ${name}`), { direction: 'top', offset: [0, -10] })
+          .addTo(group);
+      } else if (p.feature_type === 'ramp') {
+        const name = `Ramp ${rampName(p)}`;
+        L.marker(latLng, {
+          title: name,
+          keyboard: true,
+          icon: L.divIcon({
+            className: 'port-marker',
+            iconSize: undefined,
+            html: `<span data-testid="map-ramp" data-lng="${latLng[1]}" role="img" aria-label="${escapeHtml(name)}" class="port-marker__label port-marker__label--ramp">Ramp</span>`,
+          }),
+        })
+          .bindTooltip(escapeHtml(name), { direction: 'top', offset: [0, -10] })
           .addTo(group);
       } else if (p.feature_type === 'current_vessel') {
         const heading = num(p.vessel_location_heading) ?? 0;
@@ -234,6 +293,9 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
           <span className="legend legend--past-estimated">Sailed, no positions recorded</span>
         ) : null}
         <span className="legend legend--estimated">Estimated</span>
+        {geojson.inland?.features.some((f) => f.properties.feature_type === 'rail_leg') ? (
+          <span className="legend legend--rail">Rail (line estimated)</span>
+        ) : null}
         {summary.vessel ? (
           <span>
             {summary.vessel.name}
@@ -249,7 +311,7 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
         ) : null}
       </figcaption>
       {summary.ports.length ? (
-        <ol className="route-ports" aria-label="Ports on the route">
+        <ol className="route-ports" aria-label="Stops on the route">
           {summary.ports.map((port) => (
             <li key={`${port.label}-${port.name}`}>
               <strong>{port.label}</strong> {port.name}

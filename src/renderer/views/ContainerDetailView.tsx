@@ -386,6 +386,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
                   estimated ? 'timeline__item timeline__item--estimated' : 'timeline__item'
                 }
                 data-testid="timeline-event"
+                data-at={event.timestamp ?? undefined}
               >
                 <span className="timeline__when">{formatDateTime(event.timestamp, eventZone)}</span>
                 <span className="timeline__what">

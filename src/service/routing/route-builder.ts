@@ -20,6 +20,8 @@ import {
 } from './route-cache';
 import { ByteLru } from '../byte-lru';
 import type { SeaRoutes } from './sea-routes-client';
+import { buildInlandLeg, type InlandLegData } from './inland-leg';
+import type { RouteFeatureCollection } from '../../shared/api/resources';
 import {
   FRESH_POSITION_MS,
   buildRouteMap,
@@ -45,6 +47,8 @@ export interface RouteDataSource {
   /** The vessel a port call names (by IMO), or null when unknown. */
   vessel(ref: VesselRef): Promise<RouteVessel | null>;
   positions: VesselPositionHistory;
+  /** The box's rail leg past the port of discharge, or null when it does not move on by rail. */
+  inland?(input: RouteInput): Promise<InlandLegData | null>;
 }
 
 /** Rough in-memory size of one kept position (object, five numbers, array slot). */
@@ -148,12 +152,29 @@ export interface RouteMapService extends RouteBuilder {
  * recorded positions (by count and last time, the arrays only grow) and whether the last one is
  * still fresh. Equal signatures give the same map.
  */
-function mapSignature(data: RouteMapData, now: number, freshMs: number): string {
+function mapSignature(
+  data: RouteMapData,
+  inland: InlandLegData | null,
+  now: number,
+  freshMs: number,
+): string {
   const legs = data.legs.map((leg) => {
     const last = leg.track[leg.track.length - 1];
     return `${leg.vessel?.id ?? ''}:${leg.track.length}:${last?.at ?? ''}:${last && now - last.at <= freshMs ? 1 : 0}`;
   });
-  return `${JSON.stringify(data.calls)}|${legs.join(',')}`;
+  return `${JSON.stringify(data.calls)}|${legs.join(',')}|${JSON.stringify(inland)}`;
+}
+
+/** The ocean map with the rail leg and ramp beside it (the `inland` member), when there is one. */
+function withInland(
+  map: RouteFeatureCollection | null,
+  data: RouteMapData,
+  inland: InlandLegData | null,
+): RouteFeatureCollection | null {
+  if (!map) return null;
+  const pod = data.calls[data.calls.length - 1];
+  const leg = buildInlandLeg(data.calls, pod && data.ports.get(pod.locode), inland);
+  return leg ? { ...map, inland: leg } : map;
 }
 
 /** Built maps of live journeys kept for polls that find nothing new (bounded in bytes). */
@@ -167,17 +188,23 @@ export function createRouteMapService(options: RouteMapServiceOptions): RouteMap
     LIVE_MAPS_BYTES,
   );
 
-  const build = (data: RouteMapData, now: number) =>
+  const build = (data: RouteMapData, inland: InlandLegData | null, now: number) =>
     options.routes.withRoutes((router) =>
-      buildRouteMap(data, { now, router, freshPositionMs: options.freshPositionMs }),
+      withInland(
+        buildRouteMap(data, { now, router, freshPositionMs: options.freshPositionMs }),
+        data,
+        inland,
+      ),
     );
+  const inlandOf = (input: RouteInput) => source.inland?.(input) ?? Promise.resolve(null);
 
   return {
     async build(input) {
       const calls = await source.portCalls(input);
       if (calls.length === 0) return null;
       const now = clock.now();
-      return build(await loadRouteMapData(calls, source, now, tracks), now);
+      const data = await loadRouteMapData(calls, source, now, tracks);
+      return build(data, await inlandOf(input), now);
     },
 
     async respond(input) {
@@ -198,14 +225,15 @@ export function createRouteMapService(options: RouteMapServiceOptions): RouteMap
           calls.length > 0
             ? await loadRouteMapData(calls, source, now, journeyDone ? undefined : tracks)
             : null;
-        const signature = data && !journeyDone ? mapSignature(data, now, freshMs) : null;
+        const inland = data ? await inlandOf(input) : null;
+        const signature = data && !journeyDone ? mapSignature(data, inland, now, freshMs) : null;
         const kept = signature !== null ? liveMaps.get(id) : undefined;
         if (kept && kept.signature === signature) {
           // Nothing new since the last poll: the same body, without building or hashing it.
           ({ body, etag } = kept);
           complete = false;
         } else {
-          const map = data && (await build(data, now));
+          const map = data && (await build(data, inland, now));
           body = JSON.stringify(map ?? emptyFeatureCollection());
           etag = routeEtag(body);
           complete = map !== null && journeyDone;

@@ -5,9 +5,11 @@
  * Limits), so it is built once, stored, and served from the stored copy from then on.
  *
  * A journey is complete when the vessel has arrived at the POD (its ATA is known) and the
- * container has left the POD (full out, rail departure, final-destination full out or empty
- * return) or the line stopped tracking the shipment. Before that, late carrier reports at the POD
- * (discharge, corrections) may still change the ports' times.
+ * container has left the POD by truck (full out), arrived at its ramp after moving on by rail
+ * (the rail arrival or unloading), was picked up at its final destination or returned empty, or
+ * the line stopped tracking the shipment. Before that, late carrier reports at the POD
+ * (discharge, corrections) may still change the ports' times, and a rail leg its status and
+ * times (a rail departure no longer completes the map: the leg and ramp are drawn on it).
  */
 import { createHash } from 'node:crypto';
 import type { PortCall } from '../feeds/normalize/shipment-facts';
@@ -16,10 +18,10 @@ import type { ContainersTable, ShipmentsTable } from '../store/schema';
 
 /**
  * The builder's output format, carried in every ETag so that copies stored by an older builder
- * (e.g. before arrived legs without positions were drawn) are rebuilt once instead of served
- * forever. Change it whenever the same data would now give a different map.
+ * (e.g. before arrived legs without positions were drawn; m3: the rail leg and ramp) are
+ * rebuilt once instead of served forever. Change it whenever the same data would now give a different map.
  */
-const ROUTE_MAP_FORMAT = 'm2.';
+const ROUTE_MAP_FORMAT = 'm3.';
 
 /**
  * Strong ETag of a serialized body: the quoted format tag and base64url SHA-256 (first 128 bits).
@@ -46,7 +48,8 @@ export function etagMatches(ifNoneMatch: string | string[] | undefined, etag: st
 export type JourneyContainer = Pick<
   ContainersTable,
   | 'pod_full_out_at'
-  | 'pod_rail_departed_at'
+  | 'ind_ata_at'
+  | 'ind_rail_unloaded_at'
   | 'final_destination_full_out_at'
   | 'empty_terminated_at'
 >;
@@ -62,7 +65,8 @@ export function isJourneyComplete(
   if (calls.length < 2 || !pod || pod.inbound_ata_at === null) return false;
   return (
     container.pod_full_out_at !== null ||
-    container.pod_rail_departed_at !== null ||
+    container.ind_ata_at !== null ||
+    container.ind_rail_unloaded_at !== null ||
     container.final_destination_full_out_at !== null ||
     container.empty_terminated_at !== null ||
     shipment.line_tracking_stopped_at !== null

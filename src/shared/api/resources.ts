@@ -17,7 +17,7 @@ import {
   ToOne,
   Uuid,
 } from './common';
-import { CompleteRouteFeature } from './route-features';
+import { CompleteRouteFeature, InlandFeatureCollection } from './route-features';
 
 const literals = <const T extends readonly string[]>(values: T) => Type.Enum(values);
 
@@ -649,5 +649,7 @@ export type RouteFeature = Static<typeof RouteFeature>;
 export const RouteFeatureCollection = Type.Object({
   type: Type.Literal('FeatureCollection'),
   features: Type.Array(RouteFeature),
+  /** A box moving on by rail: its rail leg and ramp (see route-features.ts). */
+  inland: Type.Optional(InlandFeatureCollection),
 });
 export type RouteFeatureCollection = Static<typeof RouteFeatureCollection>;

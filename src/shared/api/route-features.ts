@@ -141,3 +141,73 @@ export const CompleteRouteFeature = Type.Union([
   EstimatedPartialLegFeature,
 ]);
 export type CompleteRouteFeature = Static<typeof CompleteRouteFeature>;
+
+/**
+ * Quayside extension: the journey past the port of discharge, for a box moving on by rail. It
+ * rides beside `features` in a foreign member of the FeatureCollection (`inland`, RFC 7946 §6.1)
+ * so that clients of the reference, whose `feature_type` lists only the five kinds above, read
+ * the same `features` as before and can ignore it.
+ */
+export const RailLegFeatureProperties = Type.Object({
+  feature_type: Type.Literal('rail_leg'),
+  /** The port call the rail leg starts from (the port of discharge). */
+  ports_sequence: Sequence,
+  from_location_id: Type.String(),
+  from_name: Type.String(),
+  to_location_id: Type.String(),
+  to_name: Type.String(),
+  /** planned: not yet loaded on rail; under_way: on rail; arrived: at the ramp. */
+  status: Type.Union([Type.Literal('planned'), Type.Literal('under_way'), Type.Literal('arrived')]),
+  rail_loaded_at: NullableDateTime,
+  departed_at: NullableDateTime,
+  arrival_eta_at: NullableDateTime,
+  arrived_at: NullableDateTime,
+  /**
+   * Always true: rail positions are not recorded, so the line joins the places the rail events
+   * name (in the order they happened) and the ramp, not the track the train took.
+   */
+  estimated: Type.Literal(true),
+  point_count: Count,
+});
+export type RailLegFeatureProperties = Static<typeof RailLegFeatureProperties>;
+
+export const RampFeatureProperties = Type.Object({
+  feature_type: Type.Literal('ramp'),
+  location_id: Type.String(),
+  /** The ramp itself when the shipment names it, else the inland destination (a metro area). */
+  location_type: Type.Union([Type.Literal('RailTerminal'), Type.Literal('MetroArea')]),
+  name: Type.String(),
+  firms_code: NullableString,
+  /** The metro area the ramp serves. */
+  city: Type.String(),
+  state_abbr: NullableString,
+  country_code: Type.String(),
+  time_zone: Type.String(),
+  label: Type.Literal('Ramp'),
+  /** The last stop of the route. */
+  last_stop: Type.Literal(true),
+  inbound_eta_at: NullableDateTime,
+  inbound_ata_at: NullableDateTime,
+  rail_unloaded_at: NullableDateTime,
+  /** True when the point is the metro area's centre rather than the ramp's own place. */
+  position_estimated: Type.Boolean(),
+});
+export type RampFeatureProperties = Static<typeof RampFeatureProperties>;
+
+export const RailLegFeature = feature(LineString, RailLegFeatureProperties);
+export const RampFeature = feature(Point, RampFeatureProperties);
+export type RailLegFeature = Static<typeof RailLegFeature>;
+export type RampFeature = Static<typeof RampFeature>;
+
+export const InlandFeatureCollection = Type.Object(
+  {
+    type: Type.Literal('FeatureCollection'),
+    features: Type.Array(Type.Union([RailLegFeature, RampFeature])),
+  },
+  {
+    description:
+      'Quayside extension: the rail leg from the port of discharge and the ramp, the last stop',
+    'x-quayside-extension': true,
+  },
+);
+export type InlandFeatureCollection = Static<typeof InlandFeatureCollection>;

@@ -328,6 +328,25 @@ function chooseRamp(
   return options.length ? rng.pick(options) : null;
 }
 
+/**
+ * The line's freight hold is placed on the bill of lading, not on a box: every box of the B/L
+ * carries it, pending from the same time and released together once the freight is paid.
+ */
+export interface BlFreightHold {
+  pendingFrom: number;
+  releasedAt: number;
+}
+
+function blFreightHold(rng: Rng, arrive: number): BlFreightHold | null {
+  if (!rng.chance(0.5)) return null;
+  return {
+    pendingFrom: arrive - rng.range(1, 3) * DAY,
+    releasedAt: arrive + rng.range(-40, 60) * HOUR,
+  };
+}
+
+const FREIGHT_HOLD_TEXT = 'Freight charges not yet paid to the line';
+
 function holdsFor(
   rng: Rng,
   pod: string,
@@ -335,6 +354,7 @@ function holdsFor(
   discharged: number,
   kind: ScenarioKind,
   origin: number,
+  freight: BlFreightHold | null,
 ): HoldPlan[] {
   const holds: HoldPlan[] = [];
   const release = (minH: number, maxH: number): number => discharged + rng.range(minH, maxH) * HOUR;
@@ -348,7 +368,19 @@ function holdsFor(
     });
   };
   if (rng.chance(0.5)) add('customs', 'CBP hold pending entry release', release(-30, 36));
-  if (rng.chance(0.5)) add('freight', 'Freight charges not yet paid to the line', release(-48, 30));
+  // The box's own draws for a freight hold are kept (unused) so its later draws stay as they were.
+  if (rng.chance(0.5)) add('freight', FREIGHT_HOLD_TEXT, release(-48, 30));
+  const own = holds.findIndex((h) => h.name === 'freight');
+  if (own >= 0) holds.splice(own, 1);
+  if (freight) {
+    holds.push({
+      name: 'freight',
+      description: FREIGHT_HOLD_TEXT,
+      pendingFrom: freight.pendingFrom,
+      holdFrom: discharged,
+      releasedAt: freight.releasedAt,
+    });
+  }
   if ((pod === 'USLAX' || pod === 'USLGB') && rng.chance(0.5))
     add('tmf', 'Traffic Mitigation Fee unpaid', release(-12, 24));
   if (rng.chance(0.08)) add('usda', 'USDA inspection required', release(24, 72));
@@ -357,8 +389,13 @@ function holdsFor(
   if (kind === 'discharged_holds') {
     // At the origin at least one hold is still on.
     const releasedAt = origin + rng.range(1, 3) * DAY;
-    if (holds.length === 0) add('customs', 'CBP hold pending entry release', releasedAt);
-    holds[0]!.releasedAt = releasedAt;
+    // A box's own hold, not the B/L's freight hold (released for all its boxes at once).
+    let first = holds.find((h) => h.name !== 'freight');
+    if (!first) {
+      add('customs', 'CBP hold pending entry release', releasedAt);
+      first = holds[holds.length - 1]!;
+    }
+    first.releasedAt = releasedAt;
     if (rng.chance(0.5))
       add('vacis', 'Selected for VACIS exam', releasedAt + rng.range(2, 20) * HOUR);
   }
@@ -478,6 +515,7 @@ export function buildShipment(
   );
 
   const containerCount = kind === 'booking_cancelled' ? 1 : rng.pick([1, 1, 1, 2, 2, 3]);
+  const freight = blFreightHold(rng.fork('freight'), lastDischarge.arrive);
   const containers: ContainerPlan[] = [];
   for (let c = 0; c < containerCount; c++) {
     const crng = rng.fork(`container:${c}`);
@@ -513,7 +551,7 @@ export function buildShipment(
       : [];
     const berthedAt = lastDischarge.arrive + crng.range(3, 8) * HOUR;
     const dischargedAt = berthedAt + crng.range(5, 28) * HOUR;
-    const holds = holdsFor(crng, pod, lastDischarge.arrive, dischargedAt, kind, origin);
+    const holds = holdsFor(crng, pod, lastDischarge.arrive, dischargedAt, kind, origin, freight);
     const holdsClearAt = Math.max(dischargedAt, ...holds.map((h) => h.releasedAt));
     let availableAt = Math.max(dischargedAt + crng.range(2, 6) * HOUR, holdsClearAt);
     if (kind === 'available_lfd_tomorrow')

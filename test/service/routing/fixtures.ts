@@ -12,6 +12,7 @@ import type {
   RouteVessel,
   TrackPoint,
 } from '../../../src/service/routing/route-map';
+import type { InlandPlace } from '../../../src/service/routing/inland-leg';
 
 const port = (
   n: number,
@@ -87,6 +88,21 @@ export const VESSELS: RouteVessel[] = [
     mmsi: '440326000',
   },
 ];
+
+/** A rail ramp placed at its metro area's centre, as the service places ramps. */
+export const CHICAGO_RAMP: InlandPlace = {
+  id: '00000000-0000-4000-8000-000000000100',
+  kind: 'rail_terminal',
+  name: 'BNSF Logistics Park Chicago',
+  firms_code: 'H572',
+  city: 'Chicago',
+  state_abbr: 'IL',
+  country_code: 'US',
+  time_zone: 'America/Chicago',
+  longitude: -87.63,
+  latitude: 41.88,
+  position_estimated: true,
+};
 
 export const HOUR = 60 * 60 * 1000;
 export const DAY = 24 * HOUR;

@@ -27,12 +27,13 @@ import {
   type RouteMapCopiesDatabase,
 } from '../../../src/service/store/route-map-copies';
 import type { ContainersTable, ShipmentsTable } from '../../../src/service/store/schema';
-import { DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtures';
+import type { InlandLegData } from '../../../src/service/routing/inland-leg';
+import { CHICAGO_RAMP, DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtures';
 
 describe('ETags', () => {
   it('hashes the exact body', () => {
     const a = routeEtag('{"type":"FeatureCollection","features":[]}');
-    expect(a).toMatch(/^"m2\.[A-Za-z0-9_-]{22}"$/);
+    expect(a).toMatch(/^"m3\.[A-Za-z0-9_-]{22}"$/);
     expect(routeEtag('{"type":"FeatureCollection","features":[]}')).toBe(a);
     expect(routeEtag('{"type":"FeatureCollection","features":[1]}')).not.toBe(a);
   });
@@ -51,7 +52,8 @@ describe('ETags', () => {
 
 const NOT_LEFT = {
   pod_full_out_at: null,
-  pod_rail_departed_at: null,
+  ind_ata_at: null,
+  ind_rail_unloaded_at: null,
   final_destination_full_out_at: null,
   empty_terminated_at: null,
 };
@@ -71,6 +73,9 @@ describe('isJourneyComplete', () => {
   const out = '2026-03-20T10:00:00.000Z';
 
   it('needs the POD arrival and the container gone from the POD (or tracking stopped)', () => {
+    // Left by rail: the rail leg and ramp still change until the box arrives at the ramp.
+    const onRail = { ...NOT_LEFT, pod_rail_departed_at: out } as typeof NOT_LEFT;
+    expect(isJourneyComplete(arrived, onRail, TRACKING)).toBe(false);
     expect(isJourneyComplete(atSea, { ...NOT_LEFT, pod_full_out_at: out }, TRACKING)).toBe(false);
     expect(isJourneyComplete(arrived, NOT_LEFT, TRACKING)).toBe(false);
     for (const key of Object.keys(NOT_LEFT)) {
@@ -100,7 +105,9 @@ describe('GET map_geojson wired to the route map service', () => {
     ports: async (locodes) => ports.filter((p) => locodes.includes(p.locode)),
     vessel: async (ref) => VESSELS.find((v) => v.imo === ref.imo) ?? null,
     positions: aisPositionHistory(store),
+    inland: async ({ container }) => inlandLegs.get(container.id) ?? null,
   };
+  const inlandLegs = new Map<string, InlandLegData>();
   const containers = new Map<string, ContainersTable>();
   const shipment = { ...TRACKING } as ShipmentsTable;
   let dir: string;
@@ -228,6 +235,58 @@ describe('GET map_geojson wired to the route map service', () => {
     const third = await get('c-done', etag);
     expect(third.status).toBe(304);
     expect(portCallLoads).toBe(before + 1);
+  });
+
+  it('draws the rail leg to the ramp, and keeps the map live until the box is at the ramp', async () => {
+    const arrivedCalls = portCalls(ports, [
+      { vessel, voyage: 'V1', etd: T0, eta: T0 + 12 * DAY, atd: T0, ata: T0 + 4 * DAY },
+    ]);
+    const departed = new Date(T0 + 5 * DAY).toISOString();
+    containers.set('c-rail', {
+      id: 'c-rail',
+      ...NOT_LEFT,
+      pod_rail_departed_at: departed,
+    } as ContainersTable);
+    calls.set('c-rail', arrivedCalls);
+    const leg: InlandLegData = {
+      ramp: CHICAGO_RAMP,
+      rail_loaded_at: departed,
+      rail_departed_at: departed,
+      eta_at: new Date(T0 + 8 * DAY).toISOString(),
+      arrived_at: null,
+      unloaded_at: null,
+      places: [],
+    };
+    inlandLegs.set('c-rail', leg);
+    type Body = {
+      features: { properties: { feature_type: string } }[];
+      inland: { features: { properties: Record<string, unknown> }[] };
+    };
+    const onRail = await get('c-rail');
+    expect(onRail.headers.get('cache-control')).toBe('private, no-cache');
+    const etag = onRail.headers.get('etag')!;
+    const body = (await onRail.json()) as Body;
+    // The ocean legs are what they were; the rail leg and the ramp ride beside them.
+    expect(body.features.map((f) => f.properties.feature_type)).not.toContain('rail_leg');
+    expect(body.inland.features.map((f) => f.properties.feature_type)).toEqual([
+      'rail_leg',
+      'ramp',
+    ]);
+    expect(body.inland.features[0]!.properties).toMatchObject({
+      status: 'under_way',
+      estimated: true,
+    });
+    expect((await get('c-rail', etag)).status).toBe(304);
+
+    // The rail carrier reports the arrival: a new map, now complete and stored.
+    const arrivedAt = new Date(T0 + 8 * DAY).toISOString();
+    inlandLegs.set('c-rail', { ...leg, arrived_at: arrivedAt });
+    containers.set('c-rail', { ...containers.get('c-rail')!, ind_ata_at: arrivedAt });
+    const atRamp = await get('c-rail', etag);
+    expect(atRamp.status).toBe(200);
+    expect(atRamp.headers.get('cache-control')).toBe('private, max-age=86400');
+    const ramp = ((await atRamp.json()) as Body).inland.features[1]!.properties;
+    expect(ramp).toMatchObject({ label: 'Ramp', last_stop: true, inbound_ata_at: arrivedAt });
   });
 
   it('rebuilds once a copy stored by an older builder, then serves the new copy', async () => {
