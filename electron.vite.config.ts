@@ -23,6 +23,8 @@ export default defineConfig({
           'sea-route-worker': resolve('src/service/routing/sea-route-worker.ts'),
           // Its document reader process (src/service/documents/document-reader.ts finds it here).
           'document-worker': resolve('src/service/documents/document-worker.ts'),
+          // The cache's checkpointing thread (src/main/cache/checkpointer.ts finds it here).
+          'checkpoint-worker': resolve('src/main/cache/checkpoint-worker.ts'),
         },
       },
     },

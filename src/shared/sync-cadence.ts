@@ -1,6 +1,6 @@
 /**
  * How often each kind of record is synced, in words for Settings and the connection test. The
- * sync engine (src/main/sync/engine.ts, strategy/history.ts) follows these cadences.
+ * sync engine (src/main/sync/engine.ts and its steps, strategy/history.ts) follows these cadences.
  */
 
 /** How long the slow walk of finished shipments takes to go round the whole account once. */

@@ -6,35 +6,32 @@
  * threshold, on the main thread, and on a busy disk that stalls the UI for 100 ms or more. A
  * PASSIVE checkpoint from a second connection does the same work without blocking the writer.
  * SQLite keeps checkpoints crash-safe whoever runs them; the writer keeps a (higher) automatic
- * threshold as a backstop in case the worker falls behind or fails.
+ * threshold as a backstop in case the worker falls behind or fails. The thread's own code is
+ * checkpoint-worker.ts.
  */
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { sqliteOptions } from '../../native/sqlite-binding';
+import type { CheckpointWorkerData } from './checkpoint-worker';
 
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.driver);
-const db = new Database(workerData.file, workerData.options);
-db.pragma('busy_timeout = 1000');
-parentPort.on('message', (message) => {
-  if (message === 'close') {
-    db.close();
-    // Tells a waiting stop() that this connection is closed.
-    Atomics.store(workerData.closed, 0, 1);
-    Atomics.notify(workerData.closed, 0);
-    process.exit(0);
+/**
+ * Starts the checkpointing thread (checkpoint-worker.ts). The built app bundles it as its own
+ * file in out/main (see electron.vite.config.ts), beside this module's bundle or one folder
+ * above its chunk; from source (the CLI, tests) it is the TypeScript module beside this one,
+ * run through tsx, registered in the thread before the module is loaded.
+ */
+function startCheckpointWorker(workerData: CheckpointWorkerData): Worker {
+  for (const candidate of ['./checkpoint-worker.js', '../checkpoint-worker.js']) {
+    const built = new URL(candidate, import.meta.url);
+    if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData });
   }
-  try {
-    db.pragma('wal_checkpoint(PASSIVE)');
-  } catch {
-    // Busy or failing: the writer's own automatic checkpoint still bounds the log.
-  }
-  parentPort.postMessage('done');
-});
-`;
-
-const driverPath = createRequire(import.meta.url).resolve('better-sqlite3');
+  const source = new URL('./checkpoint-worker.ts', import.meta.url);
+  return new Worker(
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); })`,
+    { eval: true, workerData },
+  );
+}
 
 /** The longest stop() waits for the worker to close its connection (a checkpoint finishing). */
 const CLOSE_WAIT_MS = 2_000;
@@ -64,14 +61,10 @@ export class BackgroundCheckpointer {
     if (this.failed || this.busy) return;
     if (!this.worker) {
       try {
-        this.worker = new Worker(WORKER_SOURCE, {
-          eval: true,
-          workerData: {
-            file: this.file,
-            driver: driverPath,
-            options: sqliteOptions(),
-            closed: this.closed,
-          },
+        this.worker = startCheckpointWorker({
+          file: this.file,
+          options: sqliteOptions(),
+          closed: this.closed,
         });
       } catch {
         this.fail();

@@ -138,7 +138,7 @@ export const MIGRATIONS: readonly string[] = [
   `,
   // 3: each last free day as a calendar day of its own zone (src/shared/container.ts): the list
   // of deadlines, and the instants the board's calendar views compare with. Filled for existing
-  // rows from their stored JSON right after this step (see migrate in cache.ts).
+  // rows from their stored JSON right after this step (see migrate.ts).
   `
   ALTER TABLE containers ADD COLUMN lfd_deadlines TEXT;
   ALTER TABLE containers ADD COLUMN lfd_first_due_at INTEGER;
@@ -152,7 +152,7 @@ export const MIGRATIONS: readonly string[] = [
   // shipments and containers, one row per record and api_slug, with the projections the board
   // sorts (`sort_key`), searches (`search_text`, lower case) and filters options on (`choices`,
   // option values framed by U+001F). The search index gains a column for the values, so it is
-  // made again and filled right after this step (see migrate in cache.ts). The next run is a
+  // made again and filled right after this step (see migrate.ts). The next run is a
   // full walk (cursors forgotten), which brings the values of records that did not change.
   `
   CREATE TABLE custom_field_definitions (

@@ -1,0 +1,61 @@
+/**
+ * The transport events owner: each container's whole history as one row, newest first, and the
+ * flag that says a container's events must be fetched again.
+ */
+import type { CachedEvent } from '../../shared/cached-resources';
+import { CacheOwner } from './connection';
+
+export class EventsCache extends CacheOwner {
+  /**
+   * Stores a container's whole event history as one row, newest first, and clears its flag
+   * unless the history is known to be incomplete (then the next sync asks again).
+   */
+  writeEvents(containerSeq: number, events: readonly CachedEvent[], complete = true): void {
+    this.stmt(
+      `INSERT INTO container_events (container_seq, event_count, json) VALUES (?, ?, ?)
+       ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
+         json = excluded.json`,
+    ).run(containerSeq, events.length, JSON.stringify([...events].sort(newestFirst)));
+    if (!complete) return;
+    this.stmt('UPDATE containers SET events_stale = 0 WHERE seq = ? AND events_stale = 1').run(
+      containerSeq,
+    );
+  }
+
+  /**
+   * Replaces a container's event history (the list from the server) in one transaction; an
+   * incomplete one (`complete: false`, an event was unusable) leaves the container marked stale.
+   */
+  replaceEvents(
+    containerId: string,
+    events: readonly CachedEvent[],
+    { complete = true }: { complete?: boolean } = {},
+  ): void {
+    this.db
+      .transaction(() => {
+        const row = this.stmt('SELECT seq FROM containers WHERE id = ?').get(containerId) as
+          { seq: number } | undefined;
+        if (row) this.writeEvents(row.seq, events, complete);
+      })
+      .immediate();
+  }
+
+  /** Containers whose events must be fetched (changed since their events were last stored). */
+  staleEventContainers(): string[] {
+    return (
+      this.stmt('SELECT id FROM containers WHERE events_stale = 1 ORDER BY seq').all() as {
+        id: string;
+      }[]
+    ).map((r) => r.id);
+  }
+}
+
+/** The order events are stored and shown in: newest first, undated last, then by id. */
+function newestFirst(a: CachedEvent, b: CachedEvent): number {
+  const x = a.attributes;
+  const y = b.attributes;
+  if ((x.timestamp === null) !== (y.timestamp === null)) return x.timestamp === null ? 1 : -1;
+  if (x.timestamp !== y.timestamp) return x.timestamp! > y.timestamp! ? -1 : 1;
+  if (x.created_at !== y.created_at) return (x.created_at ?? '') > (y.created_at ?? '') ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
