@@ -90,8 +90,8 @@ async function worker(url: string): Promise<{ perSecond: number; body: string }>
       .execute();
     const started = performance.now();
     for (let i = 0; i < NOTIFICATIONS; i++) {
-      await context.db.transaction().execute((trx) =>
-        events.record(trx, {
+      await context.stores.transaction((stores) =>
+        events.record(stores, {
           accountId: account.id,
           event: 'container.pickup_lfd.changed',
           reference: { type: 'container', id: container.id },

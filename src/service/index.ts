@@ -24,7 +24,6 @@ import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { databaseHealth } from './store/health';
 import type { PostgresOptions } from './store/dialect';
-import { DocumentStore } from './store/documents';
 import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
 import { ServiceStorage } from './store';
 import type { FeedsConfig } from './feeds/config';
@@ -144,7 +143,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
       copies: stores.routeMapCopies,
     });
     const documents = new Documents({
-      store: new DocumentStore(opened.db, clock),
+      stores,
       dataDir: options.dataDir,
       ref,
       clock,

@@ -19,7 +19,7 @@ import type {
   TrackingRequestStatus,
   TransportEventName,
 } from '../../shared/api/resources';
-import { CONFLICT_ATTEMPTS, isTransactionConflict, storeKindOf } from './dialect';
+import { storeKindOf } from './dialect';
 import type { ReferenceData } from './reference';
 import { referenceId } from './reference';
 import type { StagedCustomFieldValue } from './custom-fields';
@@ -146,37 +146,10 @@ const json = (value: unknown) => JSON.stringify(value ?? []);
 
 export class TrackingStore {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<Database> | Transaction<Database>,
     private readonly ref: ReferenceData,
     private readonly clock: Clock,
   ) {}
-
-  /**
-   * The same store writing through `trx`, so the tracking engine's writes and the events it
-   * records (EventSink) commit or roll back together.
-   */
-  withTransaction(trx: Transaction<Database>): TrackingStore {
-    return new TrackingStore(trx, this.ref, this.clock);
-  }
-
-  /**
-   * Runs `work` in one transaction with this store bound to it; `trx` is handed on for the
-   * EventSink, so events commit or roll back with the change. Joins an outer transaction.
-   */
-  async transaction<T>(
-    work: (store: TrackingStore, trx: Transaction<Database>) => Promise<T>,
-  ): Promise<T> {
-    if (this.db.isTransaction) return work(this, this.db as Transaction<Database>);
-    // Two instances (or a line and a terminal check of one shipment) may lock the same rows in
-    // different orders; PostgreSQL then undoes one transaction, which is simply run again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.db.transaction().execute((trx) => work(this.withTransaction(trx), trx));
-      } catch (err) {
-        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(err)) throw err;
-      }
-    }
-  }
 
   private nowIso(): string {
     return new Date(this.clock.now()).toISOString();

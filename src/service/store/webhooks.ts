@@ -78,11 +78,6 @@ const headersColumn = (headers: WebhookHeader[] | null | undefined): string | nu
 export class WebhookStore {
   constructor(private readonly db: Db) {}
 
-  /** The same owner bound to a transaction (the engine's write transaction, for the outbox). */
-  withTransaction(trx: Transaction<Database>): WebhookStore {
-    return new WebhookStore(trx);
-  }
-
   async create(accountId: string, input: NewWebhook): Promise<WebhooksTable> {
     const row: WebhooksTable = {
       id: uuidv4(),
