@@ -80,6 +80,8 @@ export interface ServiceOptions {
 
 export interface ServiceStore {
   accounts: AccountStore;
+  /** The store owners and their unit of work (`stores.transaction`). */
+  stores: ServiceStorage;
   tracking: ServiceStorage['tracking'];
   reference: ReferenceData;
   context: ServiceContext;
@@ -158,11 +160,9 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     });
     const context: ServiceContext = {
       documents,
-      db: opened.db,
       stores,
       ref,
       accounts,
-      tracking,
       render: new Renderer(stores.resources, ref),
       clock,
       wallClock: options.wallClock ?? systemClock,
@@ -213,7 +213,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     return {
       app,
       engine,
-      store: { accounts, tracking, reference: ref, context, events: webhooks.outbox },
+      store: { accounts, stores, tracking, reference: ref, context, events: webhooks.outbox },
       listeningAt(origin) {
         ownOrigin = origin;
       },

@@ -197,6 +197,16 @@ export class TrackingStore {
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
   }
 
+  /** Whether the account ever asked to track anything (a demo account is seeded once). */
+  async hasTrackingRequests(accountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('tracking_requests')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** A pending or created request of the account for the same number and line, if any. */
   async findActiveDuplicate(
     accountId: string,

@@ -162,6 +162,16 @@ export class WebhookStore {
       .map((h) => ({ id: h.id }));
   }
 
+  /** Notifications of every account still waiting for delivery (a drained outbox has none). */
+  async pendingNotificationCount(): Promise<number> {
+    const row = await this.db
+      .selectFrom('webhook_notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('delivery_status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
   async addNotifications(notifications: NewNotification[]): Promise<void> {
     if (notifications.length === 0) return;
     await this.db
