@@ -16,10 +16,7 @@ import { storedPortCalls } from './routing';
 import { marineSeaRoutes } from './routing/sea-routes-client';
 import { createRouteMapService } from './routing/route-builder';
 import { AccountStore } from './store/accounts';
-import {
-  assertKeyOpensSealedSecrets,
-  sealPlaintextWebhookSecrets,
-} from './security/sealed-columns';
+import { assertKeyOpensSealedSecrets, sealPlaintextWebhookSecrets } from './store/sealed-columns';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
 import { openDatabase } from './store/db';
 import { databaseHealth } from './store/health';

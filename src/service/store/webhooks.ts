@@ -1,6 +1,6 @@
 /**
  * Owner of webhooks, their notifications and delivery attempts. The `secret` and `headers`
- * columns are sealed by the Kysely plugin (security/sealed-columns.ts); this file is the one
+ * columns are sealed by the Kysely plugin (sealed-columns.ts); this file is the one
  * place that reads and writes them.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';

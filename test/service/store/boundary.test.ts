@@ -10,13 +10,9 @@ const SERVICE = path.resolve(__dirname, '../../../src/service');
 const STORE = path.join(SERVICE, 'store');
 
 /**
- * Files that may still use the builder, each with the reason. Keep this list shrinking.
+ * Files that may still use the builder, each with the reason. Keep this list empty.
  */
-const ALLOWED: Record<string, string> = {
-  // The sealing plugin is storage plumbing below the owners: it rewrites queries, and its
-  // one-off sweep seals secrets written before encryption existed.
-  'security/sealed-columns.ts': 'encryption plugin of the store',
-};
+const ALLOWED: Record<string, string> = {};
 
 const QUERY_BUILDER = [
   /\.selectFrom\(/,

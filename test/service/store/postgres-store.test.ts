@@ -7,13 +7,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startService } from '../../../src/service';
 import { DatabaseUnreachableError, openDatabase } from '../../../src/service/store/db';
 import { isoFromTimestamptz } from '../../../src/service/store/dialect';
-import { withServiceDatabase } from '../../support/service-database';
+import { sql, withServiceDatabase } from '../../support/service-database';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../helpers';
 

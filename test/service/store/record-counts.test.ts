@@ -3,11 +3,10 @@
  * 0012), on both stores: it follows every new shipment and container, stays per account, and a
  * database that already holds rows gets its counts when the migration runs.
  */
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/service/store/db';
 import { storeKindOf } from '../../../src/service/store/dialect';
-import { withServiceDatabase } from '../../support/service-database';
+import { sql, withServiceDatabase } from '../../support/service-database';
 import { seedShipment, startTestService, type TestService } from '../helpers';
 
 let t: TestService;
