@@ -15,14 +15,12 @@ import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './conte
 import { storedPortCalls } from './routing';
 import { marineSeaRoutes } from './routing/sea-routes-client';
 import { createRouteMapService } from './routing/route-builder';
-import { AccountStore } from './store/accounts';
-import { assertKeyOpensSealedSecrets, sealPlaintextWebhookSecrets } from './store/sealed-columns';
+import type { AccountStore } from './store/accounts';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
-import { openDatabase } from './store/db';
-import { databaseHealth } from './store/health';
 import type { PostgresOptions } from './store/dialect';
-import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
-import { ServiceStorage } from './store';
+import { openServiceStorage } from './store/open';
+import { readReferenceDir, type ReferenceData } from './store/reference';
+import type { ServiceStorage } from './store';
 import type { FeedsConfig } from './feeds/config';
 import { FeedMetrics } from './feeds/metrics';
 import { configuredScacs, engineFeedConfig } from './feeds/runtime';
@@ -100,22 +98,16 @@ export interface ServiceApp {
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(resolveSecretKey(options.dataDir, options.secretKey));
-  const opened = await openDatabase(options.dataDir, {
+  const storage = await openServiceStorage(options.dataDir, {
     secretBox,
     postgres: options.database,
     onConnectionError: (error) =>
       options.logger?.warn({ err: error }, 'database connection lost; reconnecting on next use'),
+    reference: readReferenceDir(options.referenceDir ?? SHIPPED_REFERENCE_DIR),
+    clock,
   });
   try {
-    await assertKeyOpensSealedSecrets(opened.db, secretBox);
-    await sealPlaintextWebhookSecrets(opened.db);
-    await loadReferenceData(
-      opened.db,
-      readReferenceDir(options.referenceDir ?? SHIPPED_REFERENCE_DIR),
-    );
-    const ref = await ReferenceData.fromDatabase(opened.db);
-    const accounts = new AccountStore(opened.db, clock);
-    const stores = new ServiceStorage(opened.db, ref, clock);
+    const { accounts, stores, ref } = storage;
     const tracking = stores.tracking;
     const config = {
       ...DEFAULT_CONFIG,
@@ -199,7 +191,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     const app = buildApp(context, {
       logger: options.logger,
       metrics,
-      databaseHealth: databaseHealth(opened.db),
+      databaseHealth: storage.health,
       lineSubscriptions: engine?.lineSubscriptions(),
     });
     await engine?.start();
@@ -219,11 +211,11 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         await engine?.stop();
         await webhooks.stop();
         await app.close();
-        await opened.close();
+        await storage.close();
       },
     };
   } catch (err) {
-    await opened.close();
+    await storage.close();
     throw err;
   }
 }

@@ -24,8 +24,8 @@ const QUERY_BUILDER = [
   /\bsql\s*(<[^>]*>)?\s*`/,
   /\bfrom 'kysely'/,
   /\.executeQuery\(/,
-  // The raw database handle: only the composition root (index.ts) passes it to the store.
-  /\b(ctx|context|this|deps|options)\.db\b/,
+  // The raw database handle: the store opens it (store/open.ts) and hands out owners.
+  /\b(ctx|context|this|deps|options|opened|storage)\.db\b/,
 ];
 
 function serviceFiles(dir: string): string[] {
