@@ -24,10 +24,25 @@ const electronOutsideItsFolder = {
   message: 'Only src/main/electron and src/preload import electron.',
 };
 
+// Only src/service/store talks to the query builder (and test/support, which opens a second
+// connection for tests that look below the store on purpose): everything else goes through the
+// store owners and their one unit of work, `stores.transaction`.
+const kyselyOutsideTheStore = {
+  name: 'kysely',
+  message:
+    'Only src/service/store uses Kysely: call a store owner (stores.<owner>), or stores.transaction for a unit of work.',
+};
+
 const mainBoundary = {
   group: ['**/service/**', '**/service', '**/sim/**', '**/sim', '**/renderer/**'],
   message:
     'Main talks to the service over HTTP; shared names live in src/shared, the embedded composition in src/embedded.',
+};
+
+const serviceWithoutElectron = { name: 'electron', message: 'The service runs in plain Node.' };
+const serviceBoundary = {
+  group: ['**/sim/**', '**/main/**', '**/renderer/**'],
+  message: 'The service reaches the simulated world only over its protocols.',
 };
 
 export default tseslint.config(
@@ -68,9 +83,17 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronOutsideItsFolder],
+          paths: [electronOutsideItsFolder, kyselyOutsideTheStore],
         },
       ],
+    },
+  },
+  {
+    // Tests and benches reach the database through the store owners, or through test/support.
+    files: ['test/**/*.ts', 'bench/**/*.ts', 'scripts/**/*.ts'],
+    ignores: ['test/support/**'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [kyselyOutsideTheStore] }],
     },
   },
   {
@@ -82,6 +105,7 @@ export default tseslint.config(
         {
           paths: [
             { name: 'electron', message: 'The renderer and shared code never import electron.' },
+            kyselyOutsideTheStore,
           ],
           patterns: [
             { group: nodeBuiltins, message: 'The renderer and shared code run without Node.' },
@@ -111,7 +135,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [electronOutsideItsFolder],
+          paths: [electronOutsideItsFolder, kyselyOutsideTheStore],
           patterns: [mainBoundary],
         },
       ],
@@ -123,6 +147,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
+          paths: [kyselyOutsideTheStore],
           patterns: [mainBoundary],
         },
       ],
@@ -135,7 +160,10 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The simulated world runs in plain Node.' }],
+          paths: [
+            { name: 'electron', message: 'The simulated world runs in plain Node.' },
+            kyselyOutsideTheStore,
+          ],
           patterns: [
             {
               group: ['**/service/**', '**/service', '**/main/**', '**/renderer/**'],
@@ -152,14 +180,19 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          paths: [{ name: 'electron', message: 'The service runs in plain Node.' }],
-          patterns: [
-            {
-              group: ['**/sim/**', '**/main/**', '**/renderer/**'],
-              message: 'The service reaches the simulated world only over its protocols.',
-            },
-          ],
+          paths: [serviceWithoutElectron, kyselyOutsideTheStore],
+          patterns: [serviceBoundary],
         },
+      ],
+    },
+  },
+  {
+    // The store is where the query builder lives.
+    files: ['src/service/store/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { paths: [serviceWithoutElectron], patterns: [serviceBoundary] },
       ],
     },
   },

@@ -43,7 +43,7 @@ try {
   const account = (await service.store.accounts.primary())!;
   const key = service.initialKey!;
   const t0 = performance.now();
-  const { containerIds } = await seedBenchData(service.store, account.id, {
+  const { containerIds } = await seedBenchData({ dataDir }, service.store, account.id, {
     containers: CONTAINERS,
     containersPerShipment: 4,
     transportEventsPerContainer: 2,

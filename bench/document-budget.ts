@@ -36,7 +36,7 @@ const service = await startService({
 });
 try {
   const account = (await service.store.accounts.primary())!;
-  const { containerIds } = await seedBenchData(service.store, account.id, {
+  const { containerIds } = await seedBenchData({ dataDir }, service.store, account.id, {
     containers: 1000,
     containersPerShipment: 4,
     transportEventsPerContainer: 2,

@@ -19,9 +19,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { sql } from 'kysely';
 import { startService, type RunningService } from '../src/service';
 import { postgresAvailable, startPostgres } from '../test/support/postgres';
+import { sql, withServiceDatabase, type ServiceDatabaseAt } from '../test/support/service-database';
 import { load, quick } from './lib/load';
 import { median, reportResult } from './lib/report';
 import { seedBenchData } from './lib/seed';
@@ -61,7 +61,7 @@ const tempDir = () => {
 
 async function startOn(
   kind: 'sqlite' | 'postgres',
-): Promise<{ service: RunningService; databaseUrl: string | null }> {
+): Promise<{ service: RunningService; databaseUrl: string | null; at: ServiceDatabaseAt }> {
   const dataDir = tempDir();
   const database =
     kind === 'postgres' ? { url: await cluster.createDatabase(`bench_${++databases}`) } : undefined;
@@ -71,14 +71,14 @@ async function startOn(
     port: 0,
     config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
   });
-  return { service, databaseUrl: database?.url ?? null };
+  return { service, databaseUrl: database?.url ?? null, at: { dataDir, database } };
 }
 
 async function seeded(kind: 'sqlite' | 'postgres', containers: number) {
-  const { service, databaseUrl } = await startOn(kind);
+  const { service, databaseUrl, at } = await startOn(kind);
   const account = (await service.store.accounts.primary())!;
   const t0 = performance.now();
-  const { containerIds } = await seedBenchData(service.store, account.id, {
+  const { containerIds } = await seedBenchData(at, service.store, account.id, {
     containers,
     containersPerShipment: 4,
     transportEventsPerContainer: 1,
@@ -89,7 +89,7 @@ async function seeded(kind: 'sqlite' | 'postgres', containers: number) {
   );
   // Statistics as autovacuum leaves them within a minute of a bulk load: measured right after
   // seeding, the planner would still believe the table holds a handful of rows.
-  if (kind === 'postgres') await sql`ANALYZE`.execute(service.store.context.db);
+  if (kind === 'postgres') await withServiceDatabase(at, (db) => sql`ANALYZE`.execute(db));
   return {
     service,
     databaseUrl,

@@ -74,24 +74,18 @@ async function worker(url: string): Promise<{ perSecond: number; body: string }>
       number: 'MSCU1234565',
       currentStatus: 'on_ship',
     });
-    await context.db
-      .insertInto('webhooks')
-      .values({
-        id: '00000000-0000-4000-8000-000000000001',
-        account_id: account.id,
-        url,
-        active: 1,
-        events: JSON.stringify(['container.pickup_lfd.changed']),
-        secret: 'whsec_YmVuY2htYXJrLXNlY3JldC1iZW5jaG1hcmstc2VjcmV0',
-        headers: null,
-        created_at: new Date().toISOString(),
-        updated_at: new Date().toISOString(),
-      })
-      .execute();
+    await context.stores.webhooks.create(account.id, {
+      url,
+      active: true,
+      events: ['container.pickup_lfd.changed'],
+      secret: 'whsec_YmVuY2htYXJrLXNlY3JldC1iZW5jaG1hcmstc2VjcmV0',
+      headers: null,
+      now: new Date().toISOString(),
+    });
     const started = performance.now();
     for (let i = 0; i < NOTIFICATIONS; i++) {
-      await context.db.transaction().execute((trx) =>
-        events.record(trx, {
+      await context.stores.transaction((stores) =>
+        events.record(stores, {
           accountId: account.id,
           event: 'container.pickup_lfd.changed',
           reference: { type: 'container', id: container.id },
@@ -102,20 +96,14 @@ async function worker(url: string): Promise<{ perSecond: number; body: string }>
     const { worker: w } = context.webhooks;
     for (;;) {
       await w.whenIdle();
-      const pending = await context.db
-        .selectFrom('webhook_notifications')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('delivery_status', '=', 'pending')
-        .executeTakeFirstOrThrow();
-      if (Number(pending.n) === 0) break;
+      if ((await context.stores.webhooks.pendingNotificationCount()) === 0) break;
       w.kick();
     }
     const perSecond = NOTIFICATIONS / ((performance.now() - started) / 1000);
-    const one = await context.db
-      .selectFrom('webhook_notifications')
-      .select('payload')
-      .executeTakeFirstOrThrow();
-    return { perSecond, body: one.payload };
+    const [one] = (
+      await context.stores.webhooks.listNotifications(account.id, { size: 1, offset: 0 })
+    ).rows;
+    return { perSecond, body: one!.payload };
   } finally {
     await service.close();
     fs.rmSync(dataDir, { recursive: true, force: true });

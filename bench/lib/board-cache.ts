@@ -7,8 +7,6 @@ import { v4 as uuidv4 } from 'uuid';
 import type { Cache } from '../../src/main/cache/cache';
 import type { CachedContainer, CachedShipment } from '../../src/shared/cached-resources';
 import { createServiceApp } from '../../src/service';
-import { Renderer } from '../../src/service/resources/renderer';
-import { ResourceRows } from '../../src/service/store/resource-rows';
 import { seedBenchData } from './seed';
 
 export const BOARD_CONTAINERS = 100_000;
@@ -21,24 +19,23 @@ const STATUSES = ['new', 'on_ship', 'available', 'not_available', 'picked_up', '
 async function templates(
   scratchDir: string,
 ): Promise<{ container: CachedContainer; shipment: CachedShipment }> {
-  const service = await createServiceApp({ dataDir: path.join(scratchDir, 'service') });
+  const dataDir = path.join(scratchDir, 'service');
+  const service = await createServiceApp({ dataDir });
   try {
     const account =
       (await service.store.accounts.primary()) ?? (await service.store.accounts.create('bench'));
-    await seedBenchData(service.store, account.id, {
+    const { containerIds } = await seedBenchData({ dataDir }, service.store, account.id, {
       containers: 1,
       containersPerShipment: 1,
       transportEventsPerContainer: 0,
       rawEventsPerContainer: 0,
     });
-    const db = service.store.context.db;
-    const render = new Renderer(new ResourceRows(db), service.store.reference);
-    const [container] = await render.containers(
-      await db.selectFrom('containers').selectAll().execute(),
-    );
-    const [shipment] = await render.shipments(
-      await db.selectFrom('shipments').selectAll().execute(),
-    );
+    const { render, stores } = service.store.context;
+    const row = (await stores.reads.ownedContainer(account.id, containerIds[0]!))!;
+    const [container] = await render.containers([row]);
+    const [shipment] = await render.shipments([
+      (await stores.reads.ownedShipment(account.id, row.shipment_id!))!,
+    ]);
     return {
       container: container as unknown as CachedContainer,
       shipment: shipment as unknown as CachedShipment,

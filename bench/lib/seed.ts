@@ -1,13 +1,15 @@
 /**
  * Fast bench seeding: the same kind of shipments, containers, transport and raw events as
  * src/service/dev/seed.ts, written as multi-row Kysely inserts inside one transaction per chunk
- * instead of one store call per row, so 10k containers with 200k events take seconds.
+ * instead of one store call per row, so 10k containers with 200k events take seconds. They go
+ * through a second connection to the service's database (`at`): bulk loading is below the owners.
  *
  * Rows are built with the full table types, so a new NOT NULL column fails to compile here
  * rather than at run time.
  */
 import { v4 as uuidv4 } from 'uuid';
 import type { ServiceStore } from '../../src/service';
+import { withServiceDatabase, type ServiceDatabaseAt } from '../../test/support/service-database';
 import { referenceId } from '../../src/service/store/reference';
 import type {
   ContainersTable,
@@ -57,13 +59,22 @@ function slices<T extends object>(rows: T[]): T[][] {
   return out;
 }
 
-export async function seedBenchData(
+export function seedBenchData(
+  at: ServiceDatabaseAt,
   store: ServiceStore,
   accountId: string,
   options: BenchSeedOptions,
 ): Promise<{ containerIds: string[] }> {
-  const { reference: ref, context } = store;
-  const db = context.db;
+  return withServiceDatabase(at, (db) => seedThrough(db, store, accountId, options));
+}
+
+async function seedThrough(
+  db: Parameters<Parameters<typeof withServiceDatabase>[1]>[0],
+  store: ServiceStore,
+  accountId: string,
+  options: BenchSeedOptions,
+): Promise<{ containerIds: string[] }> {
+  const { reference: ref } = store;
   const random = rng(42);
   const pick = <T>(items: readonly T[]) => items[Math.floor(random() * items.length)]!;
   const lines = ref.lines.filter((l) => (JSON.parse(l.container_prefixes) as string[]).length > 0);

@@ -45,7 +45,12 @@ const service = await startService({
 
 if (args.mode === 'seed') {
   const account = (await service.store.accounts.primary())!;
-  await seedBenchData(service.store, account.id, args.seed!);
+  await seedBenchData(
+    { dataDir: args.dataDir, ...(args.database ? { database: { url: args.database } } : {}) },
+    service.store,
+    account.id,
+    args.seed!,
+  );
   await service.close();
   send({ type: 'seeded', key: service.initialKey });
   process.disconnect();

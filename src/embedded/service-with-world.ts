@@ -176,7 +176,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
   }
   try {
     const { accounts, tracking } = service.store;
-    const { parties } = service.store.context.stores;
+    const { parties } = service.store.stores;
     // The service's own account, recorded at its first start: never another account.
     const account = (await accounts.primary())!;
     let apiKey = service.initialKey ?? readKey(options.dataDir);
@@ -188,12 +188,7 @@ export async function startEmbeddedService(options: EmbeddedOptions): Promise<Em
     if (apiKeyCreated) writeKey(options.dataDir, apiKey);
     await accounts.setRouting(account.id, true);
     if (options.seedDemo !== false) {
-      const existing = await service.store.context.db
-        .selectFrom('tracking_requests')
-        .select('id')
-        .where('account_id', '=', account.id)
-        .executeTakeFirst();
-      if (!existing) {
+      if (!(await tracking.hasTrackingRequests(account.id))) {
         // Each for its invented customer (a party of the account, as the Track form makes
         // one), with the customer's PO numbers as references.
         for (const r of demoShipments(seed)) {

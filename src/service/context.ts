@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import type { Clock } from '../shared/clock';
 import type { Renderer } from './resources/renderer';
 import type { CustomFields } from './custom-fields';
@@ -9,8 +8,6 @@ import type { RouteMapService } from './routing/route-builder';
 import type { AccountStore } from './store/accounts';
 import type { ReferenceData } from './store/reference';
 import type { ServiceStorage } from './store';
-import type { Database } from './store/schema';
-import type { TrackingStore } from './store/tracking-store';
 import type { Webhooks } from './webhooks';
 
 export interface ServiceConfig {
@@ -46,14 +43,15 @@ export const DEFAULT_CONFIG: ServiceConfig = {
   mailDomain: 'localhost',
 };
 
-/** Everything the route handlers need, created once per service instance. */
+/**
+ * Everything the route handlers need, created once per service instance: store owners and use
+ * cases, never the database (a change that must commit whole runs in `stores.transaction`).
+ */
 export interface ServiceContext {
-  db: Kysely<Database>;
   /** Owners of the stored aggregates; everything outside src/service/store goes through these. */
   stores: ServiceStorage;
   ref: ReferenceData;
   accounts: AccountStore;
-  tracking: TrackingStore;
   render: Renderer;
   clock: Clock;
   /**

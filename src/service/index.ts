@@ -16,18 +16,12 @@ import { storedPortCalls } from './routing';
 import { marineSeaRoutes } from './routing/sea-routes-client';
 import { createRouteMapService } from './routing/route-builder';
 import { loadInlandLeg } from './routing/inland-source';
-import { AccountStore } from './store/accounts';
-import {
-  assertKeyOpensSealedSecrets,
-  sealPlaintextWebhookSecrets,
-} from './security/sealed-columns';
+import type { AccountStore } from './store/accounts';
 import { resolveSecretKey, SecretBox } from './security/secret-box';
-import { openDatabase } from './store/db';
-import { databaseHealth } from './store/health';
 import type { PostgresOptions } from './store/dialect';
-import { DocumentStore } from './store/documents';
-import { loadReferenceData, readReferenceDir, ReferenceData } from './store/reference';
-import { ServiceStorage } from './store';
+import { openServiceStorage } from './store/open';
+import { readReferenceDir, type ReferenceData } from './store/reference';
+import type { ServiceStorage } from './store';
 import type { FeedsConfig } from './feeds/config';
 import { FeedMetrics } from './feeds/metrics';
 import { configuredScacs, engineFeedConfig } from './feeds/runtime';
@@ -82,6 +76,8 @@ export interface ServiceOptions {
 
 export interface ServiceStore {
   accounts: AccountStore;
+  /** The store owners and their unit of work (`stores.transaction`). */
+  stores: ServiceStorage;
   tracking: ServiceStorage['tracking'];
   reference: ReferenceData;
   context: ServiceContext;
@@ -103,22 +99,16 @@ export interface ServiceApp {
 export async function createServiceApp(options: ServiceOptions): Promise<ServiceApp> {
   const clock = options.clock ?? systemClock;
   const secretBox = new SecretBox(resolveSecretKey(options.dataDir, options.secretKey));
-  const opened = await openDatabase(options.dataDir, {
+  const storage = await openServiceStorage(options.dataDir, {
     secretBox,
     postgres: options.database,
     onConnectionError: (error) =>
       options.logger?.warn({ err: error }, 'database connection lost; reconnecting on next use'),
+    reference: readReferenceDir(options.referenceDir ?? SHIPPED_REFERENCE_DIR),
+    clock,
   });
   try {
-    await assertKeyOpensSealedSecrets(opened.db, secretBox);
-    await sealPlaintextWebhookSecrets(opened.db);
-    await loadReferenceData(
-      opened.db,
-      readReferenceDir(options.referenceDir ?? SHIPPED_REFERENCE_DIR),
-    );
-    const ref = await ReferenceData.fromDatabase(opened.db);
-    const accounts = new AccountStore(opened.db, clock);
-    const stores = new ServiceStorage(opened.db, ref, clock);
+    const { accounts, stores, ref } = storage;
     const tracking = stores.tracking;
     const config = {
       ...DEFAULT_CONFIG,
@@ -139,14 +129,14 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         portCalls: async ({ shipment }) => storedPortCalls(shipment),
         ...stores.vessels.routeLookups(),
         positions,
-        inland: loadInlandLeg(opened.db, ref),
+        inland: loadInlandLeg(tracking, ref),
       },
       clock,
       routes: marineSeaRoutes(),
       copies: stores.routeMapCopies,
     });
     const documents = new Documents({
-      store: new DocumentStore(opened.db, clock),
+      stores,
       dataDir: options.dataDir,
       ref,
       clock,
@@ -161,11 +151,9 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     });
     const context: ServiceContext = {
       documents,
-      db: opened.db,
       stores,
       ref,
       accounts,
-      tracking,
       render: new Renderer(stores.resources, ref),
       clock,
       wallClock: options.wallClock ?? systemClock,
@@ -205,7 +193,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     const app = buildApp(context, {
       logger: options.logger,
       metrics,
-      databaseHealth: databaseHealth(opened.db),
+      databaseHealth: storage.health,
       lineSubscriptions: engine?.lineSubscriptions(),
     });
     await engine?.start();
@@ -216,7 +204,7 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
     return {
       app,
       engine,
-      store: { accounts, tracking, reference: ref, context, events: webhooks.outbox },
+      store: { accounts, stores, tracking, reference: ref, context, events: webhooks.outbox },
       listeningAt(origin) {
         ownOrigin = origin;
       },
@@ -225,11 +213,11 @@ export async function createServiceApp(options: ServiceOptions): Promise<Service
         await engine?.stop();
         await webhooks.stop();
         await app.close();
-        await opened.close();
+        await storage.close();
       },
     };
   } catch (err) {
-    await opened.close();
+    await storage.close();
     throw err;
   }
 }

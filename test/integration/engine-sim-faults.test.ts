@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/service-with-world';
 import { ManualClock } from '../../src/shared/clock';
+import { withServiceDatabase } from '../support/service-database';
 
 const HOUR = 3600_000;
 let embedded: EmbeddedService;
@@ -62,21 +63,23 @@ it('keeps tracking the demo account through server errors and garbage', async ()
   }
 
   // Nothing half-written: every created request's shipment has its containers and events.
-  const db = embedded.service.store.context.db;
-  const created = await db
-    .selectFrom('tracking_requests')
-    .select('shipment_id')
-    .where('status', '=', 'created')
-    .execute();
-  for (const r of created) {
-    const boxes = await db
-      .selectFrom('containers')
-      .select('id')
-      .where('shipment_id', '=', r.shipment_id!)
+  // Read from the stored rows themselves, below the owners the engine wrote through.
+  await withServiceDatabase({ dataDir }, async (db) => {
+    const created = await db
+      .selectFrom('tracking_requests')
+      .select('shipment_id')
+      .where('status', '=', 'created')
       .execute();
-    expect(boxes.length).toBeGreaterThan(0);
-  }
-  const raw = await db.selectFrom('raw_events').select('timestamp').execute();
-  expect(raw.length).toBeGreaterThan(0);
-  for (const e of raw) expect(Number.isFinite(Date.parse(e.timestamp))).toBe(true);
+    for (const r of created) {
+      const boxes = await db
+        .selectFrom('containers')
+        .select('id')
+        .where('shipment_id', '=', r.shipment_id!)
+        .execute();
+      expect(boxes.length).toBeGreaterThan(0);
+    }
+    const raw = await db.selectFrom('raw_events').select('timestamp').execute();
+    expect(raw.length).toBeGreaterThan(0);
+    for (const e of raw) expect(Number.isFinite(Date.parse(e.timestamp))).toBe(true);
+  });
 }, 30_000);

@@ -15,6 +15,7 @@ import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/s
 import { RouteFeatureCollection } from '../../src/shared/api/resources';
 import { ManualClock } from '../../src/shared/clock';
 import type { ShipmentPlan } from '../../src/sim/world/plan';
+import { withServiceDatabase } from '../support/service-database';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -248,14 +249,16 @@ describe('route map through the simulated world', () => {
     const doc = await api(`/vessels/${imo}?${query}`);
     expect(doc.data.attributes.imo).toBe(imo);
 
-    const stored = await embedded.service.store.context.db
-      .selectFrom('vessel_positions')
-      .selectAll()
-      .where('vessel_imo', '=', imo)
-      .where('timestamp', '>=', from)
-      .where('timestamp', '<=', to)
-      .orderBy('timestamp')
-      .execute();
+    const stored = await withServiceDatabase({ dataDir }, (db) =>
+      db
+        .selectFrom('vessel_positions')
+        .selectAll()
+        .where('vessel_imo', '=', imo)
+        .where('timestamp', '>=', from)
+        .where('timestamp', '<=', to)
+        .orderBy('timestamp')
+        .execute(),
+    );
     expect(stored.length).toBeGreaterThan(10);
     const positions = doc.data.attributes.positions as any[];
     expect(positions.map((p) => [p.timestamp, p.longitude, p.latitude])).toEqual(

@@ -35,6 +35,9 @@ const crossings: [string, string, string, string][] = [
   ['renderer → main', 'src/renderer/views/probe.ts', 'AppCore', '../../main/core/app-core'],
   ['shared → Node', 'src/shared/probe.ts', 'readFileSync', 'node:fs'],
   ['main outside electron → electron', 'src/main/core/probe.ts', 'app', 'electron'],
+  ['service outside the store → Kysely', 'src/service/webhooks/probe.ts', 'sql', 'kysely'],
+  ['embedded → Kysely', 'src/embedded/probe.ts', 'sql', 'kysely'],
+  ['a test outside test/support → Kysely', 'test/service/probe.test.ts', 'sql', 'kysely'],
 ];
 
 describe('architecture boundaries', () => {
@@ -55,5 +58,10 @@ describe('architecture boundaries', () => {
         importing('OPTIONS_ENV', '../../embedded/protocol'),
       ),
     ).toBe(false);
+  });
+
+  it('the store and test/support may use Kysely', async () => {
+    expect(await restricted('src/service/store/probe.ts', importing('sql', 'kysely'))).toBe(false);
+    expect(await restricted('test/support/probe.ts', importing('sql', 'kysely'))).toBe(false);
   });
 });

@@ -52,8 +52,8 @@ export async function applyFeedAnswer(
     warn: () => {},
     skipped: () => {},
   };
-  await stores.tracking.transaction((tracking, trx) =>
-    applyContainer(env, { trx, store: tracking, now }, shipment, container, inputs),
+  await stores.transaction((unit) =>
+    applyContainer(env, { stores: unit, now }, shipment, container, inputs),
   );
 }
 

@@ -71,14 +71,7 @@ const service = await startService({
 
 const send = (message: object) => process.send?.(message);
 
-async function pendingNotifications(): Promise<number> {
-  const row = await service.store.context.db
-    .selectFrom('webhook_notifications')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('delivery_status', '=', 'pending')
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
-}
+const pendingNotifications = () => service.store.stores.webhooks.pendingNotificationCount();
 
 process.on('message', (message: { type?: string }) => {
   if (message.type !== 'drain') return;

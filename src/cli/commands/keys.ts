@@ -2,8 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../../shared/clock';
 import { defaultServiceDataDir } from '../../service/data-dir';
 import { FIRST_ACCOUNT_NAME } from '../../service';
-import { AccountStore } from '../../service/store/accounts';
-import { openDatabase } from '../../service/store/db';
+import { openAccounts } from '../../service/store/open';
 import type { CommandCode } from '../command';
 import { DATABASE_OPTIONS, databaseOption } from '../database-option';
 
@@ -24,9 +23,12 @@ export const keysCommand: CommandCode = {
       strict: true,
     });
     const dataDir = values['data-dir'] ?? defaultServiceDataDir();
-    const opened = await openDatabase(dataDir, { postgres: databaseOption(values) });
+    const opened = await openAccounts(dataDir, {
+      postgres: databaseOption(values),
+      clock: systemClock,
+    });
     try {
-      const accounts = new AccountStore(opened.db, systemClock);
+      const { accounts } = opened;
       const account = values.account
         ? await accounts.ensure(values.account)
         : (await accounts.ensurePrimary(FIRST_ACCOUNT_NAME)).account;

@@ -261,7 +261,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
         ) {
           throw new ApiError(422, 'Tracking cannot be resumed for a cancelled booking');
         }
-        await ctx.tracking.setLineTracking(
+        await ctx.stores.tracking.setLineTracking(
           account.id,
           id,
           action === 'stop_tracking' ? 'cancelled_by_user' : null,

@@ -76,7 +76,8 @@ export async function createTrackingRequest(
   attrs: TrackingRequestCreateBody['data']['attributes'],
   options: { customerId?: string } = {},
 ): Promise<TrackingRequestsTable> {
-  const { tracking, ref } = ctx;
+  const { ref } = ctx;
+  const tracking = ctx.stores.tracking;
   const requestNumber = attrs.request_number.trim().toUpperCase();
   const givenScac = (attrs.scac ?? '').trim().toUpperCase();
   const errors: { detail: string; code: string; source: { pointer: string } }[] = [];
@@ -212,7 +213,8 @@ function detectScac(
 }
 
 export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { render, tracking, ref } = ctx;
+  const { render, ref } = ctx;
+  const tracking = ctx.stores.tracking;
   const reads = ctx.stores.reads;
 
   /** `tracked_object` is included unless the request names its includes (as the reference). */

@@ -1,6 +1,7 @@
 /** Everything the document routes and the SMTP listener share, built once per service. */
 import type { Clock } from '../../shared/clock';
 import type { EventSink } from '../events/event-sink';
+import type { ServiceStorage } from '../store';
 import type { DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
 import { DocumentFiles } from './files';
@@ -18,7 +19,7 @@ export class Documents {
   readonly mailDomain: string;
 
   constructor(options: {
-    store: DocumentStore;
+    stores: ServiceStorage;
     dataDir: string;
     ref: ReferenceData;
     clock: Clock;
@@ -30,11 +31,11 @@ export class Documents {
     mailDomain: string;
   }) {
     this.mailDomain = options.mailDomain;
-    this.store = options.store;
+    this.store = options.stores.documents;
     this.files = new DocumentFiles(options.dataDir);
     this.renderer = new DocumentRenderer(this.store);
     this.service = new DocumentService({
-      store: this.store,
+      stores: options.stores,
       files: this.files,
       ref: options.ref,
       clock: options.clock,

@@ -2,13 +2,14 @@
  * The document pipeline: validate and store a file, record its metadata, then extract in the
  * background: text or OCR (in a reader process, within the document budget) -> type and located
  * values -> the `document.extracted` / `document.extraction_failed` event in the same
- * transaction as the result -> tracking requests for what it names when the account's mode is
+ * unit of work as the result -> tracking requests for what it names when the account's mode is
  * `automatic`. Uploads and email intake queue the same way: per account, taken in turns, with
  * at most the budget's documents running at once for the service and for one account.
  */
 import type { EventSink } from '../events/event-sink';
 import { ApiError } from '../jsonapi/errors';
 import type { Resource } from '../jsonapi/include';
+import type { ServiceStorage } from '../store';
 import type { DocumentRow, DocumentStore } from '../store/documents';
 import type { ReferenceData } from '../store/reference';
 import type { TrackingRequestCreateBody } from '../../shared/api/documents';
@@ -38,7 +39,8 @@ export interface IncomingFile {
 }
 
 export interface DocumentServiceDeps {
-  store: DocumentStore;
+  /** The documents owner (`stores.documents`) and the unit of work for result-plus-event. */
+  stores: ServiceStorage;
   files: DocumentFiles;
   ref: ReferenceData;
   clock: Clock;
@@ -113,7 +115,7 @@ export class DocumentService {
   ): Promise<DocumentRow> {
     const { contentType } = DocumentService.check(file);
     const sha256 = this.deps.files.put(file.bytes);
-    const row = await this.deps.store.create(accountId, {
+    const row = await this.deps.stores.documents.create(accountId, {
       name: file.name?.trim() || file.fileName,
       source,
       fileName: file.fileName,
@@ -147,24 +149,20 @@ export class DocumentService {
       }
     });
     const stored = accepted.map((a) => ({ ...a, sha256: this.deps.files.put(a.file.bytes) }));
-    const result = await this.deps.store.transaction(async (trx) => {
-      const submission = await this.deps.store.createEmailSubmission(accountId, mail, trx);
+    const result = await this.deps.stores.transaction(async ({ documents }) => {
+      const submission = await documents.createEmailSubmission(accountId, mail);
       const rows: DocumentRow[] = [];
       for (const s of stored) {
         rows.push(
-          await this.deps.store.create(
-            accountId,
-            {
-              name: s.file.name?.trim() || s.file.fileName,
-              source: 'email',
-              fileName: s.file.fileName,
-              contentType: s.contentType,
-              sizeBytes: s.file.bytes.byteLength,
-              sha256: s.sha256,
-              emailSubmissionId: submission.id,
-            },
-            trx,
-          ),
+          await documents.create(accountId, {
+            name: s.file.name?.trim() || s.file.fileName,
+            source: 'email',
+            fileName: s.file.fileName,
+            contentType: s.contentType,
+            sizeBytes: s.file.bytes.byteLength,
+            sha256: s.sha256,
+            emailSubmissionId: submission.id,
+          }),
         );
       }
       return { submissionId: submission.id, documentIds: rows.map((r) => r.id) };
@@ -219,7 +217,7 @@ export class DocumentService {
 
   /** Queues the extractions a previous run left unfinished. */
   async resume(): Promise<void> {
-    for (const row of await this.deps.store.pendingExtractions())
+    for (const row of await this.deps.stores.documents.pendingExtractions())
       this.enqueue(row.account_id, row.id);
   }
 
@@ -252,10 +250,11 @@ export class DocumentService {
     documentId: string,
     reader: DocumentReader,
   ): Promise<void> {
-    const { store, events } = this.deps;
+    const { stores, events } = this.deps;
+    const store = stores.documents;
     const row = await store.get(accountId, documentId);
     if (!row) return;
-    let outcome: Parameters<DocumentStore['saveExtraction']>[3];
+    let outcome: Parameters<DocumentStore['saveExtraction']>[2];
     try {
       const extraction = await this.read(row, reader);
       outcome = {
@@ -279,9 +278,9 @@ export class DocumentService {
       };
     }
     const occurredAt = isoString(this.deps.clock.now());
-    await store.transaction(async (trx) => {
-      const saved = await store.saveExtraction(trx, accountId, documentId, outcome);
-      await events.record(trx, {
+    await stores.transaction(async (unit) => {
+      const saved = await unit.documents.saveExtraction(accountId, documentId, outcome);
+      await events.record(unit, {
         accountId,
         event: outcome.status === 'extracted' ? 'document.extracted' : 'document.extraction_failed',
         reference: { type: 'document', id: documentId },
@@ -301,7 +300,7 @@ export class DocumentService {
    * linked to its existing request); returns how many requests the document is linked to.
    */
   async track(accountId: string, documentId: string): Promise<number> {
-    const row = await this.deps.store.get(accountId, documentId);
+    const row = await this.deps.stores.documents.get(accountId, documentId);
     if (!row?.extracted) return 0;
     const extraction = JSON.parse(row.extracted) as Extraction | null;
     const manual = row.extracted_manual
@@ -349,7 +348,7 @@ export class DocumentService {
       }
     }
     if (created.length) {
-      await this.deps.store.link(accountId, documentId, { trackingRequestIds: created });
+      await this.deps.stores.documents.link(accountId, documentId, { trackingRequestIds: created });
     }
     return created.length;
   }

@@ -1,12 +1,11 @@
 /**
  * Where the tracking engine reports what happened. Every change the engine writes (a container
  * discharged, an LFD moved, a request succeeded) is recorded through an EventSink inside the same
- * database transaction as the change itself, so a webhook notification exists exactly when the
+ * unit of work as the change itself (it is handed that unit's stores), so a webhook notification exists exactly when the
  * change does: the webhook outbox implements this interface.
  */
-import type { Transaction } from 'kysely';
 import type { Resource } from '../jsonapi/include';
-import type { Database } from '../store/schema';
+import type { ServiceStorage } from '../store';
 
 export type EventReferenceType =
   'container' | 'shipment' | 'tracking_request' | 'transport_event' | 'document';
@@ -26,7 +25,7 @@ export interface TrackingEvent {
 }
 
 export interface EventSink {
-  record(trx: Transaction<Database>, event: TrackingEvent): Promise<void>;
+  record(stores: ServiceStorage, event: TrackingEvent): Promise<void>;
 }
 
 /** For a service without webhooks (and for tests that do not look at events). */

@@ -3,9 +3,9 @@
  * and the ramp's place from the reference data, its rail facts, and the places its rail events
  * name.
  */
-import type { Kysely } from 'kysely';
 import type { ReferenceData } from '../store/reference';
-import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
+import type { ContainersTable, ShipmentsTable } from '../store/schema';
+import type { TrackingStore } from '../store/tracking-store';
 import type { InlandLegData, InlandPlace, RailEventPlace } from './inland-leg';
 
 /** Events whose place is on the rail leg: where the box was loaded, left, arrived, unloaded. */
@@ -99,7 +99,10 @@ export function inlandPlace(
 }
 
 /** Loads a container's rail leg for the map: null when it does not move on by rail. */
-export function loadInlandLeg(db: Kysely<Database>, ref: ReferenceData) {
+export function loadInlandLeg(
+  tracking: Pick<TrackingStore, 'eventTimesAndPlaces'>,
+  ref: ReferenceData,
+) {
   return async (input: {
     container: RailContainer & Pick<ContainersTable, 'id'>;
     shipment: RailShipment;
@@ -107,12 +110,7 @@ export function loadInlandLeg(db: Kysely<Database>, ref: ReferenceData) {
     const { container, shipment } = input;
     const ramp = inlandPlace(ref, container, shipment);
     if (!ramp) return null;
-    const rows = await db
-      .selectFrom('transport_events')
-      .select(['timestamp', 'location_locode'])
-      .where('container_id', '=', container.id)
-      .where('event', 'in', [...RAIL_EVENTS])
-      .execute();
+    const rows = await tracking.eventTimesAndPlaces(container.id, RAIL_EVENTS);
     const places: RailEventPlace[] = rows.map((row) => {
       const place = row.location_locode
         ? (ref.portsByLocode.get(row.location_locode) ??

@@ -13,7 +13,7 @@ import type {
   UnknownRow,
 } from 'kysely';
 import { ensurePrivateDir, restrictFiles, touchPrivateFile } from '../security/private-files';
-import { SealedColumns } from '../security/sealed-columns';
+import { SealedColumns } from './sealed-columns';
 import type { SecretBox } from '../security/secret-box';
 import { migrationProvider } from './migrations';
 import type { Database } from './schema';

@@ -58,7 +58,7 @@ type Db = Kysely<Database> | Transaction<Database>;
 
 export class DocumentStore {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Db,
     private readonly clock: Clock,
   ) {}
 
@@ -106,7 +106,7 @@ export class DocumentStore {
     return row?.account_id;
   }
 
-  async create(accountId: string, doc: NewDocument, db: Db = this.db): Promise<DocumentRow> {
+  async create(accountId: string, doc: NewDocument): Promise<DocumentRow> {
     const now = this.now();
     const row: DocumentRow = {
       id: uuidv4(),
@@ -136,7 +136,7 @@ export class DocumentStore {
       created_at: now,
       updated_at: now,
     };
-    await db.insertInto('documents').values(row).execute();
+    await this.db.insertInto('documents').values(row).execute();
     return row;
   }
 
@@ -317,17 +317,16 @@ export class DocumentStore {
   }
 
   /**
-   * Stores an extraction's result (inside the caller's transaction, next to its event) and
-   * returns the saved row.
+   * Stores an extraction's result and returns the saved row (called in the unit of work that
+   * records its event).
    */
   async saveExtraction(
-    trx: Db,
     accountId: string,
     id: string,
     outcome: ExtractionOutcome,
   ): Promise<DocumentRow> {
     const now = this.now();
-    await trx
+    await this.db
       .updateTable('documents')
       .set({
         extraction_status: outcome.status,
@@ -342,7 +341,11 @@ export class DocumentStore {
       .where('id', '=', id)
       .where('account_id', '=', accountId)
       .execute();
-    return trx.selectFrom('documents').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
   }
 
   /** Links the document to tracking requests and, once known, their shipments and containers. */
@@ -417,7 +420,6 @@ export class DocumentStore {
       references: string[];
       contentType: string | null;
     },
-    db: Db = this.db,
   ): Promise<EmailSubmissionRow> {
     const now = this.now();
     const row: EmailSubmissionRow = {
@@ -436,7 +438,7 @@ export class DocumentStore {
       created_at: now,
       updated_at: now,
     };
-    await db.insertInto('email_submissions').values(row).execute();
+    await this.db.insertInto('email_submissions').values(row).execute();
     return row;
   }
 
@@ -475,10 +477,5 @@ export class DocumentStore {
         .execute(),
     ]);
     return { rows, total: Number(count.total) };
-  }
-
-  /** Runs `work` in one transaction (an email submission and its documents are stored together). */
-  async transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return this.db.transaction().execute(work);
   }
 }

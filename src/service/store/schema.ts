@@ -468,7 +468,7 @@ export interface LineSubscriptionsTable {
   shipment_id: string;
   scac: string;
   carrier_subscription_id: string;
-  /** Sealed at rest (security/sealed-columns.ts); the carrier signs callbacks with it. */
+  /** Sealed at rest (sealed-columns.ts); the carrier signs callbacks with it. */
   secret: string;
   created_at: string;
   last_callback_at: string | null;

@@ -19,7 +19,7 @@ import type {
   TrackingRequestStatus,
   TransportEventName,
 } from '../../shared/api/resources';
-import { CONFLICT_ATTEMPTS, isTransactionConflict, storeKindOf } from './dialect';
+import { storeKindOf } from './dialect';
 import type { ReferenceData } from './reference';
 import { referenceId } from './reference';
 import type { StagedCustomFieldValue } from './custom-fields';
@@ -146,37 +146,10 @@ const json = (value: unknown) => JSON.stringify(value ?? []);
 
 export class TrackingStore {
   constructor(
-    private readonly db: Kysely<Database>,
+    private readonly db: Kysely<Database> | Transaction<Database>,
     private readonly ref: ReferenceData,
     private readonly clock: Clock,
   ) {}
-
-  /**
-   * The same store writing through `trx`, so the tracking engine's writes and the events it
-   * records (EventSink) commit or roll back together.
-   */
-  withTransaction(trx: Transaction<Database>): TrackingStore {
-    return new TrackingStore(trx, this.ref, this.clock);
-  }
-
-  /**
-   * Runs `work` in one transaction with this store bound to it; `trx` is handed on for the
-   * EventSink, so events commit or roll back with the change. Joins an outer transaction.
-   */
-  async transaction<T>(
-    work: (store: TrackingStore, trx: Transaction<Database>) => Promise<T>,
-  ): Promise<T> {
-    if (this.db.isTransaction) return work(this, this.db as Transaction<Database>);
-    // Two instances (or a line and a terminal check of one shipment) may lock the same rows in
-    // different orders; PostgreSQL then undoes one transaction, which is simply run again.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await this.db.transaction().execute((trx) => work(this.withTransaction(trx), trx));
-      } catch (err) {
-        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(err)) throw err;
-      }
-    }
-  }
 
   private nowIso(): string {
     return new Date(this.clock.now()).toISOString();
@@ -222,6 +195,16 @@ export class TrackingStore {
       .groupBy('status')
       .execute();
     return Object.fromEntries(rows.map((r) => [r.status, Number(r.count)]));
+  }
+
+  /** Whether the account ever asked to track anything (a demo account is seeded once). */
+  async hasTrackingRequests(accountId: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('tracking_requests')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** A pending or created request of the account for the same number and line, if any. */
@@ -575,6 +558,20 @@ export class TrackingStore {
       .where('timestamp', '=', timestamp)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** When and where (UN/LOCODE) each of the container's events of these kinds happened. */
+  async eventTimesAndPlaces(
+    containerId: string,
+    events: readonly string[],
+  ): Promise<{ timestamp: string | null; location_locode: string | null }[]> {
+    if (events.length === 0) return [];
+    return this.db
+      .selectFrom('transport_events')
+      .select(['timestamp', 'location_locode'])
+      .where('container_id', '=', containerId)
+      .where('event', 'in', events as TransportEventName[])
+      .execute();
   }
 
   async addTransportEvent(

@@ -1,6 +1,6 @@
 /**
  * Owner of webhooks, their notifications and delivery attempts. The `secret` and `headers`
- * columns are sealed by the Kysely plugin (security/sealed-columns.ts); this file is the one
+ * columns are sealed by the Kysely plugin (sealed-columns.ts); this file is the one
  * place that reads and writes them.
  */
 import { sql, type Kysely, type Transaction } from 'kysely';
@@ -77,11 +77,6 @@ const headersColumn = (headers: WebhookHeader[] | null | undefined): string | nu
 
 export class WebhookStore {
   constructor(private readonly db: Db) {}
-
-  /** The same owner bound to a transaction (the engine's write transaction, for the outbox). */
-  withTransaction(trx: Transaction<Database>): WebhookStore {
-    return new WebhookStore(trx);
-  }
 
   async create(accountId: string, input: NewWebhook): Promise<WebhooksTable> {
     const row: WebhooksTable = {
@@ -165,6 +160,16 @@ export class WebhookStore {
     return hooks
       .filter((h) => (JSON.parse(h.events) as string[]).includes(event))
       .map((h) => ({ id: h.id }));
+  }
+
+  /** Notifications of every account still waiting for delivery (a drained outbox has none). */
+  async pendingNotificationCount(): Promise<number> {
+    const row = await this.db
+      .selectFrom('webhook_notifications')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('delivery_status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async addNotifications(notifications: NewNotification[]): Promise<void> {

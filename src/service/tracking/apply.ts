@@ -8,7 +8,6 @@
  * reference data (an inland depot, a rail ramp) is kept with the source's own name for it. Everything here runs inside one transaction per
  * shipment, so a failure leaves the previous state whole.
  */
-import type { Transaction } from 'kysely';
 import type {
   ContainerStatus,
   RawEventName,
@@ -35,8 +34,8 @@ import {
 } from '../feeds';
 import type { SkippedRecord } from '../feeds/skipped';
 import { referenceId, type ReferenceData } from '../store/reference';
-import type { ContainersTable, Database, ShipmentsTable } from '../store/schema';
-import type { TrackingStore } from '../store/tracking-store';
+import type { ServiceStorage } from '../store';
+import type { ContainersTable, ShipmentsTable } from '../store/schema';
 import { containerLfd } from './binding-lfd';
 import { deriveStatus } from './status';
 
@@ -72,9 +71,9 @@ export interface ApplyEnv {
   skipped(records: readonly SkippedRecord[]): void;
 }
 
+/** One unit of work: the stores bound to its transaction, and the time it started. */
 export interface ApplyScope {
-  trx: Transaction<Database>;
-  store: TrackingStore;
+  stores: ServiceStorage;
   now: number;
 }
 
@@ -173,7 +172,7 @@ async function record(
   reference: TrackingEvent['reference'],
   changeset?: TrackingEvent['changeset'],
 ): Promise<void> {
-  await env.events.record(scope.trx, {
+  await env.events.record(scope.stores, {
     accountId,
     event,
     reference,
@@ -249,7 +248,7 @@ export async function applyShipmentFacts(
     (k) => (shipment[k] ?? null) !== (next[k] ?? null),
   );
   const nowIso = iso(scope.now);
-  await scope.store.applyShipmentChanges(shipment.id, {
+  await scope.stores.tracking.applyShipmentChanges(shipment.id, {
     ...next,
     line_tracking_last_attempted_at: nowIso,
     line_tracking_last_succeeded_at: nowIso,
@@ -381,7 +380,7 @@ export async function applyContainer(
   const changeset = trackedChanges(container, next);
   const changedAttrs = Object.keys(changeset).length > 0;
   if (changedAttrs || next.terminal_checked_at || newEvents.length > 0) {
-    await scope.store.applyContainerChanges(container.id, {
+    await scope.stores.tracking.applyContainerChanges(container.id, {
       ...next,
       ...(changedAttrs || newEvents.length > 0 ? { updated_at: iso(scope.now) } : {}),
     });
@@ -576,7 +575,7 @@ async function storeNewMilestones(
   container: ContainersTable,
   drafts: TransportEventDraft[],
 ): Promise<{ id: string; event: string }[]> {
-  const existing = await scope.store.storedMilestones(container.id);
+  const existing = await scope.stores.tracking.storedMilestones(container.id);
   const seen = new Set(existing.map((e) => `${e.event}|${e.location_locode ?? ''}`));
   const newEvents: { id: string; event: string }[] = [];
   for (const d of drafts) {
@@ -586,7 +585,7 @@ async function storeNewMilestones(
     const firms =
       (d as { terminal_firms?: string }).terminal_firms ??
       (d.facility_smdg_code ? env.firmsForSmdg(d.facility_smdg_code) : null);
-    const row = await scope.store.addTransportEvent(container.id, {
+    const row = await scope.stores.tracking.addTransportEvent(container.id, {
       event: d.event as ApiTransportEventName,
       dataSource: d.data_source,
       timestamp: d.timestamp,
@@ -620,7 +619,7 @@ async function storeAvailabilityFlip(
     availabilityNow === 1 ? 'container.transport.available' : 'container.transport.not_available';
   const locode = terminal.facility.locode;
   const wellFormed = /^[A-Z]{2}[A-Z2-9]{3}$/.test(locode);
-  const row = await scope.store.addTransportEvent(container.id, {
+  const row = await scope.stores.tracking.addTransportEvent(container.id, {
     event,
     dataSource: 'terminal',
     timestamp: iso(scope.now),
@@ -682,8 +681,8 @@ async function recordDeadlineChanges(
     // A line check and a terminal check of one shipment can start in the same millisecond and
     // apply one after the other: the second change is still notified, but the container's
     // history keeps one record of that event at that instant (records are told apart by time).
-    if (!(await scope.store.hasTransportEventAt(container.id, event, stamp))) {
-      await scope.store.addTransportEvent(container.id, {
+    if (!(await scope.stores.tracking.hasTransportEventAt(container.id, event, stamp))) {
+      await scope.stores.tracking.addTransportEvent(container.id, {
         event,
         dataSource: source,
         timestamp: stamp,
@@ -718,7 +717,7 @@ async function replaceRawEventsIfChanged(
     vesselImo: e.vessel_imo,
     voyageNumber: e.voyage_number,
   }));
-  const stored = await scope.store.storedRawEvents(containerId);
+  const stored = await scope.stores.tracking.storedRawEvents(containerId);
   const sig = (r: {
     event: string | null;
     original: string;
@@ -757,6 +756,6 @@ async function replaceRawEventsIfChanged(
     }),
   );
   if (before.length === after.length && before.every((s, i) => s === after[i])) return false;
-  await scope.store.replaceRawEvents(containerId, inputs);
+  await scope.stores.tracking.replaceRawEvents(containerId, inputs);
   return true;
 }

@@ -123,6 +123,7 @@ const AIS_LEASE_MS = 30_000;
 const AIS_LEASE_RENEW_MS = 10_000;
 
 export class TrackingEngine {
+  private readonly stores: ServiceStorage;
   private readonly tracking: TrackingStore;
   private readonly clock: Clock;
   private readonly env: ApplyEnv;
@@ -146,6 +147,7 @@ export class TrackingEngine {
   private readonly firmsBySmdg = new Map<string, string>();
 
   constructor(options: TrackingEngineOptions) {
+    this.stores = options.stores;
     this.tracking = options.stores.tracking;
     this.leases = options.stores.leases;
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
@@ -401,6 +403,6 @@ export class TrackingEngine {
   }
 
   private scope<T>(fn: (scope: ApplyScope) => Promise<T>): Promise<T> {
-    return this.tracking.transaction((store, trx) => fn({ trx, store, now: this.clock.now() }));
+    return this.stores.transaction((stores) => fn({ stores, now: this.clock.now() }));
   }
 }

@@ -6,7 +6,6 @@
 import type { LineImportDeadlines } from '../../shared/feeds/line-deadlines';
 import type { TerminalContainerStatus } from '../../shared/feeds/terminal';
 import type { DcsaEvent, DcsaQuery } from '../feeds';
-import { LineSubscriptionStore } from '../store/line-subscriptions';
 import type { ShipmentsTable } from '../store/schema';
 import {
   applyContainer,
@@ -32,10 +31,10 @@ export class ShipmentRefreshers {
     terminal: Map<string, TerminalContainerStatus> | null,
   ): Promise<void> {
     const { env } = this.ctx;
-    await scope.store.lockShipment(shipmentId);
-    const shipment = await scope.store.shipment(shipmentId);
+    await scope.stores.tracking.lockShipment(shipmentId);
+    const shipment = await scope.stores.tracking.shipment(shipmentId);
     if (!shipment) throw new Error(`shipment ${shipmentId} vanished`);
-    const existing = await scope.store.containersOfShipment(shipmentId);
+    const existing = await scope.stores.tracking.containersOfShipment(shipmentId);
     const byNumber = new Map(existing.map((c) => [c.number, c]));
     const inlandMove =
       view !== null && view.route.destination !== null && view.route.destination !== view.route.pod;
@@ -43,9 +42,11 @@ export class ShipmentRefreshers {
       let container = byNumber.get(number);
       let created = false;
       if (!container) {
-        container = await scope.store.createContainer(shipment.account_id, shipment.id, { number });
+        container = await scope.stores.tracking.createContainer(shipment.account_id, shipment.id, {
+          number,
+        });
         created = true;
-        await env.events.record(scope.trx, {
+        await env.events.record(scope.stores, {
           accountId: shipment.account_id,
           event: 'container.created',
           reference: { type: 'container', id: container.id },
@@ -80,8 +81,8 @@ export class ShipmentRefreshers {
       if (result.outcome !== 'not_found')
         log.warn({ shipment: shipmentId, outcome: result.outcome }, 'line refresh failed');
       await this.ctx.scope(async (scope) => {
-        await scope.store.lockShipment(shipmentId);
-        await scope.store.setShipmentSchedule(shipmentId, {
+        await scope.stores.tracking.lockShipment(shipmentId);
+        await scope.stores.tracking.setShipmentSchedule(shipmentId, {
           line_tracking_last_attempted_at: nowIso,
           next_line_check_at: nextCheck(),
         });
@@ -115,9 +116,9 @@ export class ShipmentRefreshers {
       return;
     }
     await this.ctx.scope(async (scope) => {
-      await scope.store.lockShipment(shipmentId);
+      await scope.stores.tracking.lockShipment(shipmentId);
       // Read again inside the transaction: a poll may have stored a newer answer meanwhile.
-      const current = ((await new LineSubscriptionStore(scope.trx).eventSnapshot(shipmentId)) ??
+      const current = ((await scope.stores.lineSubscriptions.eventSnapshot(shipmentId)) ??
         known) as DcsaEvent[];
       const events = mergeEvents(current, pushed);
       const view = interpretLine(this.ctx.env, shipment.scac, events, scope.now);
@@ -144,16 +145,16 @@ export class ShipmentRefreshers {
     deadlines: Map<string, LineImportDeadlines | null>,
     nextCheck: string,
   ): Promise<boolean> {
-    await scope.store.lockShipment(shipmentId);
-    const current = await scope.store.shipment(shipmentId);
+    await scope.stores.tracking.lockShipment(shipmentId);
+    const current = await scope.stores.tracking.shipment(shipmentId);
     if (!current) throw new Error(`shipment ${shipmentId} vanished`);
     if (current.line_tracking_stopped_at) return false;
-    const containers = await scope.store.containersOfShipment(shipmentId);
+    const containers = await scope.stores.tracking.containersOfShipment(shipmentId);
     const numbers = [...new Set([...containers.map((c) => c.number), ...view.containerNumbers])];
     await applyShipmentFacts(this.ctx.env, scope, current, view, { announce: true });
     await this.applyContainers(scope, shipmentId, view, numbers, deadlines, null);
     await this.saveEventSnapshot(scope, shipmentId, events);
-    await scope.store.setShipmentSchedule(shipmentId, { next_line_check_at: nextCheck });
+    await scope.stores.tracking.setShipmentSchedule(shipmentId, { next_line_check_at: nextCheck });
     await this.applyStopRules(scope, shipmentId);
     return true;
   }
@@ -164,7 +165,7 @@ export class ShipmentRefreshers {
     shipmentId: string,
     events: readonly DcsaEvent[],
   ): Promise<void> {
-    await new LineSubscriptionStore(scope.trx).saveEventSnapshot(
+    await scope.stores.lineSubscriptions.saveEventSnapshot(
       shipmentId,
       events,
       new Date(scope.now).toISOString(),
@@ -180,7 +181,7 @@ export class ShipmentRefreshers {
       .map((c) => c.number);
     const terminal = await this.ctx.feeds.terminalStatus(open);
     await this.ctx.scope(async (scope) => {
-      await scope.store.lockShipment(shipmentId);
+      await scope.stores.tracking.lockShipment(shipmentId);
       if (terminal.size > 0)
         await this.applyContainers(
           scope,
@@ -190,7 +191,7 @@ export class ShipmentRefreshers {
           new Map(),
           terminal,
         );
-      await scope.store.setShipmentSchedule(shipmentId, {
+      await scope.stores.tracking.setShipmentSchedule(shipmentId, {
         next_terminal_check_at: new Date(scope.now + this.ctx.terminalIntervalMs).toISOString(),
       });
       await this.applyStopRules(scope, shipmentId);
@@ -204,10 +205,10 @@ export class ShipmentRefreshers {
 
   /** Stops line tracking when a stop rule holds (see the header comment of engine.ts). */
   private async applyStopRules(scope: ApplyScope, shipmentId: string): Promise<void> {
-    const s = await scope.store.shipment(shipmentId);
+    const s = await scope.stores.tracking.shipment(shipmentId);
     if (!s) throw new Error(`shipment ${shipmentId} vanished`);
     if (s.line_tracking_stopped_at) return;
-    const containers = await scope.store.containersOfShipment(shipmentId);
+    const containers = await scope.stores.tracking.containersOfShipment(shipmentId);
     const now = scope.now;
     const olderThan = (t: string | null | undefined, ms: number) =>
       t != null && now - Date.parse(t) > ms;
@@ -233,6 +234,6 @@ export class ShipmentRefreshers {
       reason = 'no_updates_at_line';
     if (!reason) return;
     const nowIso = new Date(now).toISOString();
-    await scope.store.stopLineTracking(shipmentId, reason, nowIso);
+    await scope.stores.tracking.stopLineTracking(shipmentId, reason, nowIso);
   }
 }

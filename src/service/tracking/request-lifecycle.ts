@@ -5,7 +5,7 @@
  * the request's outcome and its events.
  */
 import type { TrackingRequestFailedReason } from '../../shared/api/resources';
-import { CustomFieldStore, type StagedCustomFieldValue } from '../store/custom-fields';
+import type { StagedCustomFieldValue } from '../store/custom-fields';
 import type { TrackingRequestsTable } from '../store/schema';
 import { applyShipmentFacts, interpretLine, type ApplyScope, type LineView } from './apply';
 import type { EngineContext } from './engine-context';
@@ -99,14 +99,14 @@ export class RequestLifecycle {
             .find((d) => d.documentReferenceType === 'TRD')?.documentReferenceValue ?? number);
 
     const shipment = await this.ctx.scope(async (scope) => {
-      const shipment = await scope.store.createShipment(request.account_id, {
+      const shipment = await scope.stores.tracking.createShipment(request.account_id, {
         billOfLadingNumber: billOfLading,
         normalizedNumber: number,
         scac: request.scac,
         refNumbers: JSON.parse(request.ref_numbers) as string[],
         tags: JSON.parse(request.shipment_tags) as string[],
       });
-      await scope.store.setShipmentSchedule(shipment.id, {
+      await scope.stores.tracking.setShipmentSchedule(shipment.id, {
         next_line_check_at: new Date(scope.now + this.ctx.lineIntervalMs).toISOString(),
         line_changed_at: new Date(scope.now).toISOString(),
       });
@@ -131,7 +131,7 @@ export class RequestLifecycle {
 
   private async succeedTestRequest(request: TrackingRequestsTable): Promise<void> {
     await this.ctx.scope(async (scope) => {
-      const shipment = await scope.store.createShipment(request.account_id, {
+      const shipment = await scope.stores.tracking.createShipment(request.account_id, {
         billOfLadingNumber: request.request_number,
         scac: request.scac,
         refNumbers: JSON.parse(request.ref_numbers) as string[],
@@ -152,7 +152,7 @@ export class RequestLifecycle {
     request: TrackingRequestsTable,
     shipmentId: string,
   ): Promise<void> {
-    const fields = new CustomFieldStore(scope.trx, this.ctx.clock);
+    const fields = scope.stores.customFields;
     await fields.carryOverToShipment(request.account_id, request.id, shipmentId);
     if (request.initial_custom_fields) {
       const staged = JSON.parse(request.initial_custom_fields) as StagedCustomFieldValue[];
@@ -169,7 +169,7 @@ export class RequestLifecycle {
     nextAttemptAt: string | null = null,
     retryCount?: number,
   ): Promise<void> {
-    const recorded = await scope.store.finishTrackingRequest(
+    const recorded = await scope.stores.tracking.finishTrackingRequest(
       request.id,
       {
         status,
@@ -191,7 +191,7 @@ export class RequestLifecycle {
             ? 'tracking_request.awaiting_manifest'
             : null;
     if (event) {
-      await this.ctx.env.events.record(scope.trx, {
+      await this.ctx.env.events.record(scope.stores, {
         accountId: request.account_id,
         event,
         reference: { type: 'tracking_request', id: request.id },

@@ -1,18 +1,15 @@
 /**
  * The durable outbox: the EventSink the tracking engine calls inside its write transaction. For
  * each active webhook of the account subscribed to the event it inserts one pending
- * webhook_notification carrying the full payload, built now from the same transaction, so a
+ * webhook_notification carrying the full payload, built now from the same unit of work, so a
  * notification exists exactly when the change does and later edits do not alter what was sent.
  */
-import type { Transaction } from 'kysely';
 import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
 import { Renderer } from '../resources/renderer';
 import type { EventSink, TrackingEvent } from '../events/event-sink';
+import type { ServiceStorage } from '../store';
 import type { ReferenceData } from '../store/reference';
-import { ResourceRows } from '../store/resource-rows';
-import type { Database } from '../store/schema';
-import { WebhookStore } from '../store/webhooks';
 import { isWebhookEvent } from './catalog';
 import { buildEventBody, notificationDocument } from './payload';
 
@@ -27,13 +24,13 @@ export class WebhookOutbox implements EventSink {
     private readonly onRecorded: (transactionId: string | null) => void = () => {},
   ) {}
 
-  async record(trx: Transaction<Database>, event: TrackingEvent): Promise<void> {
+  async record(stores: ServiceStorage, event: TrackingEvent): Promise<void> {
     if (!isWebhookEvent(event.event)) return;
-    const store = new WebhookStore(trx);
+    const store = stores.webhooks;
     const subscribed = await store.subscribers(event.accountId, event.event);
     if (subscribed.length === 0) return;
 
-    const render = new Renderer(new ResourceRows(trx), this.ref);
+    const render = new Renderer(stores.resources, this.ref);
     const body = await buildEventBody(event, (type, ids) =>
       render.load(event.accountId, type, ids),
     );

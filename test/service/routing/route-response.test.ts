@@ -1,9 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { Kysely, SqliteDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock';
 import { AisVesselStore } from '../../../src/service/feeds/ais/vessel-store';
@@ -21,13 +19,9 @@ import {
   isJourneyComplete,
   routeEtag,
 } from '../../../src/service/routing/route-cache';
-import {
-  createRouteMapCopiesTable,
-  sqlRouteMapCopies,
-  type RouteMapCopiesDatabase,
-} from '../../../src/service/store/route-map-copies';
 import type { ContainersTable, ShipmentsTable } from '../../../src/service/store/schema';
 import type { InlandLegData } from '../../../src/service/routing/inland-leg';
+import { routeMapCopiesIn } from '../../support/route-map-copies';
 import { CHICAGO_RAMP, DAY, HOUR, PORTS, T0, VESSELS, portCalls, type LegPlan } from './fixtures';
 
 describe('ETags', () => {
@@ -111,7 +105,7 @@ describe('GET map_geojson wired to the route map service', () => {
   const containers = new Map<string, ContainersTable>();
   const shipment = { ...TRACKING } as ShipmentsTable;
   let dir: string;
-  let db: Kysely<RouteMapCopiesDatabase>;
+  let copies: Awaited<ReturnType<typeof routeMapCopiesIn>>;
   let app: FastifyInstance;
   let base: string;
   let service: RouteMapService;
@@ -132,15 +126,12 @@ describe('GET map_geojson wired to the route map service', () => {
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-route-'));
-    db = new Kysely<RouteMapCopiesDatabase>({
-      dialect: new SqliteDialect({ database: new SQLite(path.join(dir, 'routes.sqlite')) }),
-    });
-    await createRouteMapCopiesTable(db, { containersForeignKey: false });
+    copies = await routeMapCopiesIn(dir);
     service = createRouteMapService({
       source,
       clock,
       routes: marineSeaRoutes(),
-      copies: sqlRouteMapCopies(db),
+      copies: copies.copies,
     });
     app = Fastify();
     // The wiring the API handler needs (after its entitlement and ownership checks).
@@ -160,7 +151,7 @@ describe('GET map_geojson wired to the route map service', () => {
 
   afterAll(async () => {
     await app?.close();
-    await db?.destroy();
+    await copies?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -218,11 +209,7 @@ describe('GET map_geojson wired to the route map service', () => {
     const body = await first.text();
     const etag = first.headers.get('etag')!;
     expect(etag).toBe(routeEtag(body));
-    const row = await db
-      .selectFrom('route_map_copies')
-      .selectAll()
-      .where('container_id', '=', 'c-done')
-      .executeTakeFirstOrThrow();
+    const row = await copies.copies.get('c-done');
     expect(row).toMatchObject({ body, etag });
     expect(portCallLoads).toBe(before + 1);
 
@@ -301,7 +288,7 @@ describe('GET map_geojson wired to the route map service', () => {
     calls.set('c-old', arrivedCalls);
     // What an earlier version stored: two pins and no path, under an ETag of its own format.
     const oldBody = '{"type":"FeatureCollection","features":[]}';
-    await sqlRouteMapCopies(db).put({
+    await copies.copies.put({
       container_id: 'c-old',
       body: oldBody,
       etag: '"0lJ4fWm2S3nqf0hWcWTL9Q"',
@@ -315,11 +302,7 @@ describe('GET map_geojson wired to the route map service', () => {
       JSON.parse(body) as { features: { properties: { feature_type: string } }[] }
     ).features.map((f) => f.properties.feature_type);
     expect(types).toContain('past_vessel_locations');
-    const row = await db
-      .selectFrom('route_map_copies')
-      .selectAll()
-      .where('container_id', '=', 'c-old')
-      .executeTakeFirstOrThrow();
+    const row = await copies.copies.get('c-old');
     expect(row).toMatchObject({ body, etag: res.headers.get('etag') });
   });
 });

@@ -7,12 +7,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { startService } from '../../../src/service';
 import { DatabaseUnreachableError, openDatabase } from '../../../src/service/store/db';
 import { isoFromTimestamptz } from '../../../src/service/store/dialect';
+import { sql, withServiceDatabase } from '../../support/service-database';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../../support/service';
 
@@ -129,9 +129,12 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
   });
 
   it('keeps creation and change times as timestamptz and reads them back as ISO text', async () => {
-    const service = await startService({
+    const at = {
       dataDir: tempDataDir(),
       database: { url: await createDatabaseIn(inject('postgresUrl')) },
+    };
+    const service = await startService({
+      ...at,
       port: 0,
       referenceDir: FIXTURE_REFERENCE_DIR,
     });
@@ -140,10 +143,12 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       'Content-Type': 'application/vnd.api+json',
     };
     try {
-      const { rows } = await sql<{ data_type: string }>`
-        SELECT data_type FROM information_schema.columns
-        WHERE table_name = 'tracking_requests' AND column_name IN ('created_at', 'updated_at')`.execute(
-        service.store.context.db,
+      const { rows } = await withServiceDatabase(at, (db) =>
+        sql<{ data_type: string }>`
+          SELECT data_type FROM information_schema.columns
+          WHERE table_name = 'tracking_requests' AND column_name IN ('created_at', 'updated_at')`.execute(
+          db,
+        ),
       );
       expect(rows.map((r) => r.data_type)).toEqual([
         'timestamp with time zone',
@@ -184,29 +189,29 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
   });
 
   it('keeps yes/no columns as boolean, read back as 0/1 and refusing anything else', async () => {
-    const service = await startService({
+    const at = {
       dataDir: tempDataDir(),
       database: { url: await createDatabaseIn(inject('postgresUrl')) },
-      port: 0,
-      referenceDir: FIXTURE_REFERENCE_DIR,
-    });
+    };
+    const service = await startService({ ...at, port: 0, referenceDir: FIXTURE_REFERENCE_DIR });
     try {
-      const { db } = service.store.context;
-      const { rows } = await sql<{ table_name: string; data_type: string }>`
+      await withServiceDatabase(at, async (db) => {
+        const { rows } = await sql<{ table_name: string; data_type: string }>`
         SELECT table_name, data_type FROM information_schema.columns
         WHERE table_schema = current_schema()
           AND column_name IN ('routing_enabled', 'active', 'estimated', 'available_for_pickup')
         ORDER BY table_name, column_name`.execute(db);
-      expect(rows.map((r) => r.data_type)).toEqual(['boolean', 'boolean', 'boolean', 'boolean']);
-      const account = await db
-        .selectFrom('accounts')
-        .select('routing_enabled')
-        .executeTakeFirstOrThrow();
-      expect([0, 1]).toContain(account.routing_enabled);
-      // The store writes 0/1 as parameters, which PostgreSQL takes as boolean input; a 2 is not.
-      await expect(sql`UPDATE accounts SET routing_enabled = ${'2'}`.execute(db)).rejects.toThrow(
-        /boolean/,
-      );
+        expect(rows.map((r) => r.data_type)).toEqual(['boolean', 'boolean', 'boolean', 'boolean']);
+        const account = await db
+          .selectFrom('accounts')
+          .select('routing_enabled')
+          .executeTakeFirstOrThrow();
+        expect([0, 1]).toContain(account.routing_enabled);
+        // The store writes 0/1 as parameters, which PostgreSQL takes as boolean input; a 2 is not.
+        await expect(sql`UPDATE accounts SET routing_enabled = ${'2'}`.execute(db)).rejects.toThrow(
+          /boolean/,
+        );
+      });
     } finally {
       await service.close();
     }

@@ -4,21 +4,27 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedRead } from '../../../src/service/store/prepared-read';
+import { openServiceDatabase } from '../../support/service-database';
+import type { OpenedDatabase } from '../../../src/service/store/db';
 import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
+// The reads are built on the query builder itself: a second connection to the service's database.
+let opened: OpenedDatabase;
 
 beforeAll(async () => {
   t = await startTestService();
+  opened = await openServiceDatabase(t);
 });
 
 afterAll(async () => {
+  await opened?.close();
   await t?.close();
 });
 
 describe('preparedRead', () => {
   it('runs the compiled query with each call’s arguments, in the order the SQL takes them', async () => {
-    const db = t.service.store.context.db;
+    const { db } = opened;
     const mine = await seedShipment(t, t.accountA, 'MEDU900000301');
     const theirs = await seedShipment(t, t.accountB, 'MEDU900000302');
     // Arguments named in the opposite order to the SQL's, and a constant among them.
@@ -39,7 +45,7 @@ describe('preparedRead', () => {
   });
 
   it('refuses a write and an argument that does not reach the query unchanged', () => {
-    const db = t.service.store.context.db;
+    const { db } = opened;
     expect(() =>
       preparedRead(db, 1, (id: string) => db.deleteFrom('containers').where('id', '=', id)),
     ).toThrow(/not a select/);

@@ -3,10 +3,10 @@
  * 0012), on both stores: it follows every new shipment and container, stays per account, and a
  * database that already holds rows gets its counts when the migration runs.
  */
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../../src/service/store/db';
 import { storeKindOf } from '../../../src/service/store/dialect';
+import { sql, withServiceDatabase } from '../../support/service-database';
 import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 let t: TestService;
@@ -42,23 +42,24 @@ describe('list totals from the kept per-account counts', () => {
     await seedShipment(t, t.accountA, 'MEDU1000002');
     await seedShipment(t, t.accountB, 'MEDU1000003');
     // Undo migration 0012 by hand, then let the migrator run it again over the existing rows.
-    const db = t.service.store.context.db;
-    if (storeKindOf(db) === 'postgres') {
-      for (const table of ['containers', 'shipments'])
-        await sql`DROP TRIGGER ${sql.raw(`${table}_counted`)} ON ${sql.table(table)}`.execute(db);
-      await sql`DROP FUNCTION account_record_counts_keep()`.execute(db);
-    } else {
-      for (const table of ['containers', 'shipments'])
-        for (const op of ['insert', 'delete'])
-          await sql`DROP TRIGGER ${sql.raw(`${table}_counted_${op}`)}`.execute(db);
-    }
-    await db.schema.dropTable('account_record_counts').execute();
-    await db
-      .deleteFrom('kysely_migration' as never)
-      // This one and every later one (they run again; each is a no-op on a done schema).
-      .where('name' as never, '>=', '0012_account_record_counts' as never)
-      .execute();
-    await migrate(db);
+    await withServiceDatabase(t, async (db) => {
+      if (storeKindOf(db) === 'postgres') {
+        for (const table of ['containers', 'shipments'])
+          await sql`DROP TRIGGER ${sql.raw(`${table}_counted`)} ON ${sql.table(table)}`.execute(db);
+        await sql`DROP FUNCTION account_record_counts_keep()`.execute(db);
+      } else {
+        for (const table of ['containers', 'shipments'])
+          for (const op of ['insert', 'delete'])
+            await sql`DROP TRIGGER ${sql.raw(`${table}_counted_${op}`)}`.execute(db);
+      }
+      await db.schema.dropTable('account_record_counts').execute();
+      await db
+        .deleteFrom('kysely_migration' as never)
+        // This one and every later one (they run again; each is a no-op on a done schema).
+        .where('name' as never, '>=', '0012_account_record_counts' as never)
+        .execute();
+      await migrate(db);
+    });
     expect(await totals()).toEqual({ containers: 4, shipments: 2 });
     expect(await totals(t.keyB)).toEqual({ containers: 2, shipments: 1 });
     await seedShipment(t, t.accountB, 'MEDU1000004');

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ServerResponse } from 'node:http';
-import type { Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/clock';
 import type { EventSink, TrackingEvent } from '../../../src/service/events/event-sink';
@@ -18,7 +17,6 @@ import {
   readReferenceDir,
   ReferenceData,
 } from '../../../src/service/store/reference';
-import type { Database } from '../../../src/service/store/schema';
 import { ServiceStorage } from '../../../src/service/store';
 import type { TrackingStore } from '../../../src/service/store/tracking-store';
 import { MAX_RETRIES, TrackingEngine } from '../../../src/service/tracking/engine';
@@ -119,7 +117,7 @@ async function harness(): Promise<Harness> {
   const account = await accounts.create('acme');
   const events: TrackingEvent[] = [];
   const sink: EventSink = {
-    async record(_trx: Transaction<Database>, e: TrackingEvent) {
+    async record(_stores: ServiceStorage, e: TrackingEvent) {
       events.push(e);
     },
   };

@@ -62,7 +62,7 @@ async function discharge(t: TestService | { service: RunningService }, container
     reference: { type: 'transport_event', id: row.id },
     occurredAt: row.created_at,
   };
-  await context.db.transaction().execute((trx) => events.record(trx, event));
+  await context.stores.transaction((stores) => events.record(stores, event));
   return row;
 }
 
@@ -158,8 +158,8 @@ describe('webhook delivery', () => {
     await createWebhook(t, receiver.url, [DISCHARGED]);
     const { events, context } = t.service.store;
     await expect(
-      context.db.transaction().execute(async (trx) => {
-        await events.record(trx, {
+      context.stores.transaction(async (stores) => {
+        await events.record(stores, {
           accountId: t.accountA,
           event: DISCHARGED,
           reference: { type: 'container', id: seeded.containers[0]!.id },

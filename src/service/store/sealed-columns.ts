@@ -1,6 +1,6 @@
 /**
  * Keeps webhook signing secrets, custom header values and carrier subscription secrets sealed in
- * the database (see secret-box.ts) without every query site knowing: a Kysely plugin seals the
+ * the database (see security/secret-box.ts) without every query site knowing: a Kysely plugin seals the
  * `secret` and `headers` values written to `webhooks` and `line_subscriptions` by inserts and
  * updates, and opens sealed values of
  * result columns named `secret` or `headers` when they are read. Plaintext rows written by
@@ -21,10 +21,10 @@ import {
   type UnknownRow,
   type UpdateQueryNode,
 } from 'kysely';
-import type { Database } from '../store/schema';
-import { storeKindOf } from '../store/dialect';
+import type { Database } from './schema';
+import { storeKindOf } from './dialect';
 import { SECRET_KEY_ENV } from '../../shared/service-env';
-import { SEALED_PREFIX, SECRET_KEY_FILE, SecretBox } from './secret-box';
+import { SEALED_PREFIX, SECRET_KEY_FILE, SecretBox } from '../security/secret-box';
 
 /** Tables whose `secret`/`headers` values are sealed: webhooks and carrier subscriptions. */
 const SEALED_TABLES = new Set(['webhooks', 'line_subscriptions']);
