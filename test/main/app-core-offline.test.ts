@@ -9,7 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore } from '../../src/main/core/app-core';
 import { FileSecretStore } from '../../src/main/core/secret-store';
-import { EmbeddedServiceProcess, type ForkedProcess } from '../../src/main/service-launcher/launcher';
+import {
+  EmbeddedServiceProcess,
+  type ForkedProcess,
+} from '../../src/main/service-launcher/launcher';
 import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
 import { startService, type RunningService } from '../../src/service';
 import type { AppClock, BridgeReply, SyncStatus } from '../../src/shared/bridge';

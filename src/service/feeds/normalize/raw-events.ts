@@ -11,7 +11,12 @@
  * as sent (in `original_event`, `classifier`, `empty_indicator`, `unlisted`) and gives the
  * event no meaning it might not have: it names no milestone (transport-events.ts).
  */
-import type { DcsaEvent, DcsaEventType, DcsaTransportCall, ModeOfTransport } from '../../../shared/feeds/dcsa';
+import type {
+  DcsaEvent,
+  DcsaEventType,
+  DcsaTransportCall,
+  ModeOfTransport,
+} from '../../../shared/feeds/dcsa';
 import {
   EMPTY_INDICATOR_CODES,
   EQUIPMENT_EVENT_TYPE_CODES,
