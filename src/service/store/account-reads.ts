@@ -15,7 +15,7 @@ import type {
 
 import { containingText as containing } from './like';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
-import { memoizedKeyRead } from './key-memo';
+import { memoizedKeyRead, sameTurnShared } from './key-memo';
 import { preparedRead } from './prepared-read';
 
 export interface PageWindow {
@@ -86,6 +86,10 @@ export class AccountReads {
   /** The keys of one owned row, read on every detail request: compiled once. */
   private readonly containerKeyRead;
   private readonly shipmentKeyRead;
+  /** Identical list pages asked in one turn share one read (PostgreSQL; key-memo.ts). */
+  private readonly sharedPages = sameTurnShared<
+    ListPage<Versioned<{ id: string; updated_at: string }>>
+  >();
 
   constructor(private readonly db: Kysely<Database>) {
     const keyRead = (table: 'containers' | 'shipments') =>
@@ -190,6 +194,25 @@ export class AccountReads {
     /** The total when the caller still knows it (nothing written since): not counted again. */
     knownTotal?: number,
   ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
+    const read = () => this.readContainerKeys(accountId, filter, page, knownTotal);
+    if (!carriesRowVersions(this.db)) return read();
+    const key = JSON.stringify([accountId, filter, page, knownTotal ?? null]);
+    // Shared by every caller of this turn: frozen, so none can change what another gets.
+    return this.sharedPages(key, async () => {
+      const { total, rows } = await read();
+      return Object.freeze({ total, rows: Object.freeze(rows.map((r) => Object.freeze(r))) }) as {
+        total: number;
+        rows: Versioned<{ id: string; updated_at: string }>[];
+      };
+    });
+  }
+
+  private async readContainerKeys(
+    accountId: string,
+    filter: ContainerListFilter,
+    page: PageWindow,
+    knownTotal: number | undefined,
+  ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
     let base = this.db.selectFrom('containers').where('account_id', '=', accountId);
     if (filter.number) base = base.where('number', '=', filter.number);
     for (const match of filter.customFields ?? []) {
@@ -197,21 +220,35 @@ export class AccountReads {
     }
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);
-    const unfiltered = isUnfiltered(filter);
+    const keys = base
+      .select(['id', 'updated_at'])
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
+      .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.size)
+      .offset(page.offset);
+    if (knownTotal !== undefined) return { total: knownTotal, rows: await keys.execute() };
+    if (isUnfiltered(filter)) {
+      // The kept count rides on the page's rows: one round trip where two went before. A page
+      // past the end has no row to carry it and asks for it on its own.
+      const rows = await keys
+        .select((eb) =>
+          eb
+            .selectFrom('account_record_counts')
+            .select('containers')
+            .where('account_id', '=', accountId)
+            .as('total'),
+        )
+        .execute();
+      if (rows.length === 0) return { ...(await this.recordCount(accountId, 'containers')), rows };
+      return {
+        total: Number(rows[0]!.total ?? 0),
+        rows: rows.map(({ total: _total, ...key }) => key),
+      };
+    }
     const [{ total }, rows] = await Promise.all([
-      knownTotal !== undefined
-        ? { total: knownTotal }
-        : unfiltered
-          ? this.recordCount(accountId, 'containers')
-          : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-      base
-        .select(['id', 'updated_at'])
-        .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
-        .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.size)
-        .offset(page.offset)
-        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      keys.execute(),
     ]);
     return { total: Number(total), rows };
   }

@@ -4,8 +4,9 @@
  * process (db.ts counts them) and no commit by another process (SQLite's data_version). A detail
  * request then costs no query at all; the read through Kysely was the largest part of its time.
  *
- * Only where the database has both counters (SQLite); on PostgreSQL other instances write
- * without telling, so every read goes to the database (row-versions.ts).
+ * Only where the database has both counters (SQLite). On PostgreSQL other instances write
+ * without telling, so reads go to the database (row-versions.ts); the same read asked again in
+ * the same turn of the event loop shares the query of the first ask (`sameTurn`).
  */
 import type { Kysely } from 'kysely';
 import { renderedTableWrites } from './db';
@@ -19,7 +20,7 @@ export function memoizedKeyRead<Args extends string[], Row extends object>(
   read: (...args: Args) => Promise<Row[]>,
 ): (...args: Args) => Promise<readonly Row[]> {
   const writes = renderedTableWrites(db);
-  if (!writes) return read;
+  if (!writes) return db.isTransaction ? read : sameTurn(read);
   const kept = new Map<string, readonly Row[]>();
   let keptAt = { generation: -1, version: undefined as number | undefined };
   return async (...args) => {
@@ -43,5 +44,39 @@ export function memoizedKeyRead<Args extends string[], Row extends object>(
       kept.set(key, Object.freeze(rows.map((row) => Object.freeze(row))));
     }
     return rows;
+  };
+}
+
+/**
+ * Identical reads asked in one turn of the event loop share the first one's query: requests
+ * handled in one turn see what that query saw, as if they had come with the first (the same rule
+ * as SQLite's data_version, read once a turn in db.ts). Under load many requests for one row are
+ * handled in one turn: a batch of rate-limit takes (rate-limit.ts) lets them through together.
+ */
+export function sameTurn<Args extends string[], Row extends object>(
+  read: (...args: Args) => Promise<Row[]>,
+): (...args: Args) => Promise<readonly Row[]> {
+  const shared = sameTurnShared<readonly Row[]>();
+  return (...args) =>
+    shared(args.join('\u0000'), async () =>
+      // Shared by every caller of this turn: frozen, so none can change what another gets.
+      Object.freeze((await read(...args)).map((row) => Object.freeze(row))),
+    );
+}
+
+/** sameTurn for any read: `read` runs once per `key` and turn; its answer must not be changed. */
+export function sameTurnShared<T>(): (key: string, read: () => Promise<T>) => Promise<T> {
+  let asked: Map<string, Promise<T>> | undefined;
+  return (key, read) => {
+    if (!asked) {
+      asked = new Map();
+      setImmediate(() => (asked = undefined));
+    }
+    let answer = asked.get(key);
+    if (!answer) {
+      answer = read();
+      asked.set(key, answer);
+    }
+    return answer;
   };
 }

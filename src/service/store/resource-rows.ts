@@ -5,7 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { renderedTableWrites } from './db';
-import { memoizedKeyRead } from './key-memo';
+import { memoizedKeyRead, sameTurnShared } from './key-memo';
 import { preparedRead } from './prepared-read';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
 import type {
@@ -37,6 +37,8 @@ export class ResourceRows {
     'containers' | 'shipments',
     (id: string) => Promise<readonly OwnedRowKey[]>
   >();
+  /** Keys of several rows asked in one turn, shared (key-memo.ts). */
+  private readonly sharedKeys = sameTurnShared<readonly OwnedRowKey[]>();
 
   constructor(private readonly db: Db) {}
 
@@ -53,8 +55,15 @@ export class ResourceRows {
       qb
         .select(['id', 'updated_at', 'account_id'])
         .$if(carriesRowVersions(db), (q) => q.select(rowVersion(table)));
-    if (ids.length !== 1 || db.isTransaction) {
-      return select(db.selectFrom(table)).where('id', 'in', ids).execute();
+    if (db.isTransaction) return select(db.selectFrom(table)).where('id', 'in', ids).execute();
+    if (ids.length !== 1) {
+      const read = () => select(db.selectFrom(table)).where('id', 'in', ids).execute();
+      if (!carriesRowVersions(db)) return read();
+      // PostgreSQL: the same ids asked in one turn (a list page's includes) share one read,
+      // frozen so no caller can change what another gets.
+      return this.sharedKeys(`${table}:${ids.join(',')}`, async () =>
+        Object.freeze((await read()).map((row) => Object.freeze(row))),
+      );
     }
     let read = this.keyReads.get(table);
     if (!read) {
