@@ -15,8 +15,11 @@ import type {
 
 import { containingText as containing } from './like';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
-import { memoizedKeyRead, sameTurnShared } from './key-memo';
+import { frozenRows, memoizedKeyRead, sharedReads } from './key-memo';
 import { preparedRead } from './prepared-read';
+
+/** List pages of keys kept per account reader (each up to 100 short rows). */
+const PAGES_KEPT = 64;
 
 export interface PageWindow {
   size: number;
@@ -86,10 +89,8 @@ export class AccountReads {
   /** The keys of one owned row, read on every detail request: compiled once. */
   private readonly containerKeyRead;
   private readonly shipmentKeyRead;
-  /** Identical list pages asked in one turn share one read (PostgreSQL; key-memo.ts). */
-  private readonly sharedPages = sameTurnShared<
-    ListPage<Versioned<{ id: string; updated_at: string }>>
-  >();
+  /** Unfiltered and number/updated_at pages, shared while unchanged (key-memo.ts). */
+  private readonly sharedPages;
 
   constructor(private readonly db: Kysely<Database>) {
     const keyRead = (table: 'containers' | 'shipments') =>
@@ -106,6 +107,12 @@ export class AccountReads {
       );
     this.containerKeyRead = keyRead('containers');
     this.shipmentKeyRead = keyRead('shipments');
+    this.sharedPages = sharedReads<ListPage<Versioned<{ id: string; updated_at: string }>>>(
+      db,
+      (page) =>
+        Object.freeze({ total: page.total, rows: frozenRows(page.rows) as typeof page.rows }),
+      PAGES_KEPT,
+    );
   }
 
   /** Ids of the records whose value of a custom field matches. */
@@ -195,16 +202,10 @@ export class AccountReads {
     knownTotal?: number,
   ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
     const read = () => this.readContainerKeys(accountId, filter, page, knownTotal);
-    if (!carriesRowVersions(this.db)) return read();
-    const key = JSON.stringify([accountId, filter, page, knownTotal ?? null]);
-    // Shared by every caller of this turn: frozen, so none can change what another gets.
-    return this.sharedPages(key, async () => {
-      const { total, rows } = await read();
-      return Object.freeze({ total, rows: Object.freeze(rows.map((r) => Object.freeze(r))) }) as {
-        total: number;
-        rows: Versioned<{ id: string; updated_at: string }>[];
-      };
-    });
+    // A custom field's values are not among the rendered tables whose writes end what is kept.
+    if (filter.customFields?.length) return read();
+    const key = JSON.stringify([accountId, filter.number, filter.updatedSince, page]);
+    return this.sharedPages(key, read);
   }
 
   private async readContainerKeys(
