@@ -3,9 +3,11 @@
  *
  * - API list throughput (`GET /v2/containers?page[size]=100&include=shipment`, 10 connections)
  *   and detail p99 (`GET /v2/containers/{id}?include=shipment`, 50 connections) on 10k
- *   containers, one instance each; PostgreSQL as a ratio to SQLite.
+ *   containers, one instance each; PostgreSQL as a ratio to SQLite: targets (issue 39) list
+ *   >= 0.8, detail p99 <= 1.5.
  * - The same list and detail load on one and on three instances (separate processes) sharing
- *   one PostgreSQL database, the connections split between them as a load balancer would.
+ *   one PostgreSQL database, the connections split between them as a load balancer would: three
+ *   must not be slower than one (list >= 1, detail p99 <= 1).
  * - List page latency (first page of 30, one client, median of 200) as the table grows from 10k
  *   to 100k containers (1M with --full), seeded straight into the store: the page cost must stay
  *   flat (ratio largest/smallest, goal <= 1.5).
@@ -108,6 +110,7 @@ async function loadAcross(
   requestPath: string,
   headers: Record<string, string>,
   connections: number,
+  duration = seconds,
 ) {
   const results = await Promise.all(
     origins.map((origin, i) =>
@@ -115,7 +118,7 @@ async function loadAcross(
         origin + requestPath,
         headers,
         Math.floor(connections / origins.length) + (i < connections % origins.length ? 1 : 0),
-        seconds,
+        duration,
       ),
     ),
   );
@@ -160,7 +163,7 @@ try {
     value: throughput.postgres!,
     baseline: throughput.sqlite!,
     unit: 'req/s',
-    target: null,
+    target: { min: 0.8 },
     note: `${LIST_PATH} on ${SIZES[0]} containers, 10 connections, ${seconds} s each`,
   });
   reportResult({
@@ -168,7 +171,7 @@ try {
     value: p99.postgres!,
     baseline: p99.sqlite!,
     unit: 'ms',
-    target: null,
+    target: { max: 1.5 },
     note: `GET /v2/containers/{id}?include=shipment, 50 connections, ${seconds} s each`,
   });
   // One and three instances, each its own process, on the same PostgreSQL database.
@@ -182,7 +185,12 @@ try {
       for (const count of [1, 3]) {
         while (instances.length < count)
           instances.push(await serveInChild(tempDir(), key, { database: s.databaseUrl! }));
+        // Steady state, as the one-process rows are measured: every instance past its start
+        // (its sea-route worker has built its graph; memory() waits for that) and warmed up.
+        await Promise.all(instances.map((instance) => instance.memory()));
         const origins = instances.map((i) => i.baseUrl.replace(/\/v2$/, ''));
+        await loadAcross(origins, LIST_PATH, s.headers, 10, 1);
+        await loadAcross(origins, detail, s.headers, 50, 1);
         const list = await loadAcross(origins, LIST_PATH, s.headers, 10);
         const one = await loadAcross(origins, detail, s.headers, 50);
         measured[count] = { perSecond: list.perSecond, p99: one.p99 };
@@ -199,7 +207,7 @@ try {
       value: measured[3]!.perSecond,
       baseline: measured[1]!.perSecond,
       unit: 'req/s',
-      target: null,
+      target: { min: 1 },
       note: `${LIST_PATH} on ${SIZES[0]} containers, 10 connections split across the instances (separate processes, one database), ${seconds} s; this machine has ${cores} cores shared by the instances, PostgreSQL and the load generator`,
     });
     reportResult({
@@ -207,7 +215,7 @@ try {
       value: measured[3]!.p99,
       baseline: measured[1]!.p99,
       unit: 'ms',
-      target: null,
+      target: { max: 1 },
       note: `GET /v2/containers/{id}?include=shipment, 50 connections split across the instances, worst instance's p99, ${seconds} s; ${cores} cores`,
     });
   }

@@ -4,7 +4,8 @@
  *
  * - full sync into an empty cache, as a ratio to fetching and JSON-parsing the very same pages
  *   (the URLs the sync requested, replayed in order) without validation or writes; target <= 2.0
- * - incremental sync after 100 containers changed, against the same kind of bare transfer
+ * - incremental sync after 100 containers changed, against the same kind of bare transfer; target
+ *   <= 1.5 (issue 39) in at most 2 requests
  * - main-thread event-loop lag p99 during the full sync (perf_hooks.monitorEventLoopDelay), as a
  *   ratio to the p99 of the same loop idle; target (issue 22): p99 at most 16 ms absolute. Sampled
  *   every millisecond: a sample reads as the resolution plus the delay, so a coarser resolution
@@ -200,7 +201,7 @@ try {
     value: median(incMs),
     baseline: median(incBare),
     unit: 'ms',
-    target: { max: 2 },
+    target: { max: 1.5 },
     note: `median of ${INCREMENTAL_RUNS}; baseline: the same page URLs fetched and JSON-parsed. Before each run the changed records are read once, unmeasured, so the sync and its replay find the service with the same rendered copies.`,
   });
   reportResult({
@@ -209,7 +210,7 @@ try {
     baseline: 2,
     unit: 'requests',
     target: { max: 1 },
-    note: `the most requests one incremental sync made, against the goal of 2 (issue 22).`,
+    note: `the most requests one incremental sync made, against the goal of at most 2 (issues 22 and 39).`,
   });
 
   reportResult({

@@ -1,7 +1,11 @@
 /** The in-process rolling window behind the per-account and per-address request limits. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/shared/clock';
-import { RollingWindowLimiter } from '../../src/service/rate-limit';
+import {
+  RollingWindowLimiter,
+  SharedWindowLimiter,
+  type SharedWindows,
+} from '../../src/service/rate-limit';
 
 const START = Date.UTC(2026, 0, 10, 12);
 
@@ -42,5 +46,58 @@ describe('RollingWindowLimiter', () => {
     clock.advance(60_001);
     expect(limiter.retryAfterSeconds('once')).toBe(0);
     expect(limiter.take('once').allowed).toBe(true);
+  });
+});
+
+describe('SharedWindowLimiter', () => {
+  /** The database's budgets, as far as the limiter sees them: counts hits, one at a time. */
+  function countingWindows(limit: number) {
+    let hits = 0;
+    const statements: number[] = [];
+    let release: (() => void) | undefined;
+    const windows: SharedWindows = {
+      async take(_key, _limit, _windowMs, nowMs, count) {
+        statements.push(count);
+        // The first statement is held until released, as a slow round trip would be.
+        if (statements.length === 1) await new Promise<void>((r) => (release = r));
+        const granted = Math.max(0, Math.min(count, limit - hits));
+        hits += granted;
+        return { granted, oldestMs: nowMs };
+      },
+      prune: async () => undefined,
+    };
+    return { windows, statements, release: () => release?.(), hits: () => hits };
+  }
+
+  it('sends the takes that arrive during a statement together, never past the limit', async () => {
+    const budget = countingWindows(5);
+    const limiter = new SharedWindowLimiter(budget.windows, 'requests', new ManualClock(START), 5);
+    const answers = Array.from({ length: 12 }, () => limiter.take('account'));
+    await vi.waitFor(() => expect(budget.statements).toEqual([1]));
+    budget.release();
+    const results = await Promise.all(answers);
+    // One statement for the first take, one for the eleven that waited behind it.
+    expect(budget.statements).toEqual([1, 11]);
+    expect(results.filter((r) => r.allowed)).toHaveLength(5);
+    expect(results.slice(0, 5).every((r) => r.allowed)).toBe(true);
+    expect(results.slice(5)).toEqual(
+      Array.from({ length: 7 }, () => ({ allowed: false, retryAfterSeconds: 60 })),
+    );
+    expect(budget.hits()).toBe(5);
+  });
+
+  it('fails every take of a statement that failed, and takes the next ones anew', async () => {
+    let fail = true;
+    const windows: SharedWindows = {
+      async take(_key, _limit, _windowMs, _nowMs, count) {
+        if (fail) throw new Error('connection lost');
+        return { granted: count, oldestMs: null };
+      },
+      prune: async () => undefined,
+    };
+    const limiter = new SharedWindowLimiter(windows, 'requests', new ManualClock(START), 5);
+    await expect(limiter.take('account')).rejects.toThrow('connection lost');
+    fail = false;
+    expect(await limiter.take('account')).toEqual({ allowed: true });
   });
 });

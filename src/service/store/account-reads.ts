@@ -15,8 +15,11 @@ import type {
 
 import { containingText as containing } from './like';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
-import { memoizedKeyRead } from './key-memo';
+import { frozenRows, memoizedKeyRead, sharedReads } from './key-memo';
 import { preparedRead } from './prepared-read';
+
+/** List pages of keys kept per account reader (each up to 100 short rows). */
+const PAGES_KEPT = 64;
 
 export interface PageWindow {
   size: number;
@@ -86,6 +89,8 @@ export class AccountReads {
   /** The keys of one owned row, read on every detail request: compiled once. */
   private readonly containerKeyRead;
   private readonly shipmentKeyRead;
+  /** Unfiltered and number/updated_at pages, shared while unchanged (key-memo.ts). */
+  private readonly sharedPages;
 
   constructor(private readonly db: Kysely<Database>) {
     const keyRead = (table: 'containers' | 'shipments') =>
@@ -102,6 +107,12 @@ export class AccountReads {
       );
     this.containerKeyRead = keyRead('containers');
     this.shipmentKeyRead = keyRead('shipments');
+    this.sharedPages = sharedReads<ListPage<Versioned<{ id: string; updated_at: string }>>>(
+      db,
+      (page) =>
+        Object.freeze({ total: page.total, rows: frozenRows(page.rows) as typeof page.rows }),
+      PAGES_KEPT,
+    );
   }
 
   /** Ids of the records whose value of a custom field matches. */
@@ -190,6 +201,19 @@ export class AccountReads {
     /** The total when the caller still knows it (nothing written since): not counted again. */
     knownTotal?: number,
   ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
+    const read = () => this.readContainerKeys(accountId, filter, page, knownTotal);
+    // A custom field's values are not among the rendered tables whose writes end what is kept.
+    if (filter.customFields?.length) return read();
+    const key = JSON.stringify([accountId, filter.number, filter.updatedSince, page]);
+    return this.sharedPages(key, read);
+  }
+
+  private async readContainerKeys(
+    accountId: string,
+    filter: ContainerListFilter,
+    page: PageWindow,
+    knownTotal: number | undefined,
+  ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
     let base = this.db.selectFrom('containers').where('account_id', '=', accountId);
     if (filter.number) base = base.where('number', '=', filter.number);
     for (const match of filter.customFields ?? []) {
@@ -197,21 +221,35 @@ export class AccountReads {
     }
     const since = filter.updatedSince;
     if (since) base = base.where('updated_at', '>=', since);
-    const unfiltered = isUnfiltered(filter);
+    const keys = base
+      .select(['id', 'updated_at'])
+      .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
+      .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
+      .orderBy('id', 'desc')
+      .limit(page.size)
+      .offset(page.offset);
+    if (knownTotal !== undefined) return { total: knownTotal, rows: await keys.execute() };
+    if (isUnfiltered(filter)) {
+      // The kept count rides on the page's rows: one round trip where two went before. A page
+      // past the end has no row to carry it and asks for it on its own.
+      const rows = await keys
+        .select((eb) =>
+          eb
+            .selectFrom('account_record_counts')
+            .select('containers')
+            .where('account_id', '=', accountId)
+            .as('total'),
+        )
+        .execute();
+      if (rows.length === 0) return { ...(await this.recordCount(accountId, 'containers')), rows };
+      return {
+        total: Number(rows[0]!.total ?? 0),
+        rows: rows.map(({ total: _total, ...key }) => key),
+      };
+    }
     const [{ total }, rows] = await Promise.all([
-      knownTotal !== undefined
-        ? { total: knownTotal }
-        : unfiltered
-          ? this.recordCount(accountId, 'containers')
-          : base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
-      base
-        .select(['id', 'updated_at'])
-        .$if(carriesRowVersions(this.db), (qb) => qb.select(rowVersion('containers')))
-        .orderBy(since ? 'updated_at' : 'created_at', since ? 'asc' : 'desc')
-        .orderBy('id', 'desc')
-        .limit(page.size)
-        .offset(page.offset)
-        .execute(),
+      base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      keys.execute(),
     ]);
     return { total: Number(total), rows };
   }

@@ -102,11 +102,56 @@ export function createPostgresPool(
   // is idle (and then emits it again on the pool); a checked-out one (a transaction between
   // statements) has no other listener. Unhandled, either would end the process. Each client is
   // reported once, from its own listener; the pool's copy is the same error.
+  const naming = statementNames();
   pool.on('connect', (client) => {
     client.on('error', onConnectionError);
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    // Kysely passes (text, values); anything else (a cursor, a config object) goes as it came.
+    client.query = ((...args: unknown[]) => {
+      const [text, values] = args;
+      const name = typeof text === 'string' && args.length === 2 ? naming(text) : undefined;
+      return name ? query({ name, text, values }) : query(...args);
+    }) as typeof client.query;
   });
   pool.on('error', () => undefined);
   return pool;
+}
+
+/** Uses of one statement text before it is prepared by name on each connection. */
+const USES_BEFORE_NAMING = 16;
+/** Named statements per pool: each connection keeps a plan for each (server memory). */
+const MAX_NAMED = 128;
+/** Statement texts counted at a time (the count starts over when full). */
+const MAX_COUNTED = 4096;
+
+/**
+ * The names of statements worth preparing once per connection: PostgreSQL parses and plans an
+ * unnamed statement on every run, which for the service's small indexed reads costs about as
+ * much as running them. A text run often gets a name (the first MAX_NAMED such); it is then
+ * parsed and planned once per connection. Texts reading `*` are never named: a column added by
+ * a newer instance's migration would change the prepared result and fail it.
+ */
+function statementNames(): (text: string) => string | undefined {
+  const named = new Map<string, string>();
+  const uses = new Map<string, number>();
+  return (text) => {
+    const name = named.get(text);
+    if (name || named.size >= MAX_NAMED) return name;
+    const count = (uses.get(text) ?? 0) + 1;
+    if (count < USES_BEFORE_NAMING) {
+      if (uses.size >= MAX_COUNTED) uses.clear();
+      uses.set(text, count);
+      return undefined;
+    }
+    if (/(^|[\s,(])("?\w+"?\.)?\*(\s|,|$)/.test(text.replace(/count\(\*\)/gi, ''))) {
+      uses.set(text, -Infinity); // never named
+      return undefined;
+    }
+    uses.delete(text);
+    const fresh = `quayside_${named.size + 1}`;
+    named.set(text, fresh);
+    return fresh;
+  };
 }
 
 const CONNECTION_CODES = new Set([

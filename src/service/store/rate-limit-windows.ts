@@ -2,7 +2,7 @@
  * Rolling-window request budgets kept in PostgreSQL, so every instance draws on one budget per
  * account. A budget's row holds its hits counted per second of the window (at most one entry a
  * second, however high the limit); a take is one statement: an upsert on that row that drops the
- * seconds that left the window and counts this hit only while the rest sum to less than `limit`.
+ * seconds that left the window and counts as many of the asked hits as fit under `limit`.
  * PostgreSQL runs concurrent upserts of one row one after another, each on the row the previous
  * one left, so no two instances can both take the last place in a window.
  */
@@ -10,7 +10,8 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './schema';
 
 export interface WindowTake {
-  allowed: boolean;
+  /** How many of the asked hits were counted (the others are refused). */
+  granted: number;
   /** Start (ms) of the oldest second with hits still in the window; null when none. */
   oldestMs: number | null;
 }
@@ -18,32 +19,46 @@ export interface WindowTake {
 export class RateLimitWindows {
   constructor(private readonly db: Kysely<Database> | Transaction<Database>) {}
 
-  /** Records a hit on `key` at `nowMs` when fewer than `limit` fall within `windowMs`. */
-  async take(key: string, limit: number, windowMs: number, nowMs: number): Promise<WindowTake> {
+  /**
+   * Records up to `count` hits on `key` at `nowMs`, as many as keep the hits within `windowMs`
+   * at `limit` or fewer.
+   */
+  async take(
+    key: string,
+    limit: number,
+    windowMs: number,
+    nowMs: number,
+    count = 1,
+  ): Promise<WindowTake> {
     const second = String(Math.floor(nowMs / 1000));
     const cutoff = nowMs - windowMs;
     // The seconds still inside the window, as (key, value) rows of the stored object.
     const inWindow = sql`jsonb_each(w.hits::jsonb) AS e WHERE e.key::bigint * 1000 > ${cutoff}::bigint`;
     const taken = sql`coalesce(sum(e.value::text::bigint), 0)`;
+    const granted = sql`greatest(0, least(${count}::bigint, ${limit}::bigint - ${taken}))`;
+    const first = Math.max(0, Math.min(count, limit));
+    // `refused`: how many of this take's hits did not fit.
     const { rows } = await sql<{ hits: string; refused: number }>`
       INSERT INTO rate_limit_windows AS w (key, hits, refused, last_at_ms)
-      VALUES (${key}, ${JSON.stringify({ [second]: 1 })}, 0, ${nowMs}::bigint)
+      VALUES (${key}, ${JSON.stringify(first ? { [second]: first } : {})}, ${count - first},
+        ${nowMs}::bigint)
       ON CONFLICT (key) DO UPDATE SET
         hits = (
           SELECT (coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb)
-            || CASE WHEN ${taken} < ${limit}::bigint
+            || CASE WHEN ${granted} > 0
                  THEN jsonb_build_object(${second}::text, coalesce(
-                   max(CASE WHEN e.key = ${second}::text THEN e.value::text::bigint END), 0) + 1)
+                   max(CASE WHEN e.key = ${second}::text THEN e.value::text::bigint END), 0)
+                   + ${granted})
                  ELSE '{}'::jsonb END)::text
           FROM ${inWindow}
         ),
-        refused = (SELECT CASE WHEN ${taken} < ${limit}::bigint THEN 0 ELSE 1 END FROM ${inWindow}),
+        refused = (SELECT ${count}::bigint - ${granted} FROM ${inWindow}),
         last_at_ms = ${nowMs}::bigint
       RETURNING hits, refused`.execute(this.db);
     const row = rows[0]!;
     const seconds = Object.keys(JSON.parse(row.hits) as Record<string, number>).map(Number);
     return {
-      allowed: Number(row.refused) === 0,
+      granted: count - Number(row.refused),
       oldestMs: seconds.length ? Math.min(...seconds) * 1000 : null,
     };
   }

@@ -5,7 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { renderedTableWrites } from './db';
-import { memoizedKeyRead } from './key-memo';
+import { frozenRows, memoizedKeyRead, sharedReads } from './key-memo';
 import { preparedRead } from './prepared-read';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
 import type {
@@ -31,14 +31,21 @@ export interface OwnedRowKey {
   row_version?: string;
 }
 
+/** Sets of keys kept (a list page's includes: up to 100 ids each). */
+const KEY_SETS_KEPT = 256;
+
 export class ResourceRows {
   /** One row's key by id, compiled once (see keysOf): what a detail's include reads. */
   private readonly keyReads = new Map<
     'containers' | 'shipments',
     (id: string) => Promise<readonly OwnedRowKey[]>
   >();
+  /** Keys of several rows (a list page's includes), shared while unchanged (key-memo.ts). */
+  private readonly sharedKeys;
 
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: Db) {
+    this.sharedKeys = sharedReads<readonly OwnedRowKey[]>(db, frozenRows, KEY_SETS_KEPT);
+  }
 
   /**
    * The keys of rows by id. A single id (a detail request's include, on every request) is read
@@ -54,7 +61,9 @@ export class ResourceRows {
         .select(['id', 'updated_at', 'account_id'])
         .$if(carriesRowVersions(db), (q) => q.select(rowVersion(table)));
     if (ids.length !== 1 || db.isTransaction) {
-      return select(db.selectFrom(table)).where('id', 'in', ids).execute();
+      return this.sharedKeys(`${table}:${ids.join(',')}`, () =>
+        select(db.selectFrom(table)).where('id', 'in', ids).execute(),
+      );
     }
     let read = this.keyReads.get(table);
     if (!read) {

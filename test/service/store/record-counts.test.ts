@@ -29,6 +29,10 @@ describe('list totals from the kept per-account counts', () => {
     await seedShipment(t, t.accountB, 'MEDU1000003');
     expect(await totals()).toEqual({ containers: 4, shipments: 2 });
     expect(await totals(t.keyB)).toEqual({ containers: 2, shipments: 1 });
+    // A page past the end has no row to carry the count and still says how many there are.
+    const beyond = await t.get('/containers?page[size]=1&page[number]=9');
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.meta.total).toBe(4);
     // A filtered list still counts its own rows.
     const since = await t.get(
       '/containers?page[size]=1&filter[updated_at][start]=2000-01-01T00:00:00Z',
@@ -62,6 +66,10 @@ describe('list totals from the kept per-account counts', () => {
     });
     expect(await totals()).toEqual({ containers: 4, shipments: 2 });
     expect(await totals(t.keyB)).toEqual({ containers: 2, shipments: 1 });
+    // A page past the end has no row to carry the count and still says how many there are.
+    const beyond = await t.get('/containers?page[size]=1&page[number]=9');
+    expect(beyond.body.data).toEqual([]);
+    expect(beyond.body.meta.total).toBe(4);
     await seedShipment(t, t.accountB, 'MEDU1000004');
     expect(await totals(t.keyB)).toEqual({ containers: 4, shipments: 2 });
   });
