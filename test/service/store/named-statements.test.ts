@@ -2,12 +2,13 @@
  * PostgreSQL prepares the service's most-run statements once per connection (store/dialect.ts).
  * A newer instance's migration adding a column must not break the ones already running: the
  * prepared reads keep answering, and reads of whole rows (never prepared) show the row as it now
- * is. Runs on both stores; the schema change is PostgreSQL's.
+ * is. PostgreSQL only: on SQLite one process owns the file (no other instance migrates it
+ * under a running one), and nothing is prepared by name.
  */
-import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { storeKindOf } from '../../../src/service/store/dialect';
-import { seedShipment, startTestService, type TestService } from '../helpers';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
+import { openServiceDatabase, sql } from '../../support/service-database';
+import { testStoreKind } from '../../support/store-kinds';
 
 let t: TestService | undefined;
 afterEach(async () => {
@@ -15,11 +16,13 @@ afterEach(async () => {
   t = undefined;
 });
 
-describe('statements run often', () => {
+describe.runIf(testStoreKind() === 'postgres')('statements run often', () => {
   it('keep answering after another instance adds a column', async () => {
     t = await startTestService({ requestsPerMinute: 1_000 });
     await seedShipment(t, t.accountA, 'MEDU1000001');
-    const db = t.service.store.context.db;
+    // A second connection, as another instance would have: the service's own is not reachable.
+    const opened = await openServiceDatabase(t);
+    const { db } = opened;
     const list = await t.get('/containers?include=shipment');
     const id = list.body.data[0].id as string;
     /** Changes the container, so its next detail reads the whole row again. */
@@ -33,10 +36,8 @@ describe('statements run often', () => {
       expect((await t.get(`/containers/${id}?include=shipment`)).status).toBe(200);
       expect((await t.get('/containers?include=shipment')).status).toBe(200);
     }
-    if (storeKindOf(db) === 'postgres') {
-      await sql`ALTER TABLE containers ADD COLUMN added_later text`.execute(db);
-      await sql`ALTER TABLE shipments ADD COLUMN added_later text`.execute(db);
-    }
+    await sql`ALTER TABLE containers ADD COLUMN added_later text`.execute(db);
+    await sql`ALTER TABLE shipments ADD COLUMN added_later text`.execute(db);
     await touch(21);
     const detail = await t.get(`/containers/${id}?include=shipment`);
     expect(detail.status).toBe(200);
@@ -44,5 +45,6 @@ describe('statements run often', () => {
     const again = await t.get('/containers?include=shipment');
     expect(again.status).toBe(200);
     expect(again.body.data[0].attributes.pod_full_out_chassis_number).toBe('CH-21');
+    await opened.close();
   });
 });
