@@ -274,6 +274,15 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     meta: { sortKey: 'holdsCount', label: 'Holds' },
     cell: cell((r) => <HoldsCell row={r} />),
   }),
+  // Money beside the deadline and the holds that run it up: in view at 1280 px whatever the
+  // widths of the columns after it.
+  helper.display({
+    id: 'fees',
+    header: 'Cost',
+    size: 110,
+    meta: { sortKey: 'feesAmount', label: 'Cost (fees, demurrage, per diem)' },
+    cell: cell((r, now, costs) => <CostCell row={r} now={now} costs={costs} />),
+  }),
   helper.display({
     id: 'pod',
     header: 'Location',
@@ -334,13 +343,6 @@ export const BOARD_COLUMN_DEFS: ColumnDef<BoardLine, unknown>[] = [
     size: 130,
     meta: { sortKey: 'pickupAppointmentAt', label: 'Appointment' },
     cell: cell((r) => formatShortDateTime(r.pickupAppointmentAt, rowPlaceZone(r))),
-  }),
-  helper.display({
-    id: 'fees',
-    header: 'Cost',
-    size: 110,
-    meta: { sortKey: 'feesAmount', label: 'Cost (fees, demurrage, per diem)' },
-    cell: cell((r, now, costs) => <CostCell row={r} now={now} costs={costs} />),
   }),
   helper.display({
     id: 'vessel',
