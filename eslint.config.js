@@ -142,6 +142,33 @@ export default tseslint.config(
     },
   },
   {
+    // AppCore orchestrates the desktop's parts; the parts (sync, cache, alerts, the service link,
+    // the morning watch, the launcher) never reach back up into it.
+    files: [
+      'src/main/sync/**/*.ts',
+      'src/main/cache/**/*.ts',
+      'src/main/alerts/**/*.ts',
+      'src/main/connection/**/*.ts',
+      'src/main/morning/**/*.ts',
+      'src/main/service-launcher/**/*.ts',
+    ],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [electronOutsideItsFolder],
+          patterns: [
+            mainBoundary,
+            {
+              group: ['**/core/**', '**/core'],
+              message: 'AppCore uses these parts; they never import it (main/core).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/main/electron/**/*.ts'],
     rules: {
       'no-restricted-imports': [

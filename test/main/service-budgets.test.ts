@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { ServiceBudgets } from '../../src/main/core/service-connection';
+import { ServiceBudgets } from '../../src/main/connection/service-connection';
 import { ManualClock } from '../../src/shared/clock';
 
 it('gives every call to one configured service the same request budget', () => {

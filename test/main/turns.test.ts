@@ -1,6 +1,6 @@
 /** The main thread's turn scheduler: waiting slices resume one per turn of the event loop. */
 import { describe, expect, it } from 'vitest';
-import { inTurns, nextTurn } from '../../src/main/core/turns';
+import { inTurns, nextTurn } from '../../src/main/turns';
 
 describe('nextTurn', () => {
   it('lets I/O-phase work run between any two slices, whichever task they belong to', async () => {

@@ -35,6 +35,8 @@ const crossings: [string, string, string, string][] = [
   ['renderer → main', 'src/renderer/views/probe.ts', 'AppCore', '../../main/core/app-core'],
   ['shared → Node', 'src/shared/probe.ts', 'readFileSync', 'node:fs'],
   ['main outside electron → electron', 'src/main/core/probe.ts', 'app', 'electron'],
+  ['main/sync → main/core', 'src/main/sync/probe.ts', 'AppCore', '../core/app-core'],
+  ['main/cache → main/core', 'src/main/cache/probe.ts', 'AppCore', '../core/app-core'],
   ['service outside the store → Kysely', 'src/service/webhooks/probe.ts', 'sql', 'kysely'],
   ['embedded → Kysely', 'src/embedded/probe.ts', 'sql', 'kysely'],
   ['a test outside test/support → Kysely', 'test/service/probe.test.ts', 'sql', 'kysely'],

@@ -5,7 +5,7 @@
  */
 import type { AppClock, AppInfo, CacheInfo, SyncStatus } from '../../shared/bridge';
 import { ScaledClock, systemClock, type Clock } from '../../shared/clock';
-import { isLoopback } from './service-connection';
+import { isLoopback } from '../connection/service-connection';
 import { applySettingsPatch, type Settings, type SettingsPatch } from '../../shared/settings';
 import { AlertCenter } from '../alerts/alert-center';
 import { MorningWatch } from '../morning/morning-watch';
@@ -26,7 +26,7 @@ import { pendingTrackingRequests } from './service-requests';
 import { BridgeEventBus } from './event-bus';
 import { bridgeHandlers, type HandlerContext } from './handlers';
 import type { SecretStore } from './secret-store';
-import { ServiceBudgets, type ServiceConnection } from './service-connection';
+import { ServiceBudgets, type ServiceConnection } from '../connection/service-connection';
 
 const EMBEDDED_SYNC_REAL_MS = 15_000;
 

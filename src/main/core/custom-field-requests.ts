@@ -6,7 +6,7 @@
 import type { CustomFieldEntry, CustomFieldsResult } from '../../shared/bridge';
 import type { CustomFieldDefinitionRecord } from '../cache/custom-fields';
 import { call } from './service-requests';
-import type { ServiceBudgets, ServiceConnection } from './service-connection';
+import type { ServiceBudgets, ServiceConnection } from '../connection/service-connection';
 
 export const OFFLINE_EDIT_MESSAGE =
   'The tracking service cannot be reached, so the change was not saved. Try again when the app is back online.';

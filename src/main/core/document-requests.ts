@@ -5,7 +5,7 @@
  */
 import { documentRecord, includedIndex, type DocumentRecord } from '../../shared/document-record';
 import type { DeliveryOrderAttribute } from '../../shared/api/delivery-order';
-import type { ServiceBudgets, ServiceConnection } from './service-connection';
+import type { ServiceBudgets, ServiceConnection } from '../connection/service-connection';
 
 export class DocumentRequestError extends Error {}
 

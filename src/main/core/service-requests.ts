@@ -8,9 +8,9 @@ import type {
   TrackingRequestDraft,
   TrackingRequestRow,
 } from '../../shared/bridge';
-import type { ServiceBudgets, ServiceConnection } from './service-connection';
+import type { ServiceBudgets, ServiceConnection } from '../connection/service-connection';
 
-export type { ServiceConnection } from './service-connection';
+export type { ServiceConnection } from '../connection/service-connection';
 
 const FAILED_REASONS: Record<string, string> = {
   not_found: 'The shipping line does not know this number. Check it, and the line, then try again.',

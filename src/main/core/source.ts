@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { CACHE_FILE } from '../cache/cache';
 import type { Settings } from '../../shared/settings';
-import { serviceIdentity } from './service-connection';
+import { serviceIdentity } from '../connection/service-connection';
 
 export interface Source {
   /** "demo", "remote:<digest of address and key>", or "unconfigured". */

@@ -6,7 +6,7 @@
 import type { TruckerRecord } from '../../shared/desktop';
 import { OFFLINE_EDIT_MESSAGE } from './custom-field-requests';
 import { call } from './service-requests';
-import type { ServiceBudgets, ServiceConnection } from './service-connection';
+import type { ServiceBudgets, ServiceConnection } from '../connection/service-connection';
 import { truckerOf } from '../sync/truckers';
 
 /** The service's limit of containers per PATCH /containers. */

@@ -7,7 +7,7 @@
  * start the next attempt waits a backoff (1 s doubling to 30 s, back to 1 s after a good start),
  * and `retryNow` (the user's "Sync now") skips the wait.
  */
-import type { ServiceConnection } from '../core/service-connection';
+import type { ServiceConnection } from '../connection/service-connection';
 import {
   OPTIONS_ENV,
   type EmbeddedControlMessage,

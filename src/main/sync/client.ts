@@ -5,8 +5,8 @@
  * injected clock; the timeout is wall-clock time (it guards a real socket).
  */
 import type { Clock } from '../../shared/clock';
-import { isLoopback } from '../core/service-connection';
-import { RequestBudget } from './request-budget';
+import { isLoopback } from '../connection/service-connection';
+import { RequestBudget } from '../connection/request-budget';
 import { parseJsonSliced } from './sliced-json';
 import { collectionEnvelope } from './validate';
 

@@ -8,7 +8,7 @@ import { MAX_DOCUMENT_BYTES, sniffDocumentType } from '../../shared/documents';
 import { documentRecord, includedIndex, isObject, text } from '../../shared/document-record';
 import { recordedOrder, type RecordedDeliveryOrder } from '../../shared/delivery-order';
 import type { DocumentCache } from '../cache/document-cache';
-import type { RequestBudget } from './request-budget';
+import type { RequestBudget } from '../connection/request-budget';
 import { V2Error, type V2Client } from './client';
 
 /** Far more than one account uploads between two runs; bounds a run against a runaway list. */

@@ -33,8 +33,8 @@ import { isoString } from '../../shared/clock';
 import type { RouteMapRecord } from '../cache/interface';
 import { V2Client, V2Error, type V2ClientOptions } from './client';
 import type { SkippedRecord } from './validate';
-import type { RequestBudget } from './request-budget';
-import { ServiceBudgets, type ServiceConnection } from '../core/service-connection';
+import type { RequestBudget } from '../connection/request-budget';
+import { ServiceBudgets, type ServiceConnection } from '../connection/service-connection';
 import {
   commitRun,
   PHASES,

@@ -5,7 +5,7 @@
  */
 import { isoString } from '../../shared/clock';
 import type { RouteMapRecord } from '../cache/interface';
-import { nextTurn } from '../core/turns';
+import { nextTurn } from '../turns';
 import { V2Error, type V2Client } from './client';
 import { HOUR, PHASES, STATE, type SyncContext } from './run-state';
 

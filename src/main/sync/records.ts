@@ -13,7 +13,7 @@ import type {
 } from '../../shared/cached-resources';
 import type { CollectionPage } from './client';
 import { checkRecords, typeOf } from './validate';
-import { nextTurn } from '../core/turns';
+import { nextTurn } from '../turns';
 import type { CustomFieldValueRecord, CustomFieldValueSet } from '../cache/custom-fields';
 import {
   reportSkipped,

@@ -19,7 +19,7 @@
  * syntax as a whole) goes through `JSON.parse` of the text with those arrays emptied, so the
  * result and the errors are JSON.parse's: malformed text throws a SyntaxError.
  */
-import { nextTurn } from '../core/turns';
+import { nextTurn } from '../turns';
 
 /** Bodies shorter than this are parsed in one call (well under a millisecond). */
 const SLICE_FROM_CHARS = 128 * 1024;

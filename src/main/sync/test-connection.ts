@@ -1,7 +1,7 @@
 /** Checks a service address and key before they are saved, and says what is wrong in plain words. */
 import { systemClock, type Clock } from '../../shared/clock';
 import { V2Client, V2Error } from './client';
-import type { ServiceBudgets } from '../core/service-connection';
+import type { ServiceBudgets } from '../connection/service-connection';
 import { collectionEnvelope } from './validate';
 import { HISTORY_CYCLE_HOURS } from '../../shared/sync-cadence';
 

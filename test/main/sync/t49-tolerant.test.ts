@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { BUDGET_WAIT_MESSAGE, SyncEngine } from '../../../src/main/sync/engine';
-import { RequestBudget } from '../../../src/main/sync/request-budget';
+import { RequestBudget } from '../../../src/main/connection/request-budget';
 import { testConnection } from '../../../src/main/sync/test-connection';
 import { checkRecord, type SkippedRecord } from '../../../src/main/sync/validate';
 import type { SyncStatus } from '../../../src/shared/bridge';

@@ -6,7 +6,7 @@ import { resolveFind } from '../../cache/find-resolver';
 import { NO_COST, addCost, containerCost } from '../../../shared/cost-clock';
 import { buildWorklist, worklistCounts } from '../../../shared/worklist';
 import { BridgeHandlerError } from '../../bridge/dispatcher';
-import { inTurns, nextTurn } from '../turns';
+import { inTurns, nextTurn } from '../../turns';
 import type { DomainHandlers, HandlerContext } from './context';
 
 export const boardHandlers = (

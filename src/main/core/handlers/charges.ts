@@ -8,7 +8,7 @@ import {
 } from '../../../shared/charges/statement';
 import { BridgeHandlerError } from '../../bridge/dispatcher';
 import { HISTORY_ALERT_KINDS, chargesInput } from '../../cache/charges-input';
-import { nextTurn } from '../turns';
+import { nextTurn } from '../../turns';
 import { nowIso, type DomainHandlers, type HandlerContext } from './context';
 
 function containerCharges(ctx: HandlerContext, id: string): ContainerCharges | null {

@@ -11,7 +11,7 @@ import type { CacheStore } from '../../cache/interface';
 import type { SyncEngine } from '../../sync/engine';
 import type { BridgeEventBus } from '../event-bus';
 import type { SecretStore } from '../secret-store';
-import type { ServiceBudgets, ServiceConnection } from '../service-connection';
+import type { ServiceBudgets, ServiceConnection } from '../../connection/service-connection';
 
 export interface HandlerContext {
   appInfo: AppInfo;

@@ -4,7 +4,7 @@
  * budget, so "under 100 requests a minute" holds per service, not per run.
  */
 import type { Clock } from '../../shared/clock';
-import { RequestBudget } from '../sync/request-budget';
+import { RequestBudget } from './request-budget';
 
 export interface ServiceConnection {
   baseUrl: string;
