@@ -17,7 +17,7 @@ import type { BoardRow, ContainerDetail } from '../../shared/desktop';
 import { TruckerAssign } from '../board/TruckerAssign';
 import { quayside } from '../bridge';
 import { LfdCell, ReadinessCell } from '../board/columns';
-import { ChargesSection } from '../components/ChargesSection';
+import { ChargesSection } from '../charges/ChargesSection';
 import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
@@ -32,7 +32,11 @@ import {
 } from '../lib/format';
 import { navigate } from '../lib/navigation';
 import { RouteMap } from '../map/RouteMap';
-import { CustomFieldsPanel, RefreshNowButton, useOffline } from './CustomFields';
+import {
+  CustomFieldsPanel,
+  RefreshNowButton,
+  useOffline,
+} from '../custom-fields/CustomFieldsPanel';
 import { describeFailure } from '../hooks/use-bridge';
 
 const SOURCE_LABELS: Record<string, string> = {

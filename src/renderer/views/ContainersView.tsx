@@ -20,7 +20,7 @@ import {
   CustomFieldFilters,
   customFieldFilters,
   type CustomFieldFilterState,
-} from '../board/CustomFieldFilters';
+} from '../custom-fields/CustomFieldFilters';
 import { useBoardPages } from '../board/use-board-pages';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';

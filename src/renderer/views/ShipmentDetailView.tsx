@@ -5,8 +5,8 @@ import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { useNow } from '../hooks/use-now';
 import { formatDateTime, statusLabel } from '../lib/format';
-import { CustomerChargesPanel } from '../components/CustomerChargesPanel';
-import { CustomFieldsPanel } from './CustomFields';
+import { CustomerChargesPanel } from '../charges/CustomerChargesPanel';
+import { CustomFieldsPanel } from '../custom-fields/CustomFieldsPanel';
 
 export function ShipmentDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();

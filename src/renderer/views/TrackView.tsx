@@ -4,7 +4,7 @@ import {
   setTrackCustomFields,
   trackCustomFieldValues,
   useTrackCustomFields,
-} from './TrackCustomFields';
+} from '../custom-fields/TrackCustomFields';
 import { REQUEST_TYPES, type InferredNumber, type TrackingRequestRow } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { RequestStatus } from '../components/RequestStatus';

@@ -8,7 +8,7 @@ import type { CustomFieldEntry } from '../../shared/bridge';
 import { quayside } from '../bridge';
 import { useAsync } from '../hooks/use-async';
 import { describeFailure } from '../hooks/use-bridge';
-import { FieldInput, draftOf, valueOf } from './CustomFields';
+import { FieldInput, draftOf, valueOf } from './CustomFieldsPanel';
 
 type Drafts = Record<string, string | string[]>;
 
