@@ -23,7 +23,7 @@ import {
   createRouteMapService,
   LegTrackMemo,
   loadRouteMapData,
-} from '../src/service/routing/route-builder';
+} from '../src/service/routing/route-map-service';
 import { memoryPositionHistory, memoryRouteMapCopies } from '../test/support/memory-routing';
 import type { ContainersTable, ShipmentsTable } from '../src/service/store/schema';
 import { ManualClock } from '../src/shared/clock';

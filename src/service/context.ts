@@ -4,7 +4,7 @@ import type { CustomFields } from './custom-fields';
 import type { Documents } from './documents';
 import type { DocumentBudget } from './documents/budget';
 import type { VesselPositionHistory } from './routing/positions';
-import type { RouteMapService } from './routing/route-builder';
+import type { RouteMapService } from './routing/route-map-service';
 import type { AccountStore } from './store/accounts';
 import type { ReferenceData } from './store/reference';
 import type { ServiceStorage } from './store';

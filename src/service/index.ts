@@ -14,7 +14,7 @@ import { Documents } from './documents';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';
 import { marineSeaRoutes } from './routing/sea-routes-client';
-import { createRouteMapService } from './routing/route-builder';
+import { createRouteMapService } from './routing/route-map-service';
 import { loadInlandLeg } from './routing/inland-source';
 import type { AccountStore } from './store/accounts';
 import { resolveSecretKey, SecretBox } from './security/secret-box';

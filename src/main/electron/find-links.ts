@@ -5,7 +5,7 @@
  */
 import { app } from 'electron';
 import { FIND_PROTOCOL } from '../../shared/find-link';
-import { findRouteOfArgs, findRouteOfLink } from '../desktop/find-route';
+import { findRouteOfArgs, findRouteOfLink } from '../desktop/find-link-target';
 
 /**
  * Registers the protocol and calls `open` with the renderer route of every link that arrives.
@@ -16,7 +16,7 @@ export function handleFindLinks(open: (route: string) => void): { windowReady():
   // Only an installed app claims the scheme: a run from a checkout (tests among them) never
   // rewrites the OS's handler for it. The installers declare it too (electron-builder.yml).
   // Reviewed: a link only ever becomes a renderer route through findRouteOfLink, which accepts a
-  // container or shipment reference and nothing else (test/main/desktop/find-route.test.ts).
+  // container or shipment reference and nothing else (test/main/desktop/find-link-target.test.ts).
   if (app.isPackaged)
     app.setAsDefaultProtocolClient(FIND_PROTOCOL); /* eng-disable PROTOCOL_HANDLER_JS_CHECK */
   let pending: string | null = findRouteOfArgs(process.argv);

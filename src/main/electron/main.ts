@@ -29,7 +29,7 @@ import { privateDataDir, privateNewFiles } from '../private-data';
 import { ElectronSettingsStore } from './electron-settings-store';
 import { SECRET_KEY_ENV } from '../../shared/service-env';
 import { createSecretStore, embeddedServiceSecretKey } from './safe-storage-secret-store';
-import { notificationRoute } from '../desktop/notification-route';
+import { notificationRoute } from '../desktop/notification-target';
 import { handleFindLinks } from './find-links';
 import {
   appWindowIcon,

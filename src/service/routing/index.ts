@@ -1,7 +1,7 @@
 /**
  * The route map (`GET /containers/{id}/map_geojson`): the builder seam, the empty answer for a
  * container without route data, and the port calls the tracking engine stores on the shipment.
- * The service wires the map in src/service/index.ts (createRouteMapService in route-builder.ts).
+ * The service wires the map in src/service/index.ts (createRouteMapService in route-map-service.ts).
  */
 import type { RouteFeatureCollection } from '../../shared/api/resources';
 import type { PortCall } from '../feeds/normalize/shipment-facts';

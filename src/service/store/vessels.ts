@@ -5,7 +5,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { VesselPositionHistory } from '../routing/positions';
-import type { RouteDataSource } from '../routing/route-builder';
+import type { RouteDataSource } from '../routing/route-map-service';
 import type { TrackPoint } from '../routing/route-map';
 import type { Database, VesselPositionsTable, VesselsTable } from './schema';
 

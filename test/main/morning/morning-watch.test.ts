@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AlertCenter } from '../../../src/main/alerts/alert-center';
 import type { AlertNotification } from '../../../src/main/alerts/notifier';
 import { Cache } from '../../../src/main/cache/cache';
-import { notificationRoute } from '../../../src/main/desktop/notification-route';
+import { notificationRoute } from '../../../src/main/desktop/notification-target';
 import { MorningWatch } from '../../../src/main/morning/morning-watch';
 import { ManualClock } from '../../../src/shared/clock';
 import { DEFAULT_SETTINGS, type Settings } from '../../../src/shared/settings';

@@ -13,7 +13,7 @@ import {
   LegTrackMemo,
   type RouteDataSource,
   type RouteMapService,
-} from '../../../src/service/routing/route-builder';
+} from '../../../src/service/routing/route-map-service';
 import {
   etagMatches,
   isJourneyComplete,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findRouteOfArgs, findRouteOfLink } from '../../../src/main/desktop/find-route';
+import { findRouteOfArgs, findRouteOfLink } from '../../../src/main/desktop/find-link-target';
 import { findLink } from '../../../src/shared/find-link';
 
 describe('find links to renderer routes', () => {

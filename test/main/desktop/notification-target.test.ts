@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { notificationRoute } from '../../../src/main/desktop/notification-route';
+import { notificationRoute } from '../../../src/main/desktop/notification-target';
 
 describe('notification click', () => {
   it('opens the container the alert is about', () => {
