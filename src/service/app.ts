@@ -3,6 +3,7 @@
  * failure (including Fastify's own validation and body parsing errors) and the served OpenAPI.
  */
 import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -23,7 +24,7 @@ import { registerPartyRoutes } from './api/parties';
 import { registerReferenceRoutes } from './api/reference';
 import { registerSearchRoutes } from './api/search';
 import { registerShipmentRoutes } from './api/shipments';
-import { registerTrackingRequestRoutes } from './api/tracking-requests';
+import { trackingRequestRoutes } from './api/tracking-requests';
 import { registerVesselRouteRoutes } from './api/vessel-routes';
 import { registerWebhookIpRoutes } from './api/webhook-ips';
 import { registerWebhookRoutes } from './api/webhooks';
@@ -245,7 +246,9 @@ export function buildApp(
       v2.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
         reply.type('application/json').send(JSON.stringify(app.swagger())),
       );
-      registerTrackingRequestRoutes(v2, ctx);
+      // Route modules are plugins typed by their schemas (see api/http.ts, ApiPlugin).
+      const api = v2.withTypeProvider<TypeBoxTypeProvider>();
+      await api.register(trackingRequestRoutes, { ctx });
       registerShipmentRoutes(v2, ctx);
       registerContainerRoutes(v2, ctx);
       registerChargesRoutes(v2, ctx);

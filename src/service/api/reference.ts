@@ -18,7 +18,7 @@ import {
   type PositionsWindow,
 } from '../routing/vessel-positions';
 import { ROUTING_NOT_ENABLED } from './containers';
-import { unconfiguredLine } from './tracking-requests';
+import { unconfiguredLine } from '../tracking/requests';
 import { accountOf, sendDocument } from './http';
 import {
   renderMetro,
