@@ -14,7 +14,7 @@ import Fastify, {
 import { registerContainerActionRoutes } from './api/container-actions';
 import { registerChargesRoutes } from './api/charges';
 import { registerContainerRoutes } from './api/containers';
-import { registerCustomFieldRoutes } from './api/custom-fields';
+import { customFieldRoutes } from './api/custom-fields';
 import { registerDocumentSchemaRoutes } from './api/document-schemas';
 import { registerDocumentRoutes } from './api/documents';
 import { registerEmailSubmissionRoutes } from './api/email-submissions';
@@ -249,6 +249,7 @@ export function buildApp(
       // Route modules are plugins typed by their schemas (see api/http.ts, ApiPlugin).
       const api = v2.withTypeProvider<TypeBoxTypeProvider>();
       await api.register(trackingRequestRoutes, { ctx });
+      await api.register(customFieldRoutes, { ctx });
       registerShipmentRoutes(v2, ctx);
       registerContainerRoutes(v2, ctx);
       registerChargesRoutes(v2, ctx);
@@ -258,7 +259,6 @@ export function buildApp(
       registerDocumentRoutes(v2, ctx);
       registerEmailSubmissionRoutes(v2, ctx);
       registerDocumentSchemaRoutes(v2, ctx);
-      registerCustomFieldRoutes(v2, ctx);
       registerPartyRoutes(v2, ctx);
       registerContainerActionRoutes(v2, ctx);
       registerVesselRouteRoutes(v2, ctx);

@@ -32,6 +32,11 @@ export function sendDocument(reply: FastifyReply, status: number, body: unknown)
   return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));
 }
 
+/** 204 No Content: an empty answer. */
+export function sendNoContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
+}
+
 /** A page of a collection: its `data` (and `included`) with pagination links and meta. */
 export function sendCollection(
   request: CollectionRequest,
