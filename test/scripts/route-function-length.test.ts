@@ -22,7 +22,6 @@ const NOT_YET_SPLIT = new Set([
   'search.ts',
   'shipments.ts',
   'vessel-routes.ts',
-  'webhooks.ts',
 ]);
 
 interface LongFunction {

@@ -32,6 +32,11 @@ export function sendDocument(reply: FastifyReply, status: number, body: unknown)
   return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));
 }
 
+/** Plain JSON (not a JSON:API document), serialized by JSON.stringify. */
+export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).type('application/json').send(JSON.stringify(body));
+}
+
 /** 204 No Content: an empty answer. */
 export function sendNoContent(reply: FastifyReply): FastifyReply {
   return reply.code(204).send();
