@@ -170,3 +170,15 @@ export async function setDocumentTrackingMode(
   await documents.store.setTrackingMode(accountId, mode);
   return documentSettings(documents, accountId);
 }
+
+/** One page of the account's email submissions, most recent first. */
+export function listEmailSubmissions(documents: Documents, accountId: string, page: Page) {
+  return documents.store.listEmailSubmissions(accountId, { limit: page.size, offset: page.offset });
+}
+
+/** The account's email submission with this id; any other is a 404. */
+export async function emailSubmissionOf(documents: Documents, accountId: string, id: string) {
+  const row = isUuid(id) ? await documents.store.emailSubmission(accountId, id) : undefined;
+  if (!row) throw notFound("Couldn't find EmailSubmission");
+  return row;
+}
