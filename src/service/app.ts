@@ -22,10 +22,10 @@ import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './resources/render';
 import { registerPartyRoutes } from './api/parties';
 import { registerReferenceRoutes } from './api/reference';
-import { registerSearchRoutes } from './api/search';
+import { searchRoutes } from './api/search';
 import { registerShipmentRoutes } from './api/shipments';
 import { trackingRequestRoutes } from './api/tracking-requests';
-import { registerVesselRouteRoutes } from './api/vessel-routes';
+import { vesselRouteRoutes } from './api/vessel-routes';
 import { webhookIpRoutes } from './api/webhook-ips';
 import { webhookRoutes } from './api/webhooks';
 import { MCP_PATH, registerMcpRoute } from './mcp/route';
@@ -255,14 +255,14 @@ export function buildApp(
       await api.register(emailSubmissionRoutes, { ctx });
       await api.register(webhookIpRoutes, { ctx });
       await api.register(documentSchemaRoutes, { ctx });
+      await api.register(vesselRouteRoutes, { ctx });
+      await api.register(searchRoutes, { ctx });
       registerShipmentRoutes(v2, ctx);
       registerContainerRoutes(v2, ctx);
       registerChargesRoutes(v2, ctx);
       registerReferenceRoutes(v2, ctx);
-      registerSearchRoutes(v2, ctx);
       registerPartyRoutes(v2, ctx);
       registerContainerActionRoutes(v2, ctx);
-      registerVesselRouteRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
   );

@@ -18,9 +18,7 @@ const NOT_YET_SPLIT = new Set([
   'containers.ts',
   'parties.ts',
   'reference.ts',
-  'search.ts',
   'shipments.ts',
-  'vessel-routes.ts',
 ]);
 
 interface LongFunction {
