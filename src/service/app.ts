@@ -20,7 +20,7 @@ import { documentsRoutes } from './api/documents';
 import { emailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './resources/render';
-import { registerPartyRoutes } from './api/parties';
+import { partyRoutes } from './api/parties';
 import { registerReferenceRoutes } from './api/reference';
 import { searchRoutes } from './api/search';
 import { registerShipmentRoutes } from './api/shipments';
@@ -255,13 +255,13 @@ export function buildApp(
       await api.register(emailSubmissionRoutes, { ctx });
       await api.register(webhookIpRoutes, { ctx });
       await api.register(documentSchemaRoutes, { ctx });
+      await api.register(partyRoutes, { ctx });
       await api.register(vesselRouteRoutes, { ctx });
       await api.register(searchRoutes, { ctx });
       registerShipmentRoutes(v2, ctx);
       registerContainerRoutes(v2, ctx);
       registerChargesRoutes(v2, ctx);
       registerReferenceRoutes(v2, ctx);
-      registerPartyRoutes(v2, ctx);
       registerContainerActionRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
