@@ -11,9 +11,9 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { registerContainerActionRoutes } from './api/container-actions';
-import { registerChargesRoutes } from './api/charges';
-import { registerContainerRoutes } from './api/containers';
+import { containerActionRoutes } from './api/container-actions';
+import { chargesRoutes } from './api/charges';
+import { containerRoutes } from './api/containers';
 import { customFieldRoutes } from './api/custom-fields';
 import { documentSchemaRoutes } from './api/document-schemas';
 import { documentsRoutes } from './api/documents';
@@ -21,9 +21,9 @@ import { emailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './resources/render';
 import { partyRoutes } from './api/parties';
-import { registerReferenceRoutes } from './api/reference';
+import { referenceRoutes } from './api/reference';
 import { searchRoutes } from './api/search';
-import { registerShipmentRoutes } from './api/shipments';
+import { shipmentRoutes } from './api/shipments';
 import { trackingRequestRoutes } from './api/tracking-requests';
 import { vesselRouteRoutes } from './api/vessel-routes';
 import { webhookIpRoutes } from './api/webhook-ips';
@@ -256,13 +256,13 @@ export function buildApp(
       await api.register(webhookIpRoutes, { ctx });
       await api.register(documentSchemaRoutes, { ctx });
       await api.register(partyRoutes, { ctx });
+      await api.register(containerRoutes, { ctx });
+      await api.register(containerActionRoutes, { ctx });
+      await api.register(chargesRoutes, { ctx });
+      await api.register(shipmentRoutes, { ctx });
+      await api.register(referenceRoutes, { ctx });
       await api.register(vesselRouteRoutes, { ctx });
       await api.register(searchRoutes, { ctx });
-      registerShipmentRoutes(v2, ctx);
-      registerContainerRoutes(v2, ctx);
-      registerChargesRoutes(v2, ctx);
-      registerReferenceRoutes(v2, ctx);
-      registerContainerActionRoutes(v2, ctx);
     },
     { prefix: API_PREFIX },
   );
@@ -282,7 +282,11 @@ export function buildApp(
   if (subscriptions) {
     // A subscription another instance created is read from the store before verifying.
     app.addHook('preHandler', async (request) => {
-      const id = (request.params as { subscriptionId?: unknown } | undefined)?.subscriptionId;
+      const params: unknown = request.params;
+      const id =
+        typeof params === 'object' && params !== null && 'subscriptionId' in params
+          ? params.subscriptionId
+          : undefined;
       if (typeof id === 'string' && request.url.startsWith(CALLBACK_PATH))
         await subscriptions.loadOne(id);
     });

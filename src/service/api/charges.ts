@@ -4,7 +4,6 @@
  * its POD terminal and its transport events, priced with the default cost tables. Hold history
  * is not kept by the service: the holds of the terminal's last check stand from that check on.
  */
-import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
 import { DateTime } from 'luxon';
 import {
@@ -14,10 +13,9 @@ import {
   type ChargesInput,
 } from '../../shared/charges/statement';
 import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
-import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import type { Resource } from '../jsonapi/include';
-import { IdParams, accountOf, isUuid, sendDocument } from './http';
+import { IdParams, accountOf, isUuid, sendDocument, type ApiPlugin } from './http';
 
 const EXTENSION = { 'x-quayside-extension': true } as const;
 
@@ -179,7 +177,7 @@ function dateParam(value: unknown, name: string): string {
   return text;
 }
 
-export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export const chargesRoutes: ApiPlugin = async (app, { ctx }) => {
   const reads = ctx.stores.reads;
 
   /** One rendered container's statement, from its shipment, terminal and events. */
@@ -221,7 +219,7 @@ export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext)
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const id = (request.params as { id: string }).id;
+      const id = request.params.id;
       const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
       const [container] = key ? await ctx.render.containersByKey([key], undefined) : [];
       if (!container) throw notFound();
@@ -255,8 +253,8 @@ export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext)
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const id = (request.params as { id: string }).id;
-      const query = request.query as Record<string, unknown>;
+      const id = request.params.id;
+      const query = request.query;
       const from = dateParam(query['filter[from]'], 'filter[from]');
       const to = dateParam(query['filter[to]'], 'filter[to]');
       const span = DateTime.fromISO(to, { zone: 'UTC' }).diff(
@@ -299,4 +297,4 @@ export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext)
       });
     },
   );
-}
+};

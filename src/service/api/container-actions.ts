@@ -2,7 +2,6 @@
  * Container actions beside the reads in containers.ts: editing ref numbers (one or many
  * containers), an immediate refresh from every relevant source, and the route as port calls.
  */
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ContainerResource } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
@@ -12,7 +11,7 @@ import { API_PREFIX, renderPort, renderVessel } from '../resources/render';
 import { storedPortCalls } from '../routing';
 import { CONTAINER_REFRESHES_PER_MINUTE } from '../rate-limit';
 import { ROUTING_NOT_ENABLED } from './containers';
-import { IdParams, accountOf, isUuid, sendDocument } from './http';
+import { IdParams, accountOf, isUuid, sendDocument, sendJson, type ApiPlugin } from './http';
 import { Nullable } from '../../shared/api/common';
 import type { ContainerEdit } from '../store/record-edits';
 
@@ -75,7 +74,7 @@ const RouteDocument = Type.Object({
   included: Type.Array(Type.Object({}, { additionalProperties: true })),
 });
 
-export function registerContainerActionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export const containerActionRoutes: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
 
   async function findOwned(accountId: string, id: string) {
@@ -113,7 +112,7 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const body = request.body as ContainersPatchBody;
+      const body = request.body;
       const list = Array.isArray(body.data) ? body.data : [body.data];
       const at = (index: number) => (Array.isArray(body.data) ? `/data/${index}` : '/data');
       const truckers = new Map<string, string | null>();
@@ -175,7 +174,7 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(account.id, request.params.id);
       if (!container) throw notFound();
       const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
       if (!shipment) throw notFound();
@@ -194,10 +193,7 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
         ...(container.pod_terminal_id ? { next_terminal_check_at: now } : {}),
       });
       ctx.trackingRequestCreated?.();
-      return reply
-        .code(200)
-        .type('application/json')
-        .send(JSON.stringify({ message: `Started refresh for ${sources.join(', ')}` }));
+      return sendJson(reply, 200, { message: `Started refresh for ${sources.join(', ')}` });
     },
   );
 
@@ -216,7 +212,7 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
     async (request, reply) => {
       const account = accountOf(request);
       if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(account.id, request.params.id);
       if (!container) throw notFound();
       const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
       if (!shipment) throw notFound();
@@ -280,4 +276,4 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
       });
     },
   );
-}
+};

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import {
   ContainerDocument,
@@ -7,7 +6,6 @@ import {
   TransportEventListDocument,
 } from '../../shared/api/documents';
 import { RouteFeatureCollection, extension } from '../../shared/api/resources';
-import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
@@ -20,6 +18,9 @@ import {
   isoFilter,
   sendCollection,
   sendDocument,
+  sendJsonText,
+  sendNotModified,
+  type ApiPlugin,
 } from './http';
 import {
   CUSTOM_FIELD_FILTER_DESCRIPTION,
@@ -42,7 +43,7 @@ const ListQuery = Type.Object({
 
 export const ROUTING_NOT_ENABLED = 'Routing data feature is not enabled for this account';
 
-export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
 
@@ -64,7 +65,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const page = parsePage(query);
       const includes = splitCustomFieldsInclude(query.include);
       const include = parseInclude(includes.rest, 'container');
@@ -114,10 +115,10 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const includes = splitCustomFieldsInclude((request.query as { include?: string }).include);
+      const includes = splitCustomFieldsInclude(request.query.include);
       const include = parseInclude(includes.rest, 'container');
       const readAt = render.generation();
-      const id = (request.params as { id: string }).id;
+      const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
       const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
       const rendered = key ? await render.containersByKey([key], readAt) : [];
@@ -150,10 +151,10 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'transport_event');
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(account.id, request.params.id);
       if (!container) throw notFound();
       const { total, rows } = await reads.transportEvents(container.id, page);
       const data = rows.map((r) => render.transportEvent(r));
@@ -183,7 +184,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(account.id, request.params.id);
       if (!container) throw notFound();
       const rows = await reads.rawEvents(container.id);
       return sendDocument(reply, 200, { data: rows.map((r) => render.rawEvent(r)) });
@@ -211,7 +212,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     async (request, reply) => {
       const account = accountOf(request);
       if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(account.id, request.params.id);
       if (!container) throw notFound();
       const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
       if (!shipment) throw notFound();
@@ -219,8 +220,8 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const answer = await ctx.routeMaps.respond({ container, shipment, ifNoneMatch });
       reply.header('ETag', answer.etag).header('Cache-Control', answer.cacheControl);
       // Not modified: the client's copy is current; no body.
-      if (answer.status === 304) return reply.code(304).send();
-      return reply.code(200).type('application/json').send(answer.body);
+      if (answer.status === 304) return sendNotModified(reply);
+      return sendJsonText(reply, answer.body);
     },
   );
-}
+};

@@ -37,6 +37,16 @@ export function sendJson(reply: FastifyReply, status: number, body: unknown): Fa
   return reply.code(status).type('application/json').send(JSON.stringify(body));
 }
 
+/** JSON text serialized elsewhere (a stored or cached answer), sent as it is. */
+export function sendJsonText(reply: FastifyReply, text: string | null): FastifyReply {
+  return reply.code(200).type('application/json').send(text);
+}
+
+/** 304 Not Modified: the client's copy is current; no body. */
+export function sendNotModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).send();
+}
+
 /** 204 No Content: an empty answer. */
 export function sendNoContent(reply: FastifyReply): FastifyReply {
   return reply.code(204).send();

@@ -1,9 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documents';
 import { extension } from '../../shared/api/resources';
 import { checkedTrucker } from './container-actions';
-import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
@@ -16,6 +14,7 @@ import {
   isoFilter,
   sendCollection,
   sendDocument,
+  type ApiPlugin,
 } from './http';
 import {
   CUSTOM_FIELD_FILTER_DESCRIPTION,
@@ -84,7 +83,7 @@ const ListQuery = Type.Object({
   ),
 });
 
-export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export const shipmentRoutes: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
 
@@ -115,7 +114,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const page = parsePage(query);
       // Checked before the list is read: a bad include is a 400 either way.
       parseInclude(splitCustomFieldsInclude(query.include).rest, 'shipment');
@@ -157,10 +156,10 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const include = (request.query as { include?: string }).include;
+      const include = request.query.include;
       parseInclude(splitCustomFieldsInclude(include).rest, 'shipment');
       const readAt = render.generation();
-      const id = (request.params as { id: string }).id;
+      const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
       const key = isUuid(id) ? await reads.ownedShipmentKey(account.id, id) : undefined;
       const data = key ? await render.shipmentsByKey([key], readAt) : [];
@@ -185,9 +184,9 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const id = (request.params as { id: string }).id;
+      const id = request.params.id;
       if (!(await findOwned(account.id, id))) throw notFound();
-      const { attributes, relationships } = (request.body as ShipmentUpdateBody).data;
+      const { attributes, relationships } = request.body.data;
       const clean = (list: string[] | undefined) =>
         list && [...new Set(list.map((v) => v.trim()).filter(Boolean))];
       let customer: { id: string; companyName: string } | null | undefined;
@@ -252,7 +251,7 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       },
       async (request, reply) => {
         const account = accountOf(request);
-        const id = (request.params as { id: string }).id;
+        const id = request.params.id;
         const existing = await findOwned(account.id, id);
         if (!existing) throw notFound();
         if (
@@ -272,4 +271,4 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       },
     );
   }
-}
+};
