@@ -16,7 +16,6 @@ const NOT_YET_SPLIT = new Set([
   'charges.ts',
   'container-actions.ts',
   'containers.ts',
-  'reference.ts',
   'shipments.ts',
 ]);
 

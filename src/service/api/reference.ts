@@ -29,8 +29,8 @@ import {
 const params = (name: string, description: string) =>
   Type.Object({ [name]: Type.String({ description }) });
 
-/** Reference data: looked up by id or by natural key (UN/LOCODE, IMO, SCAC). */
-export const referenceRoutes: ApiPlugin = async (app, { ctx }) => {
+/** Ports and metro areas by id or UN/LOCODE. */
+const placeRoutes: ApiPlugin = async (app, { ctx }) => {
   const { ref } = ctx;
 
   app.get(
@@ -70,7 +70,11 @@ export const referenceRoutes: ApiPlugin = async (app, { ctx }) => {
       return sendDocument(reply, 200, { data: renderMetro(metro) });
     },
   );
+};
 
+/** Marine or rail terminals by id or FIRMS code. */
+const terminalRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { ref } = ctx;
   app.get(
     '/terminals/:id',
     {
@@ -91,7 +95,10 @@ export const referenceRoutes: ApiPlugin = async (app, { ctx }) => {
       throw notFound();
     },
   );
+};
 
+/** A vessel by id or IMO number, with its recorded positions on request (routing entitlement). */
+const vesselRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/vessels/:id',
     {
@@ -135,6 +142,11 @@ export const referenceRoutes: ApiPlugin = async (app, { ctx }) => {
       return sendDocument(reply, 200, await vesselDocument(vessel, ctx.positions, window));
     },
   );
+};
+
+/** Shipping lines, each saying whether this service can track it. */
+const shippingLineRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { ref } = ctx;
 
   app.get(
     '/shipping_lines',
@@ -176,4 +188,12 @@ export const referenceRoutes: ApiPlugin = async (app, { ctx }) => {
       return sendDocument(reply, 200, { data: renderShippingLine(line, trackable) });
     },
   );
+};
+
+/** Reference data: looked up by id or by natural key (UN/LOCODE, IMO, SCAC). */
+export const referenceRoutes: ApiPlugin = async (app, options) => {
+  await app.register(placeRoutes, options);
+  await app.register(terminalRoutes, options);
+  await app.register(vesselRoutes, options);
+  await app.register(shippingLineRoutes, options);
 };
