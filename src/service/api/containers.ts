@@ -6,6 +6,7 @@ import {
   TransportEventListDocument,
 } from '../../shared/api/documents';
 import { RouteFeatureCollection, extension } from '../../shared/api/resources';
+import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
@@ -43,14 +44,16 @@ const ListQuery = Type.Object({
 
 export const ROUTING_NOT_ENABLED = 'Routing data feature is not enabled for this account';
 
-export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
+/** The account's container with this id, or undefined. */
+async function findOwned(ctx: ServiceContext, accountId: string, id: string) {
+  if (!isUuid(id)) return undefined;
+  return ctx.stores.reads.ownedContainer(accountId, id);
+}
+
+/** GET /containers: cached renderings reused, the total kept per filter. */
+const listRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
-
-  async function findOwned(accountId: string, id: string) {
-    if (!isUuid(id)) return undefined;
-    return reads.ownedContainer(accountId, id);
-  }
 
   app.get(
     '/containers',
@@ -71,10 +74,7 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
       const include = parseInclude(includes.rest, 'container');
       const customFields = await ctx.customFields.listFilters(account.id, 'container', query);
       const number = query['filter[number]'];
-      const since = isoFilter(
-        query['filter[updated_at][start]'] as string | undefined,
-        'filter[updated_at][start]',
-      );
+      const since = isoFilter(query['filter[updated_at][start]'], 'filter[updated_at][start]');
       // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
       const readAt = render.generation();
       const filter = {
@@ -101,6 +101,12 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
       return sendCollection(request, reply, page, Number(total), doc);
     },
   );
+};
+
+/** GET /containers/:id with its includes and custom fields. */
+const detailRoute: ApiPlugin = async (app, { ctx }) => {
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
 
   app.get(
     '/containers/:id',
@@ -137,6 +143,12 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
+};
+
+/** A container's transport events and raw carrier milestones. */
+const eventRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
 
   app.get(
     '/containers/:id/transport_events',
@@ -154,7 +166,7 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
       const query = request.query;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'transport_event');
-      const container = await findOwned(account.id, request.params.id);
+      const container = await findOwned(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const { total, rows } = await reads.transportEvents(container.id, page);
       const data = rows.map((r) => render.transportEvent(r));
@@ -184,13 +196,16 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const container = await findOwned(account.id, request.params.id);
+      const container = await findOwned(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const rows = await reads.rawEvents(container.id);
       return sendDocument(reply, 200, { data: rows.map((r) => render.rawEvent(r)) });
     },
   );
+};
 
+/** A container's route map (routing entitlement), with ETags. */
+const mapRoute: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/containers/:id/map_geojson',
     {
@@ -212,7 +227,7 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
     async (request, reply) => {
       const account = accountOf(request);
       if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
-      const container = await findOwned(account.id, request.params.id);
+      const container = await findOwned(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
       if (!shipment) throw notFound();
@@ -224,4 +239,11 @@ export const containerRoutes: ApiPlugin = async (app, { ctx }) => {
       return sendJsonText(reply, answer.body);
     },
   );
+};
+
+export const containerRoutes: ApiPlugin = async (app, options) => {
+  await app.register(listRoute, options);
+  await app.register(detailRoute, options);
+  await app.register(eventRoutes, options);
+  await app.register(mapRoute, options);
 };
