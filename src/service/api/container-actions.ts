@@ -4,7 +4,6 @@
  */
 import { Type } from 'typebox';
 import { ContainerResource } from '../../shared/api/resources';
-import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import type { Resource } from '../jsonapi/include';
 import { API_PREFIX, renderPort, renderVessel } from '../resources/render';
@@ -14,26 +13,7 @@ import { ROUTING_NOT_ENABLED } from './containers';
 import { IdParams, accountOf, isUuid, sendDocument, sendJson, type ApiPlugin } from './http';
 import { Nullable } from '../../shared/api/common';
 import type { ContainerEdit } from '../store/record-edits';
-
-/** The id of the account's trucker party `id`, or a 422 at `pointer` (unknown, or no trucker). */
-export async function checkedTrucker(
-  ctx: ServiceContext,
-  accountId: string,
-  id: string,
-  pointer: string,
-): Promise<string> {
-  const party = isUuid(id) ? await ctx.stores.parties.owned(accountId, id) : undefined;
-  if (!party) {
-    throw new ApiError(422, `No party with id ${id}`, { code: 'not_found', source: { pointer } });
-  }
-  if (!(JSON.parse(party.roles) as string[]).includes('trucker')) {
-    throw new ApiError(422, `${party.company_name} is not a trucker (give it the trucker role)`, {
-      code: 'not_a_trucker',
-      source: { pointer },
-    });
-  }
-  return party.id;
-}
+import { checkedTrucker } from '../parties';
 
 const MAX_BULK = 100;
 const RefNumbers = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 });

@@ -110,3 +110,26 @@ export async function editParty(
   await parties.setDetails(accountId, party.id, details);
   return (await parties.owned(accountId, party.id))!;
 }
+
+/**
+ * The id of the account's trucker party `id`, or a 422 at `pointer` (unknown, or no trucker):
+ * the one check before a container or shipment is assigned to a trucker.
+ */
+export async function checkedTrucker(
+  ctx: ServiceContext,
+  accountId: string,
+  id: string,
+  pointer: string,
+): Promise<string> {
+  const party = isUuid(id) ? await ctx.stores.parties.owned(accountId, id) : undefined;
+  if (!party) {
+    throw new ApiError(422, `No party with id ${id}`, { code: 'not_found', source: { pointer } });
+  }
+  if (!(JSON.parse(party.roles) as string[]).includes('trucker')) {
+    throw new ApiError(422, `${party.company_name} is not a trucker (give it the trucker role)`, {
+      code: 'not_a_trucker',
+      source: { pointer },
+    });
+  }
+  return party.id;
+}
