@@ -3,6 +3,7 @@
  * failure (including Fastify's own validation and body parsing errors) and the served OpenAPI.
  */
 import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -10,23 +11,23 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { registerContainerActionRoutes } from './api/container-actions';
-import { registerChargesRoutes } from './api/charges';
-import { registerContainerRoutes } from './api/containers';
-import { registerCustomFieldRoutes } from './api/custom-fields';
-import { registerDocumentSchemaRoutes } from './api/document-schemas';
-import { registerDocumentRoutes } from './api/documents';
-import { registerEmailSubmissionRoutes } from './api/email-submissions';
+import { containerActionRoutes } from './api/container-actions';
+import { chargesRoutes } from './api/charges';
+import { containerRoutes } from './api/containers';
+import { customFieldRoutes } from './api/custom-fields';
+import { documentSchemaRoutes } from './api/document-schemas';
+import { documentsRoutes } from './api/documents';
+import { emailSubmissionRoutes } from './api/email-submissions';
 import { JSON_API, sendDocument } from './api/http';
 import { API_PREFIX } from './resources/render';
-import { registerPartyRoutes } from './api/parties';
-import { registerReferenceRoutes } from './api/reference';
-import { registerSearchRoutes } from './api/search';
-import { registerShipmentRoutes } from './api/shipments';
-import { registerTrackingRequestRoutes } from './api/tracking-requests';
-import { registerVesselRouteRoutes } from './api/vessel-routes';
-import { registerWebhookIpRoutes } from './api/webhook-ips';
-import { registerWebhookRoutes } from './api/webhooks';
+import { partyRoutes } from './api/parties';
+import { referenceRoutes } from './api/reference';
+import { searchRoutes } from './api/search';
+import { shipmentRoutes } from './api/shipments';
+import { trackingRequestRoutes } from './api/tracking-requests';
+import { vesselRouteRoutes } from './api/vessel-routes';
+import { webhookIpRoutes } from './api/webhook-ips';
+import { webhookRoutes } from './api/webhooks';
 import { MCP_PATH, registerMcpRoute } from './mcp/route';
 import type { ServiceContext } from './context';
 import { answerClientError, answerParserEdges, requireHostHeader } from './http-edges';
@@ -245,21 +246,23 @@ export function buildApp(
       v2.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
         reply.type('application/json').send(JSON.stringify(app.swagger())),
       );
-      registerTrackingRequestRoutes(v2, ctx);
-      registerShipmentRoutes(v2, ctx);
-      registerContainerRoutes(v2, ctx);
-      registerChargesRoutes(v2, ctx);
-      registerReferenceRoutes(v2, ctx);
-      registerSearchRoutes(v2, ctx);
-      registerWebhookRoutes(v2, ctx);
-      registerDocumentRoutes(v2, ctx);
-      registerEmailSubmissionRoutes(v2, ctx);
-      registerDocumentSchemaRoutes(v2, ctx);
-      registerCustomFieldRoutes(v2, ctx);
-      registerPartyRoutes(v2, ctx);
-      registerContainerActionRoutes(v2, ctx);
-      registerVesselRouteRoutes(v2, ctx);
-      registerWebhookIpRoutes(v2, ctx);
+      // Route modules are plugins typed by their schemas (see api/http.ts, ApiPlugin).
+      const api = v2.withTypeProvider<TypeBoxTypeProvider>();
+      await api.register(trackingRequestRoutes, { ctx });
+      await api.register(customFieldRoutes, { ctx });
+      await api.register(documentsRoutes, { ctx });
+      await api.register(webhookRoutes, { ctx });
+      await api.register(emailSubmissionRoutes, { ctx });
+      await api.register(webhookIpRoutes, { ctx });
+      await api.register(documentSchemaRoutes, { ctx });
+      await api.register(partyRoutes, { ctx });
+      await api.register(containerRoutes, { ctx });
+      await api.register(containerActionRoutes, { ctx });
+      await api.register(chargesRoutes, { ctx });
+      await api.register(shipmentRoutes, { ctx });
+      await api.register(referenceRoutes, { ctx });
+      await api.register(vesselRouteRoutes, { ctx });
+      await api.register(searchRoutes, { ctx });
     },
     { prefix: API_PREFIX },
   );
@@ -279,7 +282,11 @@ export function buildApp(
   if (subscriptions) {
     // A subscription another instance created is read from the store before verifying.
     app.addHook('preHandler', async (request) => {
-      const id = (request.params as { subscriptionId?: unknown } | undefined)?.subscriptionId;
+      const params: unknown = request.params;
+      const id =
+        typeof params === 'object' && params !== null && 'subscriptionId' in params
+          ? params.subscriptionId
+          : undefined;
       if (typeof id === 'string' && request.url.startsWith(CALLBACK_PATH))
         await subscriptions.loadOne(id);
     });

@@ -9,7 +9,7 @@ import { APP_ROOT } from '../native/app-root';
 import { buildApp } from './app';
 import { CustomFields } from './custom-fields';
 import { Renderer } from './resources/renderer';
-import { createTrackingRequest } from './api/tracking-requests';
+import { createTrackingRequest } from './tracking/requests';
 import { Documents } from './documents';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';
 import { storedPortCalls } from './routing';

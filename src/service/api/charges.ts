@@ -1,23 +1,15 @@
 /**
- * `GET /v2/containers/{id}/charges` (Quayside extension): the container's D&D statement
- * (src/shared/charges/statement.ts) from what the service knows: the container, its shipment,
- * its POD terminal and its transport events, priced with the default cost tables. Hold history
- * is not kept by the service: the holds of the terminal's last check stand from that check on.
+ * `GET /v2/containers/{id}/charges` and `GET /v2/parties/{id}/charges` (Quayside extensions):
+ * D&D statements, built in src/service/charges/statements.ts; these routes type, call and render.
  */
-import type { FastifyInstance } from 'fastify';
 import { Type, type TSchema } from 'typebox';
-import { DateTime } from 'luxon';
 import {
-  chargesStatement,
-  PASS_THROUGH_LIMITS,
-  passThroughStatement,
-  type ChargesInput,
-} from '../../shared/charges/statement';
-import { DEFAULT_COST_TABLES } from '../../shared/cost-clock';
-import type { ServiceContext } from '../context';
-import { ApiError, notFound } from '../jsonapi/errors';
-import type { Resource } from '../jsonapi/include';
-import { IdParams, accountOf, isUuid, sendDocument } from './http';
+  MAX_PASS_THROUGH_CONTAINERS,
+  MAX_PASS_THROUGH_DAYS,
+  containerCharges,
+  partyCharges,
+} from '../charges/statements';
+import { IdParams, accountOf, sendDocument, type ApiPlugin } from './http';
 
 const EXTENSION = { 'x-quayside-extension': true } as const;
 
@@ -125,10 +117,6 @@ function snakeKeys(value: unknown): unknown {
 }
 
 /** More events than any container has: the statement reads its whole history. */
-const ALL_EVENTS = { size: 10_000, offset: 0 };
-
-const MAX_PASS_THROUGH_CONTAINERS = PASS_THROUGH_LIMITS.containers;
-const MAX_PASS_THROUGH_DAYS = PASS_THROUGH_LIMITS.days;
 
 const LocalDateParam = (description: string) =>
   Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description });
@@ -170,42 +158,7 @@ export const PassThroughDocument = Type.Object({
   }),
 });
 
-/** A bare calendar date that exists (`2026-02-30` does not). */
-function dateParam(value: unknown, name: string): string {
-  const text = typeof value === 'string' ? value : '';
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text) || !DateTime.fromISO(text, { zone: 'UTC' }).isValid) {
-    throw new ApiError(400, `${name} must be a date (yyyy-MM-dd)`, { source: { parameter: name } });
-  }
-  return text;
-}
-
-export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const reads = ctx.stores.reads;
-
-  /** One rendered container's statement, from its shipment, terminal and events. */
-  async function statementOf(accountId: string, container: Resource) {
-    const rel = (name: string) => {
-      const data = container.relationships?.[name]?.data;
-      return data && !Array.isArray(data) ? data.id : null;
-    };
-    const shipmentId = rel('shipment');
-    const terminalId = rel('pod_terminal');
-    const [shipments, terminals, events] = await Promise.all([
-      shipmentId ? ctx.render.load(accountId, 'shipment', [shipmentId]) : [],
-      terminalId ? ctx.render.load(accountId, 'terminal', [terminalId]) : [],
-      reads.transportEvents(container.id, ALL_EVENTS),
-    ]);
-    const terminalName = terminals[0]?.attributes.name;
-    return chargesStatement({
-      container: container.attributes as unknown as ChargesInput['container'],
-      shipment: (shipments[0]?.attributes ?? null) as ChargesInput['shipment'],
-      terminalName: typeof terminalName === 'string' ? terminalName : null,
-      events: events.rows.map((e) => ({ event: e.event, timestamp: e.timestamp })),
-      tables: DEFAULT_COST_TABLES,
-      now: ctx.clock.now(),
-    });
-  }
-
+const containerChargesRoute: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/containers/:id/charges',
     {
@@ -220,23 +173,24 @@ export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext)
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const id = (request.params as { id: string }).id;
-      const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
-      const [container] = key ? await ctx.render.containersByKey([key], undefined) : [];
-      if (!container) throw notFound();
-      const statement = await statementOf(account.id, container);
+      const { containerId, statement } = await containerCharges(
+        ctx,
+        accountOf(request).id,
+        request.params.id,
+      );
       return sendDocument(reply, 200, {
         data: {
-          id: container.id,
+          id: containerId,
           type: 'container_charges',
           attributes: snakeKeys(statement),
-          relationships: { container: { data: { type: 'container', id: container.id } } },
+          relationships: { container: { data: { type: 'container', id: containerId } } },
         },
       });
     },
   );
+};
 
+const partyChargesRoute: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/parties/:id/charges',
     {
@@ -254,49 +208,26 @@ export function registerChargesRoutes(app: FastifyInstance, ctx: ServiceContext)
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const id = (request.params as { id: string }).id;
-      const query = request.query as Record<string, unknown>;
-      const from = dateParam(query['filter[from]'], 'filter[from]');
-      const to = dateParam(query['filter[to]'], 'filter[to]');
-      const span = DateTime.fromISO(to, { zone: 'UTC' }).diff(
-        DateTime.fromISO(from, { zone: 'UTC' }),
-        'days',
-      ).days;
-      if (span < 0) {
-        throw new ApiError(400, 'filter[to] must not be before filter[from]', {
-          source: { parameter: 'filter[to]' },
-        });
-      }
-      if (span >= MAX_PASS_THROUGH_DAYS) {
-        throw new ApiError(400, `The range may span at most ${MAX_PASS_THROUGH_DAYS} days`, {
-          source: { parameter: 'filter[to]' },
-        });
-      }
-      const party = isUuid(id) ? await ctx.stores.parties.owned(account.id, id) : undefined;
-      if (!party) throw notFound();
-      const keys = await ctx.stores.parties.containerKeys(
-        account.id,
-        party.id,
-        MAX_PASS_THROUGH_CONTAINERS,
+      const range = { from: request.query['filter[from]'], to: request.query['filter[to]'] };
+      const { partyId, statement } = await partyCharges(
+        ctx,
+        accountOf(request).id,
+        request.params.id,
+        range,
       );
-      const containers = await ctx.render.containersByKey(keys, undefined);
-      const items = [];
-      for (const container of containers) {
-        items.push({
-          containerId: container.id,
-          statement: await statementOf(account.id, container),
-        });
-      }
-      const statement = passThroughStatement(party.company_name, from, to, items);
       return sendDocument(reply, 200, {
         data: {
-          id: party.id,
+          id: partyId,
           type: 'party_charges',
           attributes: snakeKeys(statement),
-          relationships: { party: { data: { type: 'party', id: party.id } } },
+          relationships: { party: { data: { type: 'party', id: partyId } } },
         },
       });
     },
   );
-}
+};
+
+export const chargesRoutes: ApiPlugin = async (app, options) => {
+  await app.register(containerChargesRoute, options);
+  await app.register(partyChargesRoute, options);
+};

@@ -1,40 +1,21 @@
 /**
  * Container actions beside the reads in containers.ts: editing ref numbers (one or many
  * containers), an immediate refresh from every relevant source, and the route as port calls.
+ * The rules live in tracking/container-edits.ts; these routes type, call and render.
  */
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { ContainerResource } from '../../shared/api/resources';
-import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import type { Resource } from '../jsonapi/include';
 import { API_PREFIX, renderPort, renderVessel } from '../resources/render';
 import { storedPortCalls } from '../routing';
 import { CONTAINER_REFRESHES_PER_MINUTE } from '../rate-limit';
 import { ROUTING_NOT_ENABLED } from './containers';
-import { IdParams, accountOf, isUuid, sendDocument } from './http';
+import { IdParams, accountOf, sendDocument, sendJson, type ApiPlugin } from './http';
 import { Nullable } from '../../shared/api/common';
-import type { ContainerEdit } from '../store/record-edits';
-
-/** The id of the account's trucker party `id`, or a 422 at `pointer` (unknown, or no trucker). */
-export async function checkedTrucker(
-  ctx: ServiceContext,
-  accountId: string,
-  id: string,
-  pointer: string,
-): Promise<string> {
-  const party = isUuid(id) ? await ctx.stores.parties.owned(accountId, id) : undefined;
-  if (!party) {
-    throw new ApiError(422, `No party with id ${id}`, { code: 'not_found', source: { pointer } });
-  }
-  if (!(JSON.parse(party.roles) as string[]).includes('trucker')) {
-    throw new ApiError(422, `${party.company_name} is not a trucker (give it the trucker role)`, {
-      code: 'not_a_trucker',
-      source: { pointer },
-    });
-  }
-  return party.id;
-}
+import type { ServiceContext } from '../context';
+import type { ContainersTable, ShipmentsTable } from '../store/schema';
+import { editContainers, ownedContainer, refreshContainer } from '../tracking/container-edits';
 
 const MAX_BULK = 100;
 const RefNumbers = Type.Array(Type.String({ maxLength: 200 }), { maxItems: 50 });
@@ -58,12 +39,6 @@ const ContainerEdit = Type.Object({
 const ContainersPatchBody = Type.Object({
   data: Type.Union([ContainerEdit, Type.Array(ContainerEdit, { minItems: 1, maxItems: MAX_BULK })]),
 });
-interface ContainerEditBody {
-  id: string;
-  attributes?: { ref_numbers?: string[] };
-  relationships?: { trucker?: { data: { type: 'party'; id: string } | null } };
-}
-type ContainersPatchBody = { data: ContainerEditBody | ContainerEditBody[] };
 
 const RouteDocument = Type.Object({
   data: Type.Object({
@@ -75,26 +50,82 @@ const RouteDocument = Type.Object({
   included: Type.Array(Type.Object({}, { additionalProperties: true })),
 });
 
-export function registerContainerActionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { render } = ctx;
+type PortCall = ReturnType<typeof storedPortCalls>[number];
 
-  async function findOwned(accountId: string, id: string) {
-    if (!isUuid(id)) return undefined;
-    return ctx.stores.reads.ownedContainer(accountId, id);
-  }
+/** One port call as a `route_location`, its port and vessels added to `included`. */
+async function routeLocation(
+  ctx: ServiceContext,
+  containerId: string,
+  call: PortCall,
+  included: Map<string, Resource>,
+): Promise<Resource> {
+  const vesselId = async (imo: string | null | undefined) => {
+    if (!imo) return null;
+    const vessel = await ctx.stores.vessels.find({ by: 'imo', imo });
+    if (!vessel) return null;
+    included.set(`vessel:${vessel.id}`, renderVessel(vessel));
+    return vessel.id;
+  };
+  const port = ctx.ref.portsByLocode.get(call.locode);
+  if (port) included.set(`port:${port.id}`, renderPort(port, ctx.ref.terminalsOf(port.id)));
+  const inbound = await vesselId(call.inbound_vessel?.imo);
+  const outbound = await vesselId(call.outbound_vessel?.imo);
+  return {
+    id: `${containerId}-${call.sequence}`,
+    type: 'route_location',
+    attributes: {
+      sequence: call.sequence,
+      label: call.label,
+      locode: call.locode,
+      inbound_eta_at: call.inbound_eta_at,
+      inbound_ata_at: call.inbound_ata_at,
+      inbound_voyage_number: call.inbound_vessel?.voyage_number ?? null,
+      inbound_vessel_name: call.inbound_vessel?.name ?? null,
+      outbound_etd_at: call.outbound_etd_at,
+      outbound_atd_at: call.outbound_atd_at,
+      outbound_voyage_number: call.outbound_vessel?.voyage_number ?? null,
+      outbound_vessel_name: call.outbound_vessel?.name ?? null,
+      updated_at: call.updated_at,
+    },
+    relationships: {
+      location: { data: port ? { id: port.id, type: 'port' } : null },
+      inbound_vessel: { data: inbound ? { id: inbound, type: 'vessel' } : null },
+      outbound_vessel: { data: outbound ? { id: outbound, type: 'vessel' } : null },
+    },
+  };
+}
 
-  /** The checked trucker id (null clears); `seen` keeps the answers of one request. */
-  async function truckerOf(
-    accountId: string,
-    id: string | null,
-    pointer: string,
-    seen: Map<string, string | null>,
-  ): Promise<string | null> {
-    if (id === null) return null;
-    if (!seen.has(id)) seen.set(id, await checkedTrucker(ctx, accountId, id, pointer));
-    return seen.get(id)!;
-  }
+/** The container's route as port calls: a `route` with its locations, ports and vessels. */
+async function routeDocument(
+  ctx: ServiceContext,
+  container: ContainersTable,
+  shipment: ShipmentsTable,
+) {
+  const calls = storedPortCalls(shipment);
+  const included = new Map<string, Resource>();
+  const locations: Resource[] = [];
+  for (const call of calls) locations.push(await routeLocation(ctx, container.id, call, included));
+  const updatedAt = calls.reduce<string | null>(
+    (latest, c) => (c.updated_at && (!latest || c.updated_at > latest) ? c.updated_at : latest),
+    null,
+  );
+  return {
+    data: {
+      id: container.id,
+      type: 'route',
+      attributes: { updated_at: updatedAt },
+      relationships: {
+        cargo: { data: { id: container.id, type: 'container' } },
+        shipment: { data: { id: shipment.id, type: 'shipment' } },
+        route_locations: { data: locations.map((l) => ({ id: l.id, type: l.type })) },
+      },
+      links: { self: `${API_PREFIX}/containers/${container.id}/route` },
+    },
+    included: [...locations, ...included.values()],
+  };
+}
 
+const bulkEditRoute: ApiPlugin = async (app, { ctx }) => {
   app.patch(
     '/containers',
     {
@@ -112,55 +143,18 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const body = request.body as ContainersPatchBody;
-      const list = Array.isArray(body.data) ? body.data : [body.data];
-      const at = (index: number) => (Array.isArray(body.data) ? `/data/${index}` : '/data');
-      const truckers = new Map<string, string | null>();
-      const edits: ContainerEdit[] = [];
-      for (const [index, item] of list.entries()) {
-        const refs = item.attributes?.ref_numbers;
-        const trucker = item.relationships?.trucker;
-        if (!refs && !trucker) {
-          throw new ApiError(
-            422,
-            'Nothing to change: send attributes.ref_numbers or relationships.trucker',
-            {
-              source: { pointer: `${at(index)}/attributes` },
-            },
-          );
-        }
-        const edit: ContainerEdit = { id: item.id };
-        if (refs) edit.refNumbers = [...new Set(refs.map((r) => r.trim()).filter(Boolean))];
-        if (trucker) {
-          edit.truckerId = await truckerOf(
-            account.id,
-            trucker.data?.id ?? null,
-            `${at(index)}/relationships/trucker/data/id`,
-            truckers,
-          );
-        }
-        edits.push(edit);
-      }
-      const badId = list.findIndex((item) => !isUuid(item.id));
-      const { missing } =
-        badId >= 0
-          ? { missing: [list[badId]!.id] }
-          : await ctx.stores.edits.editContainers(account.id, edits);
-      if (missing.length) {
-        const index = list.findIndex((item) => item.id === missing[0]);
-        throw new ApiError(404, `No container with id ${missing[0]}`, {
-          source: { pointer: Array.isArray(body.data) ? `/data/${index}/id` : '/data/id' },
-        });
-      }
-      const rows = await ctx.stores.resources.containers(edits.map((e) => e.id));
-      const rendered = await render.containers(rows);
-      const byId = new Map(rendered.map((r) => [r.id, r]));
-      const data = edits.map((e) => byId.get(e.id)!);
-      return sendDocument(reply, 200, { data: Array.isArray(body.data) ? data : data[0] });
+      const { data: items } = request.body;
+      const many = Array.isArray(items);
+      const list = many ? items : [items];
+      const { ids, rows } = await editContainers(ctx, accountOf(request).id, list, many);
+      const byId = new Map((await ctx.render.containers(rows)).map((r) => [r.id, r]));
+      const data = ids.map((id) => byId.get(id)!);
+      return sendDocument(reply, 200, { data: many ? data : data[0] });
     },
   );
+};
 
+const refreshRoute: ApiPlugin = async (app, { ctx }) => {
   app.patch(
     '/containers/:id/refresh',
     {
@@ -174,33 +168,13 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
       config: { containerRefresh: true },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
-      if (!container) throw notFound();
-      const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
-      if (!shipment) throw notFound();
-      if (shipment.line_tracking_stopped_at) {
-        throw new ApiError(
-          422,
-          'Tracking is stopped for this shipment; resume tracking to refresh it',
-          { code: 'tracking_stopped' },
-        );
-      }
-      const now = new Date(ctx.clock.now()).toISOString();
-      const sources = ['Shipping line'];
-      if (container.pod_terminal_id) sources.push('Terminal');
-      await ctx.stores.tracking.setShipmentSchedule(shipment.id, {
-        next_line_check_at: now,
-        ...(container.pod_terminal_id ? { next_terminal_check_at: now } : {}),
-      });
-      ctx.trackingRequestCreated?.();
-      return reply
-        .code(200)
-        .type('application/json')
-        .send(JSON.stringify({ message: `Started refresh for ${sources.join(', ')}` }));
+      const sources = await refreshContainer(ctx, accountOf(request).id, request.params.id);
+      return sendJson(reply, 200, { message: `Started refresh for ${sources.join(', ')}` });
     },
   );
+};
 
+const portCallRoute: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/containers/:id/route',
     {
@@ -216,68 +190,17 @@ export function registerContainerActionRoutes(app: FastifyInstance, ctx: Service
     async (request, reply) => {
       const account = accountOf(request);
       if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await ownedContainer(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
       if (!shipment) throw notFound();
-      const calls = storedPortCalls(shipment);
-      const included = new Map<string, Resource>();
-      const vesselId = async (imo: string | null | undefined) => {
-        if (!imo) return null;
-        const vessel = await ctx.stores.vessels.find({ by: 'imo', imo });
-        if (!vessel) return null;
-        included.set(`vessel:${vessel.id}`, renderVessel(vessel));
-        return vessel.id;
-      };
-      const locations: Resource[] = [];
-      for (const call of calls) {
-        const port = ctx.ref.portsByLocode.get(call.locode);
-        if (port) included.set(`port:${port.id}`, renderPort(port, ctx.ref.terminalsOf(port.id)));
-        const inbound = await vesselId(call.inbound_vessel?.imo);
-        const outbound = await vesselId(call.outbound_vessel?.imo);
-        const id = `${container.id}-${call.sequence}`;
-        locations.push({
-          id,
-          type: 'route_location',
-          attributes: {
-            sequence: call.sequence,
-            label: call.label,
-            locode: call.locode,
-            inbound_eta_at: call.inbound_eta_at,
-            inbound_ata_at: call.inbound_ata_at,
-            inbound_voyage_number: call.inbound_vessel?.voyage_number ?? null,
-            inbound_vessel_name: call.inbound_vessel?.name ?? null,
-            outbound_etd_at: call.outbound_etd_at,
-            outbound_atd_at: call.outbound_atd_at,
-            outbound_voyage_number: call.outbound_vessel?.voyage_number ?? null,
-            outbound_vessel_name: call.outbound_vessel?.name ?? null,
-            updated_at: call.updated_at,
-          },
-          relationships: {
-            location: { data: port ? { id: port.id, type: 'port' } : null },
-            inbound_vessel: { data: inbound ? { id: inbound, type: 'vessel' } : null },
-            outbound_vessel: { data: outbound ? { id: outbound, type: 'vessel' } : null },
-          },
-        });
-      }
-      const updatedAt = calls.reduce<string | null>(
-        (latest, c) => (c.updated_at && (!latest || c.updated_at > latest) ? c.updated_at : latest),
-        null,
-      );
-      return sendDocument(reply, 200, {
-        data: {
-          id: container.id,
-          type: 'route',
-          attributes: { updated_at: updatedAt },
-          relationships: {
-            cargo: { data: { id: container.id, type: 'container' } },
-            shipment: { data: { id: shipment.id, type: 'shipment' } },
-            route_locations: { data: locations.map((l) => ({ id: l.id, type: l.type })) },
-          },
-          links: { self: `${API_PREFIX}/containers/${container.id}/route` },
-        },
-        included: [...locations, ...included.values()],
-      });
+      return sendDocument(reply, 200, await routeDocument(ctx, container, shipment));
     },
   );
-}
+};
+
+export const containerActionRoutes: ApiPlugin = async (app, options) => {
+  await app.register(bulkEditRoute, options);
+  await app.register(refreshRoute, options);
+  await app.register(portCallRoute, options);
+};

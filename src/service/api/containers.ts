@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import {
   ContainerDocument,
@@ -20,6 +19,9 @@ import {
   isoFilter,
   sendCollection,
   sendDocument,
+  sendJsonText,
+  sendNotModified,
+  type ApiPlugin,
 } from './http';
 import {
   CUSTOM_FIELD_FILTER_DESCRIPTION,
@@ -42,14 +44,16 @@ const ListQuery = Type.Object({
 
 export const ROUTING_NOT_ENABLED = 'Routing data feature is not enabled for this account';
 
-export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+/** The account's container with this id, or undefined. */
+async function findOwned(ctx: ServiceContext, accountId: string, id: string) {
+  if (!isUuid(id)) return undefined;
+  return ctx.stores.reads.ownedContainer(accountId, id);
+}
+
+/** GET /containers: cached renderings reused, the total kept per filter. */
+const listRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
-
-  async function findOwned(accountId: string, id: string) {
-    if (!isUuid(id)) return undefined;
-    return reads.ownedContainer(accountId, id);
-  }
 
   app.get(
     '/containers',
@@ -64,16 +68,13 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const page = parsePage(query);
       const includes = splitCustomFieldsInclude(query.include);
       const include = parseInclude(includes.rest, 'container');
       const customFields = await ctx.customFields.listFilters(account.id, 'container', query);
       const number = query['filter[number]'];
-      const since = isoFilter(
-        query['filter[updated_at][start]'] as string | undefined,
-        'filter[updated_at][start]',
-      );
+      const since = isoFilter(query['filter[updated_at][start]'], 'filter[updated_at][start]');
       // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
       const readAt = render.generation();
       const filter = {
@@ -100,6 +101,12 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       return sendCollection(request, reply, page, Number(total), doc);
     },
   );
+};
+
+/** GET /containers/:id with its includes and custom fields. */
+const detailRoute: ApiPlugin = async (app, { ctx }) => {
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
 
   app.get(
     '/containers/:id',
@@ -114,10 +121,10 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const includes = splitCustomFieldsInclude((request.query as { include?: string }).include);
+      const includes = splitCustomFieldsInclude(request.query.include);
       const include = parseInclude(includes.rest, 'container');
       const readAt = render.generation();
-      const id = (request.params as { id: string }).id;
+      const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
       const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
       const rendered = key ? await render.containersByKey([key], readAt) : [];
@@ -136,6 +143,12 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
+};
+
+/** A container's transport events and raw carrier milestones. */
+const eventRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
 
   app.get(
     '/containers/:id/transport_events',
@@ -150,10 +163,10 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const page = parsePage(query);
       const include = parseInclude(query.include, 'transport_event');
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const { total, rows } = await reads.transportEvents(container.id, page);
       const data = rows.map((r) => render.transportEvent(r));
@@ -183,13 +196,16 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const rows = await reads.rawEvents(container.id);
       return sendDocument(reply, 200, { data: rows.map((r) => render.rawEvent(r)) });
     },
   );
+};
 
+/** A container's route map (routing entitlement), with ETags. */
+const mapRoute: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/containers/:id/map_geojson',
     {
@@ -211,7 +227,7 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
     async (request, reply) => {
       const account = accountOf(request);
       if (!account.routingEnabled) throw new ApiError(403, ROUTING_NOT_ENABLED);
-      const container = await findOwned(account.id, (request.params as { id: string }).id);
+      const container = await findOwned(ctx, account.id, request.params.id);
       if (!container) throw notFound();
       const shipment = await ctx.stores.tracking.shipment(container.shipment_id);
       if (!shipment) throw notFound();
@@ -219,8 +235,15 @@ export function registerContainerRoutes(app: FastifyInstance, ctx: ServiceContex
       const answer = await ctx.routeMaps.respond({ container, shipment, ifNoneMatch });
       reply.header('ETag', answer.etag).header('Cache-Control', answer.cacheControl);
       // Not modified: the client's copy is current; no body.
-      if (answer.status === 304) return reply.code(304).send();
-      return reply.code(200).type('application/json').send(answer.body);
+      if (answer.status === 304) return sendNotModified(reply);
+      return sendJsonText(reply, answer.body);
     },
   );
-}
+};
+
+export const containerRoutes: ApiPlugin = async (app, options) => {
+  await app.register(listRoute, options);
+  await app.register(detailRoute, options);
+  await app.register(eventRoutes, options);
+  await app.register(mapRoute, options);
+};

@@ -1,12 +1,9 @@
 /** /document_schemas/{id}: what extraction yields for a document type (id = the type code). */
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
-import type { ServiceContext } from '../context';
 import { DOCUMENT_TYPES, SCHEMA_VERSION, isDocumentType, schemaPayload } from '../documents/types';
 import { notFound } from '../jsonapi/errors';
-import { accountOf, sendDocument } from './http';
+import { IdParams, accountOf, sendDocument, type ApiPlugin } from './http';
 
-export function registerDocumentSchemaRoutes(app: FastifyInstance, _ctx: ServiceContext): void {
+export const documentSchemaRoutes: ApiPlugin = async (app) => {
   app.get(
     '/document_schemas/:id',
     {
@@ -14,12 +11,12 @@ export function registerDocumentSchemaRoutes(app: FastifyInstance, _ctx: Service
         tags: ['Document Schemas'],
         summary: 'Get a document schema',
         description: `The id is a document type (${DOCUMENT_TYPES.map((t) => t.code).join(', ')}), optionally with @version.`,
-        params: Type.Object({ id: Type.String() }),
+        params: IdParams,
       },
     },
     async (request, reply) => {
       accountOf(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const [type, version] = id.split('@');
       if (!type || !isDocumentType(type) || (version && version !== SCHEMA_VERSION)) {
         throw notFound("Couldn't find DocumentSchema");
@@ -50,4 +47,4 @@ export function registerDocumentSchemaRoutes(app: FastifyInstance, _ctx: Service
       });
     },
   );
-}
+};

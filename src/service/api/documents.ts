@@ -2,38 +2,52 @@
  * /documents: list (filters, sort, include, pagination), upload (JSON with a base64 `data:` URL,
  * or multipart/form-data as a Quayside extension), get, patch, delete, the type list, signed
  * download links and the re-extract / re-classify / re-link / rotate actions; plus the account's
- * document settings (tracking mode and inbox address, a Quayside extension).
+ * document settings (tracking mode and inbox address, a Quayside extension). The rules live in
+ * src/service/documents (records.ts, uploads.ts); these routes type, call and render.
  */
 import multipart from '@fastify/multipart';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../context';
-import { DocumentService } from '../documents/service';
-import { DOCUMENT_TYPES, isDocumentType } from '../documents/types';
-import { MAX_DOCUMENT_BYTES, sha256Hex } from '../documents/files';
-import { ApiError, notFound } from '../jsonapi/errors';
+import { MAX_DOCUMENT_BYTES } from '../documents/files';
+import {
+  DOWNLOAD_LINK_SECONDS,
+  deleteDocument,
+  documentOf,
+  documentSettings,
+  downloadLink,
+  editDocument,
+  listDocuments,
+  reextractDocument,
+  relinkDocument,
+  rotateDocument,
+  setDocumentTrackingMode,
+  signedDownload,
+} from '../documents/records';
+import { DOCUMENT_TYPES } from '../documents/types';
+import {
+  MAX_SHIPMENTS,
+  jsonFile,
+  uploadDocument,
+  type IncomingDocument,
+} from '../documents/uploads';
+import { ApiError } from '../jsonapi/errors';
 import { resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
-import { TRACKING_MODES, type DocumentRow, type TrackingMode } from '../store/documents';
-import { DELIVERY_ORDER_UPLOAD_DOC, checkedDeliveryOrder } from './delivery-order-upload';
-import { IdParams, PageQuery, accountOf, isUuid, sendCollection, sendDocument } from './http';
+import { DELIVERY_ORDER_UPLOAD_DOC } from '../documents/delivery-order-upload';
+import { TRACKING_MODES, type DocumentRow } from '../store/documents';
+import {
+  IdParams,
+  PageQuery,
+  accountOf,
+  sendCollection,
+  sendDocument,
+  sendNoContent,
+  type ApiPlugin,
+} from './http';
 
 const EXTENSION = { 'x-quayside-extension': true };
-
-/** How many shipments one upload may be attached to. */
-const MAX_SHIPMENTS = 10;
-
-type Incoming = {
-  bytes: Uint8Array;
-  fileName: string;
-  name?: string;
-  shipmentIds: string[];
-  /** The `delivery_order` member as sent (checked by `checkedDeliveryOrder`). */
-  deliveryOrderRaw?: unknown;
-};
-
-/** How long a download link stays valid. */
-export const DOWNLOAD_LINK_SECONDS = 15 * 60;
+const TAGS = ['Documents'];
 
 const INCLUDES: Record<string, string> = {
   shipments: 'shipments',
@@ -45,8 +59,6 @@ const INCLUDES: Record<string, string> = {
   email_submission: 'email_submission',
   tracking_requests: 'tracking_requests',
 };
-
-const SORTS = ['document_type', 'added_by', 'created_at'] as const;
 
 function parseDocumentInclude(raw: string | undefined): string[][] {
   if (!raw) return [];
@@ -65,130 +77,98 @@ function parseDocumentInclude(raw: string | undefined): string[][] {
     });
 }
 
-function parseSort(raw: string | undefined) {
-  const text = raw?.trim() || '-created_at';
-  const descending = text.startsWith('-');
-  const field = text.replace(/^-/, '');
-  if (!(SORTS as readonly string[]).includes(field)) {
-    throw new ApiError(400, `sort must be one of ${SORTS.join(', ')} (prefix - for descending)`, {
-      source: { parameter: 'sort' },
-    });
-  }
-  return { field: field as (typeof SORTS)[number], descending };
-}
-
 const ActionAccepted = Type.Object({ status: Type.Literal('accepted') });
 
-export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { documents } = ctx;
-  const { store, service, renderer, files } = documents;
+/** Documents rendered, with what `include` asked for (representations and submissions here). */
+async function documentBody(
+  ctx: ServiceContext,
+  accountId: string,
+  rows: DocumentRow[],
+  include: string[][],
+) {
+  const { store, renderer } = ctx.documents;
+  const data = await renderer.documents(rows);
+  const included = await resolveIncludes(data, include, async (type, ids) => {
+    if (type === 'document_representation') {
+      return rows
+        .filter((r) => r.extraction_id && ids.includes(r.extraction_id))
+        .flatMap((r) => renderer.representation(r) ?? []);
+    }
+    if (type === 'email_submission') {
+      const subs = await store.emailSubmissionsByIds(accountId, ids);
+      const docs = await store.byEmailSubmission(accountId, ids);
+      return subs.map((s) =>
+        renderer.emailSubmission(
+          s,
+          docs.filter((d) => d.email_submission_id === s.id),
+        ),
+      );
+    }
+    return ctx.render.load(accountId, type, ids);
+  });
+  return { data, included };
+}
 
-  async function loadDocument(request: FastifyRequest): Promise<DocumentRow> {
-    const account = accountOf(request);
-    const { id } = request.params as { id: string };
-    const row = isUuid(id) ? await store.get(account.id, id) : undefined;
-    if (!row) throw notFound("Couldn't find Document");
-    return row;
-  }
+async function sendOne(
+  ctx: ServiceContext,
+  reply: FastifyReply,
+  status: number,
+  row: DocumentRow,
+  include: string[][] = [],
+) {
+  const doc = await documentBody(ctx, row.account_id, [row], include);
+  return sendDocument(reply, status, {
+    data: doc.data[0],
+    ...(include.length ? { included: doc.included } : {}),
+    links: { self: `/v2/documents/${row.id}` },
+  });
+}
 
-  /** Every attached shipment must be the account's; the error names the first that is not. */
-  async function checkShipments(accountId: string, ids: string[], multipartBody: boolean) {
-    const own = await store.ownShipmentIds(accountId, ids.filter(isUuid));
-    const index = ids.findIndex((id) => !own.has(id));
-    if (index < 0) return;
-    throw new ApiError(422, `Couldn't find Shipment ${ids[index]}`, {
-      source: multipartBody
-        ? { parameter: 'shipment_id' }
-        : { pointer: `/data/relationships/shipments/data/${index}/id` },
-    });
-  }
+function settingsResource(
+  accountId: string,
+  settings: Awaited<ReturnType<typeof documentSettings>>,
+): Resource {
+  return {
+    id: accountId,
+    type: 'document_settings',
+    attributes: { tracking_mode: settings.trackingMode, inbox_address: settings.inboxAddress },
+  };
+}
 
-  async function documentBody(accountId: string, rows: DocumentRow[], include: string[][]) {
-    const data = await renderer.documents(rows);
-    const included = await resolveIncludes(data, include, async (type, ids) => {
-      if (type === 'document_representation') {
-        return rows
-          .filter((r) => r.extraction_id && ids.includes(r.extraction_id))
-          .flatMap((r) => renderer.representation(r) ?? []);
-      }
-      if (type === 'email_submission') {
-        const subs = await store.emailSubmissionsByIds(accountId, ids);
-        const docs = await store.byEmailSubmission(accountId, ids);
-        return subs.map((s) =>
-          renderer.emailSubmission(
-            s,
-            docs.filter((d) => d.email_submission_id === s.id),
-          ),
-        );
-      }
-      return ctx.render.load(accountId, type, ids);
-    });
-    return { data, included };
-  }
+const ListQuery = Type.Object({
+  ...PageQuery,
+  include: Type.Optional(Type.String()),
+  sort: Type.Optional(
+    Type.String({ description: 'document_type, added_by or created_at; - for descending' }),
+  ),
+  'filter[filename]': Type.Optional(Type.String()),
+  'filter[reference]': Type.Optional(
+    Type.String({
+      description: 'An extracted container, bill of lading or booking number.',
+    }),
+  ),
+  'filter[document_types]': Type.Optional(
+    Type.String({ description: 'Comma-separated document types.' }),
+  ),
+});
 
-  async function sendOne(
-    reply: FastifyReply,
-    status: number,
-    accountId: string,
-    row: DocumentRow,
-    include: string[][] = [],
-  ) {
-    const doc = await documentBody(accountId, [row], include);
-    return sendDocument(reply, status, {
-      data: doc.data[0],
-      ...(include.length ? { included: doc.included } : {}),
-      links: { self: `/v2/documents/${row.id}` },
-    });
-  }
-
+const listRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/documents',
-    {
-      schema: {
-        tags: ['Documents'],
-        summary: 'List documents',
-        querystring: Type.Object({
-          ...PageQuery,
-          include: Type.Optional(Type.String()),
-          sort: Type.Optional(
-            Type.String({ description: 'document_type, added_by or created_at; - for descending' }),
-          ),
-          'filter[filename]': Type.Optional(Type.String()),
-          'filter[reference]': Type.Optional(
-            Type.String({
-              description: 'An extracted container, bill of lading or booking number.',
-            }),
-          ),
-          'filter[document_types]': Type.Optional(
-            Type.String({ description: 'Comma-separated document types.' }),
-          ),
-        }),
-      },
-    },
+    { schema: { tags: TAGS, summary: 'List documents', querystring: ListQuery } },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, string | undefined>;
+      const { query } = request;
       const page = parsePage(query);
       const include = parseDocumentInclude(query.include);
-      const types = query['filter[document_types]']
-        ?.split(',')
-        .map((t) => t.trim())
-        .filter(Boolean);
-      const unknownType = types?.find((t) => !isDocumentType(t));
-      if (unknownType) {
-        throw new ApiError(400, `Unknown document type ${unknownType}`, {
-          source: { parameter: 'filter[document_types]' },
-        });
-      }
-      const { rows, total } = await store.list(account.id, {
+      const filter = {
         fileName: query['filter[filename]'],
         reference: query['filter[reference]'],
-        documentTypes: types,
-        sort: parseSort(query.sort),
-        limit: page.size,
-        offset: page.offset,
-      });
-      const doc = await documentBody(account.id, rows, include);
+        documentTypes: query['filter[document_types]'],
+        sort: query.sort,
+      };
+      const { rows, total } = await listDocuments(ctx.documents, account.id, filter, page);
+      const doc = await documentBody(ctx, account.id, rows, include);
       return sendCollection(request, reply, page, total, {
         data: doc.data,
         ...(include.length ? { included: doc.included } : {}),
@@ -198,18 +178,20 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
 
   app.get(
     '/documents/types',
-    { schema: { tags: ['Documents'], summary: 'List document types' } },
+    { schema: { tags: TAGS, summary: 'List document types' } },
     async (request, reply) => {
       accountOf(request);
       return sendDocument(reply, 200, { document_types: DOCUMENT_TYPES });
     },
   );
+};
 
+const settingsRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/documents/settings',
     {
       schema: {
-        tags: ['Documents'],
+        tags: TAGS,
         summary: "The account's document settings and inbox address",
         description:
           'Quayside extension. `tracking_mode`: off (extract only), ask (extract; the client offers to track) or automatic (extraction creates tracking requests). `inbox_address`: mail sent there with attachments becomes an email submission.',
@@ -218,7 +200,8 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      return sendDocument(reply, 200, { data: await settingsResource(account.id) });
+      const settings = await documentSettings(ctx.documents, account.id);
+      return sendDocument(reply, 200, { data: settingsResource(account.id, settings) });
     },
   );
 
@@ -226,7 +209,7 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     '/documents/settings',
     {
       schema: {
-        tags: ['Documents'],
+        tags: TAGS,
         summary: "Change the account's document tracking mode",
         ...EXTENSION,
         body: Type.Object({
@@ -241,322 +224,15 @@ export function registerDocumentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const mode = (request.body as { data: { attributes: { tracking_mode: TrackingMode } } }).data
-        .attributes.tracking_mode;
-      await store.setTrackingMode(account.id, mode);
-      return sendDocument(reply, 200, { data: await settingsResource(account.id) });
+      const mode = request.body.data.attributes.tracking_mode;
+      const settings = await setDocumentTrackingMode(ctx.documents, account.id, mode);
+      return sendDocument(reply, 200, { data: settingsResource(account.id, settings) });
     },
   );
+};
 
-  async function settingsResource(accountId: string): Promise<Resource> {
-    const settings = await store.settings(accountId);
-    return {
-      id: accountId,
-      type: 'document_settings',
-      attributes: {
-        tracking_mode: settings.trackingMode,
-        inbox_address: documents.inboxAddress(settings.inboxToken),
-      },
-    };
-  }
-
-  // Upload: multipart is parsed only on this route's scope.
-  app.register(async (scope) => {
-    await scope.register(multipart, {
-      limits: {
-        fileSize: MAX_DOCUMENT_BYTES,
-        files: 1,
-        fields: 6 + MAX_SHIPMENTS,
-        // A delivery order's JSON (a few hundred bytes) is the longest field.
-        fieldSize: 4096,
-        parts: 7 + MAX_SHIPMENTS,
-      },
-    });
-    scope.post(
-      '/documents',
-      {
-        schema: {
-          tags: ['Documents'],
-          summary: 'Upload a document',
-          description:
-            'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB; JSON bodies are bounded by the request body limit (1 MB by default), so send larger files as multipart. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`. ' +
-            `Quayside extension: the document can be attached to shipments of the account as it is uploaded (JSON: \`data.relationships.shipments.data\`, a list of \`{type: shipment, id}\`; multipart: one \`shipment_id\` field per shipment), at most ${MAX_SHIPMENTS}; it then lists them in its \`shipments\` relationship. An unknown shipment, or another account's, is a 422 naming it. ` +
-            DELIVERY_ORDER_UPLOAD_DOC,
-          ...EXTENSION,
-        },
-      },
-      async (request, reply) => {
-        const account = accountOf(request);
-        const multipartBody = request.isMultipart();
-        const incoming = multipartBody ? await multipartFile(request) : jsonFile(request.body);
-        DocumentService.check(incoming);
-        await checkShipments(account.id, incoming.shipmentIds, multipartBody);
-        const order = await checkedDeliveryOrder(
-          ctx,
-          account.id,
-          incoming.deliveryOrderRaw,
-          multipartBody,
-        );
-        const existing = await store.byHash(account.id, sha256Hex(incoming.bytes));
-        if (existing) {
-          throw new ApiError(409, `This file was already uploaded as document ${existing.id}`, {
-            code: 'duplicate_document',
-          });
-        }
-        const row = await service.add(
-          account.id,
-          order
-            ? {
-                ...incoming,
-                deliveryOrder: order.order,
-                shipmentIds: [...new Set([...incoming.shipmentIds, order.shipmentId])],
-              }
-            : incoming,
-          'api',
-        );
-        return sendOne(reply, 201, account.id, row);
-      },
-    );
-  });
-
-  app.get(
-    '/documents/:id',
-    {
-      schema: {
-        tags: ['Documents'],
-        summary: 'Get a document',
-        params: IdParams,
-        querystring: Type.Object({ include: Type.Optional(Type.String()) }),
-      },
-    },
-    async (request, reply) => {
-      const row = await loadDocument(request);
-      const include = parseDocumentInclude((request.query as { include?: string }).include);
-      return sendOne(reply, 200, row.account_id, row, include);
-    },
-  );
-
-  app.patch(
-    '/documents/:id',
-    {
-      schema: {
-        tags: ['Documents'],
-        summary: 'Edit a document',
-        description: 'Manual type and extracted values (null clears the manual values).',
-        params: IdParams,
-        body: Type.Object({
-          data: Type.Object({
-            type: Type.Literal('document'),
-            attributes: Type.Object(
-              {
-                document_type_manual: Type.Optional(
-                  Type.Union([...DOCUMENT_TYPES.map((t) => Type.Literal(t.code)), Type.Null()]),
-                ),
-                extracted_data_manual: Type.Optional(
-                  Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
-                ),
-              },
-              { additionalProperties: false },
-            ),
-          }),
-        }),
-      },
-    },
-    async (request, reply) => {
-      const row = await loadDocument(request);
-      const attrs = (
-        request.body as {
-          data: {
-            attributes: { document_type_manual?: string | null; extracted_data_manual?: unknown };
-          };
-        }
-      ).data.attributes;
-      await store.updateManual(row.account_id, row.id, {
-        documentTypeManual: attrs.document_type_manual,
-        extractedManual: attrs.extracted_data_manual,
-      });
-      return sendOne(reply, 200, row.account_id, (await store.get(row.account_id, row.id))!);
-    },
-  );
-
-  app.delete(
-    '/documents/:id',
-    { schema: { tags: ['Documents'], summary: 'Delete a document', params: IdParams } },
-    async (request, reply) => {
-      const row = await loadDocument(request);
-      await store.discard(row.account_id, row.id);
-      // Files are stored once per content: the bytes go when no other document holds them.
-      if (!(await store.fileInUse(row.sha256))) files.remove(row.sha256);
-      return reply.code(204).send();
-    },
-  );
-
-  app.get(
-    '/documents/:id/download_url',
-    {
-      schema: {
-        tags: ['Documents'],
-        summary: 'Get a document download URL',
-        description: `A signed link, valid for ${DOWNLOAD_LINK_SECONDS / 60} minutes, that needs no API key.`,
-        params: IdParams,
-      },
-    },
-    async (request, reply) => {
-      const row = await loadDocument(request);
-      // Real seconds: the link is handed to a person, whatever pace the service's clock keeps.
-      const expires = Math.floor(ctx.wallClock.now() / 1000) + DOWNLOAD_LINK_SECONDS;
-      const signature = files.sign(row.id, expires);
-      const base = `${request.protocol}://${request.host}/v2/documents/${row.id}/download`;
-      return sendDocument(reply, 200, {
-        download_url: `${base}?expires=${expires}&signature=${signature}`,
-      });
-    },
-  );
-
-  app.get(
-    '/documents/:id/download',
-    {
-      schema: {
-        tags: ['Documents'],
-        summary: 'Download a document file through a signed link',
-        description:
-          'Quayside extension: the target of `download_url`; the signature is the credential.',
-        ...EXTENSION,
-        security: [],
-        params: IdParams,
-        querystring: Type.Object({ expires: Type.Integer(), signature: Type.String() }),
-      },
-      config: { signedLink: true },
-    },
-    async (request, reply) => {
-      const { id } = request.params as { id: string };
-      const { expires, signature } = request.query as { expires: number; signature: string };
-      if (!isUuid(id) || !files.verify(id, expires, signature, ctx.wallClock.now())) {
-        throw new ApiError(403, 'The download link is invalid or has expired', {
-          source: { parameter: 'signature' },
-        });
-      }
-      const row = await store.byIdForDownload(id);
-      if (!row) throw notFound("Couldn't find Document");
-      const bytes = await files.read(row.sha256);
-      return reply
-        .code(200)
-        .type(row.content_type)
-        .header(
-          'Content-Disposition',
-          `attachment; filename="${row.file_name.replace(/[^\w.-]/g, '_')}"`,
-        )
-        .send(bytes);
-    },
-  );
-
-  const action = (
-    name: string,
-    summary: string,
-    run: (row: DocumentRow, body: unknown) => Promise<void>,
-    body?: ReturnType<typeof Type.Object>,
-  ) =>
-    app.post(
-      `/documents/:id/${name}`,
-      {
-        schema: {
-          tags: ['Documents'],
-          summary,
-          params: IdParams,
-          ...(body ? { body } : {}),
-          response: { 202: ActionAccepted },
-        },
-      },
-      async (request, reply) => {
-        const row = await loadDocument(request);
-        await run(row, request.body);
-        return sendDocument(reply, 202, { status: 'accepted' });
-      },
-    );
-
-  const reextract = async (row: DocumentRow) => {
-    await store.markPending(row.account_id, row.id);
-    service.enqueue(row.account_id, row.id);
-  };
-  action('reextract', 'Re-extract a document', reextract);
-  action('reclassify', 'Re-classify a document', reextract);
-  action(
-    'relink',
-    'Re-link a document (create tracking requests for what it names)',
-    async (row) => {
-      await service.track(row.account_id, row.id);
-    },
-  );
-  action(
-    'rotate',
-    'Rotate a document',
-    async (row, body) => {
-      const degrees = (body as { degrees: number }).degrees;
-      await store.setRotation(row.account_id, row.id, (row.rotation + degrees) % 360);
-    },
-    Type.Object({
-      degrees: Type.Union([Type.Literal(90), Type.Literal(180), Type.Literal(270)]),
-    }),
-  );
-}
-
-const DATA_URL_RE = /^data:([\w.+-]+\/[\w.+-]+)?(?:;[\w-]+=[^;,]*)*;base64,([A-Za-z0-9+/=\s]*)$/;
-
-function jsonFile(body: unknown): Incoming {
-  const attrs = (body as { data?: { type?: unknown; attributes?: Record<string, unknown> } })?.data
-    ?.attributes;
-  const pointer = (name: string) => ({ source: { pointer: `/data/attributes/${name}` } });
-  if ((body as { data?: { type?: unknown } })?.data?.type !== 'document') {
-    throw new ApiError(422, "data.type must be 'document'", { source: { pointer: '/data/type' } });
-  }
-  const name = attrs?.name;
-  if (typeof name !== 'string' || !name.trim()) {
-    throw new ApiError(422, "Name can't be blank", pointer('name'));
-  }
-  const attached = attrs?.attached_document;
-  const match = typeof attached === 'string' ? DATA_URL_RE.exec(attached) : null;
-  if (!match) {
-    throw new ApiError(
-      422,
-      'attached_document must be a data: URL with the base64 file (or upload with multipart/form-data)',
-      pointer('attached_document'),
-    );
-  }
-  return {
-    bytes: Buffer.from(match[2]!, 'base64'),
-    fileName: name.trim(),
-    name: name.trim(),
-    shipmentIds: jsonShipmentIds(body),
-    deliveryOrderRaw: attrs?.delivery_order,
-  };
-}
-
-/** `data.relationships.shipments.data`: absent, or a list of shipment identifiers. */
-function jsonShipmentIds(body: unknown): string[] {
-  const relationships = (body as { data?: { relationships?: unknown } }).data?.relationships;
-  if (relationships === undefined) return [];
-  const shipments = (relationships as { shipments?: { data?: unknown } } | null)?.shipments;
-  if (shipments === undefined) return [];
-  const list = shipments?.data;
-  if (!Array.isArray(list) || list.length > MAX_SHIPMENTS) {
-    throw new ApiError(
-      422,
-      `relationships.shipments.data must be a list of at most ${MAX_SHIPMENTS} shipment identifiers`,
-      { source: { pointer: '/data/relationships/shipments/data' } },
-    );
-  }
-  return list.map((item: unknown, i) => {
-    const ref = item as { type?: unknown; id?: unknown } | null;
-    if (ref?.type !== 'shipment' || typeof ref.id !== 'string') {
-      throw new ApiError(422, "Each shipment identifier is {type: 'shipment', id}", {
-        source: { pointer: `/data/relationships/shipments/data/${i}` },
-      });
-    }
-    return ref.id;
-  });
-}
-
-async function multipartFile(request: FastifyRequest): Promise<Incoming> {
+/** The file of a multipart upload: one `file` part, an optional `name`, `shipment_id` fields. */
+async function multipartFile(request: FastifyRequest): Promise<IncomingDocument> {
   let bytes: Buffer | undefined;
   let fileName = 'document';
   let name: string | undefined;
@@ -598,3 +274,204 @@ async function multipartFile(request: FastifyRequest): Promise<Incoming> {
   }
   return { bytes, fileName, name, shipmentIds: [...new Set(shipmentIds)], deliveryOrderRaw };
 }
+
+/** Upload: multipart is parsed only on this route's scope. */
+const uploadRoute: ApiPlugin = async (app, { ctx }) => {
+  await app.register(multipart, {
+    limits: {
+      fileSize: MAX_DOCUMENT_BYTES,
+      files: 1,
+      fields: 6 + MAX_SHIPMENTS,
+      // A delivery order's JSON (a few hundred bytes) is the longest field.
+      fieldSize: 4096,
+      parts: 7 + MAX_SHIPMENTS,
+    },
+  });
+  app.post(
+    '/documents',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Upload a document',
+        description:
+          'JSON: `data.attributes.name` and `attached_document`, which Quayside takes as a `data:` URL with the base64 file (there is no separate blob upload). Quayside extension (`x-quayside-extension`): `multipart/form-data` with a `file` part and an optional `name` field. PDF, PNG or JPEG (judged by content) up to 20 MB; JSON bodies are bounded by the request body limit (1 MB by default), so send larger files as multipart. Extraction runs in the background; `extraction_status` tells when it is done. A file already stored for the account is a 409 `duplicate_document`. ' +
+          `Quayside extension: the document can be attached to shipments of the account as it is uploaded (JSON: \`data.relationships.shipments.data\`, a list of \`{type: shipment, id}\`; multipart: one \`shipment_id\` field per shipment), at most ${MAX_SHIPMENTS}; it then lists them in its \`shipments\` relationship. An unknown shipment, or another account's, is a 422 naming it. ` +
+          DELIVERY_ORDER_UPLOAD_DOC,
+        ...EXTENSION,
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const multipartBody = request.isMultipart();
+      const incoming = multipartBody ? await multipartFile(request) : jsonFile(request.body);
+      const row = await uploadDocument(ctx, account.id, incoming, multipartBody);
+      return sendOne(ctx, reply, 201, row);
+    },
+  );
+};
+
+const EditBody = Type.Object({
+  data: Type.Object({
+    type: Type.Literal('document'),
+    attributes: Type.Object(
+      {
+        document_type_manual: Type.Optional(
+          Type.Union([...DOCUMENT_TYPES.map((t) => Type.Literal(t.code)), Type.Null()]),
+        ),
+        extracted_data_manual: Type.Optional(
+          Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  }),
+});
+
+const documentRoutes: ApiPlugin = async (app, { ctx }) => {
+  app.get(
+    '/documents/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get a document',
+        params: IdParams,
+        querystring: Type.Object({ include: Type.Optional(Type.String()) }),
+      },
+    },
+    async (request, reply) => {
+      const row = await documentOf(ctx.documents, accountOf(request).id, request.params.id);
+      const include = parseDocumentInclude(request.query.include);
+      return sendOne(ctx, reply, 200, row, include);
+    },
+  );
+
+  app.patch(
+    '/documents/:id',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Edit a document',
+        description: 'Manual type and extracted values (null clears the manual values).',
+        params: IdParams,
+        body: EditBody,
+      },
+    },
+    async (request, reply) => {
+      const edits = request.body.data.attributes;
+      const accountId = accountOf(request).id;
+      const row = await editDocument(ctx.documents, accountId, request.params.id, edits);
+      return sendOne(ctx, reply, 200, row);
+    },
+  );
+
+  app.delete(
+    '/documents/:id',
+    { schema: { tags: TAGS, summary: 'Delete a document', params: IdParams } },
+    async (request, reply) => {
+      await deleteDocument(ctx.documents, accountOf(request).id, request.params.id);
+      return sendNoContent(reply);
+    },
+  );
+};
+
+const downloadRoutes: ApiPlugin = async (app, { ctx }) => {
+  app.get(
+    '/documents/:id/download_url',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Get a document download URL',
+        description: `A signed link, valid for ${DOWNLOAD_LINK_SECONDS / 60} minutes, that needs no API key.`,
+        params: IdParams,
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      const path = await downloadLink(ctx.documents, ctx.wallClock, accountOf(request).id, id);
+      const download_url = `${request.protocol}://${request.host}${path}`;
+      return sendDocument(reply, 200, { download_url });
+    },
+  );
+
+  app.get(
+    '/documents/:id/download',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Download a document file through a signed link',
+        description:
+          'Quayside extension: the target of `download_url`; the signature is the credential.',
+        ...EXTENSION,
+        security: [],
+        params: IdParams,
+        querystring: Type.Object({ expires: Type.Integer(), signature: Type.String() }),
+      },
+      config: { signedLink: true },
+    },
+    async (request, reply) => {
+      const link = { id: request.params.id, ...request.query };
+      const { row, bytes } = await signedDownload(ctx.documents, ctx.wallClock, link);
+      const fileName = row.file_name.replace(/[^\w.-]/g, '_');
+      return reply
+        .code(200)
+        .type(row.content_type)
+        .header('Content-Disposition', `attachment; filename="${fileName}"`)
+        .send(bytes);
+    },
+  );
+};
+
+/** POST /documents/:id/<name>: a use case run on the account's document, answered 202. */
+const actionRoute =
+  (name: string, summary: string, run: typeof reextractDocument): ApiPlugin =>
+  async (app, { ctx }) => {
+    app.post(
+      `/documents/:id/${name}`,
+      {
+        schema: { tags: TAGS, summary, params: IdParams, response: { 202: ActionAccepted } },
+      },
+      async (request, reply) => {
+        await run(ctx.documents, accountOf(request).id, request.params.id);
+        return sendDocument(reply, 202, { status: 'accepted' });
+      },
+    );
+  };
+
+const rotateRoute: ApiPlugin = async (app, { ctx }) => {
+  app.post(
+    '/documents/:id/rotate',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Rotate a document',
+        params: IdParams,
+        body: Type.Object({
+          degrees: Type.Union([Type.Literal(90), Type.Literal(180), Type.Literal(270)]),
+        }),
+        response: { 202: ActionAccepted },
+      },
+    },
+    async (request, reply) => {
+      const { id } = request.params;
+      await rotateDocument(ctx.documents, accountOf(request).id, id, request.body.degrees);
+      return sendDocument(reply, 202, { status: 'accepted' });
+    },
+  );
+};
+
+/** The /documents routes. */
+export const documentsRoutes: ApiPlugin = async (app, options) => {
+  await app.register(listRoutes, options);
+  await app.register(settingsRoutes, options);
+  await app.register(uploadRoute, options);
+  await app.register(documentRoutes, options);
+  await app.register(downloadRoutes, options);
+  await app.register(actionRoute('reextract', 'Re-extract a document', reextractDocument), options);
+  await app.register(
+    actionRoute('reclassify', 'Re-classify a document', reextractDocument),
+    options,
+  );
+  const relink = 'Re-link a document (create tracking requests for what it names)';
+  await app.register(actionRoute('relink', relink, relinkDocument), options);
+  await app.register(rotateRoute, options);
+};

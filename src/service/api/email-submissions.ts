@@ -1,12 +1,19 @@
 /** /email_submissions: mail received on the account's inbox address, with its documents. */
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../context';
-import { ApiError, notFound } from '../jsonapi/errors';
+import { emailSubmissionOf, listEmailSubmissions } from '../documents/records';
+import { ApiError } from '../jsonapi/errors';
 import { resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import type { EmailSubmissionRow } from '../store/documents';
-import { IdParams, PageQuery, accountOf, isUuid, sendCollection, sendDocument } from './http';
+import {
+  IdParams,
+  PageQuery,
+  accountOf,
+  sendCollection,
+  sendDocument,
+  type ApiPlugin,
+} from './http';
 
 const INCLUDES = new Set(['documents', 'account', 'user']);
 
@@ -28,45 +35,48 @@ function parseInclude(raw: string | undefined): string[][] {
     });
 }
 
-export function registerEmailSubmissionRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+const TAGS = ['Email Submissions'];
+
+/** Submissions rendered with their documents, and the documents when `include` names them. */
+async function body(
+  ctx: ServiceContext,
+  accountId: string,
+  rows: EmailSubmissionRow[],
+  include: string[][],
+) {
   const { store, renderer } = ctx.documents;
+  const docs = await store.byEmailSubmission(
+    accountId,
+    rows.map((r) => r.id),
+  );
+  const data = rows.map((r) =>
+    renderer.emailSubmission(
+      r,
+      docs.filter((d) => d.email_submission_id === r.id),
+    ),
+  );
+  const included = await resolveIncludes(data, include, async (type, ids) =>
+    type === 'document' ? renderer.documents(docs.filter((d) => ids.includes(d.id))) : [],
+  );
+  return { data, included };
+}
 
-  async function body(accountId: string, rows: EmailSubmissionRow[], include: string[][]) {
-    const docs = await store.byEmailSubmission(
-      accountId,
-      rows.map((r) => r.id),
-    );
-    const data = rows.map((r) =>
-      renderer.emailSubmission(
-        r,
-        docs.filter((d) => d.email_submission_id === r.id),
-      ),
-    );
-    const included = await resolveIncludes(data, include, async (type, ids) =>
-      type === 'document' ? renderer.documents(docs.filter((d) => ids.includes(d.id))) : [],
-    );
-    return { data, included };
-  }
-
+export const emailSubmissionRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/email_submissions',
     {
       schema: {
-        tags: ['Email Submissions'],
+        tags: TAGS,
         summary: 'List email submissions, most recent first',
         querystring: Type.Object({ ...PageQuery, include: Type.Optional(Type.String()) }),
       },
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, string | undefined>;
-      const page = parsePage(query);
-      const include = parseInclude(query.include);
-      const { rows, total } = await store.listEmailSubmissions(account.id, {
-        limit: page.size,
-        offset: page.offset,
-      });
-      const doc = await body(account.id, rows, include);
+      const page = parsePage(request.query);
+      const include = parseInclude(request.query.include);
+      const { rows, total } = await listEmailSubmissions(ctx.documents, account.id, page);
+      const doc = await body(ctx, account.id, rows, include);
       return sendCollection(request, reply, page, total, {
         data: doc.data,
         ...(include.length ? { included: doc.included } : {}),
@@ -78,7 +88,7 @@ export function registerEmailSubmissionRoutes(app: FastifyInstance, ctx: Service
     '/email_submissions/:id',
     {
       schema: {
-        tags: ['Email Submissions'],
+        tags: TAGS,
         summary: 'Get an email submission',
         params: IdParams,
         querystring: Type.Object({ include: Type.Optional(Type.String()) }),
@@ -86,11 +96,9 @@ export function registerEmailSubmissionRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const { id } = request.params as { id: string };
-      const include = parseInclude((request.query as { include?: string }).include);
-      const row = isUuid(id) ? await store.emailSubmission(account.id, id) : undefined;
-      if (!row) throw notFound("Couldn't find EmailSubmission");
-      const doc = await body(account.id, [row], include);
+      const include = parseInclude(request.query.include);
+      const row = await emailSubmissionOf(ctx.documents, account.id, request.params.id);
+      const doc = await body(ctx, account.id, [row], include);
       return sendDocument(reply, 200, {
         data: doc.data[0],
         ...(include.length ? { included: doc.included } : {}),
@@ -98,4 +106,4 @@ export function registerEmailSubmissionRoutes(app: FastifyInstance, ctx: Service
       });
     },
   );
-}
+};

@@ -1,12 +1,28 @@
 /** Small helpers shared by the route modules. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { ServiceContext } from '../context';
 import { serializeDocument } from '../jsonapi/document';
 import { ApiError } from '../jsonapi/errors';
 import { collectionLinks, type Page } from '../jsonapi/pagination';
 import type { Account } from '../store/accounts';
 
 export const JSON_API = 'application/vnd.api+json';
+
+/**
+ * A route module: a Fastify plugin whose handlers see their params, query and body typed from
+ * the TypeBox schemas they declare (the schemas are also what Fastify validates against).
+ */
+export type ApiPlugin = FastifyPluginAsyncTypebox<{ ctx: ServiceContext }>;
+
+/** The parts of a request a collection's links are built from. */
+type CollectionRequest = Pick<FastifyRequest, 'url' | 'protocol' | 'host' | 'query'>;
+
+/** The parsed query string as a record (Fastify's parser always gives an object). */
+function queryRecord(query: unknown): Record<string, unknown> {
+  return typeof query === 'object' && query !== null ? { ...query } : {};
+}
 
 /**
  * Serializes once (reusing the remembered JSON of cached resources; the text is that of
@@ -16,9 +32,29 @@ export function sendDocument(reply: FastifyReply, status: number, body: unknown)
   return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));
 }
 
+/** Plain JSON (not a JSON:API document), serialized by JSON.stringify. */
+export function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).type('application/json').send(JSON.stringify(body));
+}
+
+/** JSON text serialized elsewhere (a stored or cached answer), sent as it is. */
+export function sendJsonText(reply: FastifyReply, text: string | null): FastifyReply {
+  return reply.code(200).type('application/json').send(text);
+}
+
+/** 304 Not Modified: the client's copy is current; no body. */
+export function sendNotModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).send();
+}
+
+/** 204 No Content: an empty answer. */
+export function sendNoContent(reply: FastifyReply): FastifyReply {
+  return reply.code(204).send();
+}
+
 /** A page of a collection: its `data` (and `included`) with pagination links and meta. */
 export function sendCollection(
-  request: FastifyRequest,
+  request: CollectionRequest,
   reply: FastifyReply,
   page: Page,
   total: number,
@@ -27,13 +63,7 @@ export function sendCollection(
 ): FastifyReply {
   return sendDocument(reply, 200, {
     ...body,
-    links: collectionLinks(
-      requestBase(request),
-      request.query as Record<string, unknown>,
-      page,
-      total,
-      options,
-    ),
+    links: collectionLinks(requestBase(request), queryRecord(request.query), page, total, options),
     meta: { size: page.size, total },
   });
 }
@@ -46,15 +76,14 @@ export function accountOf(request: FastifyRequest): Account {
 }
 
 /** Absolute URL of the request path without the query, for collection links. */
-export function requestBase(request: FastifyRequest): string {
+export function requestBase(request: Pick<FastifyRequest, 'url' | 'protocol' | 'host'>): string {
   const path = request.url.split('?')[0]!;
   return `${request.protocol}://${request.host}${path}`;
 }
 
 export const IdParams = Type.Object({ id: Type.String() });
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID_RE.test(value);
+export { isUuid } from '../jsonapi/ids';
 
 export const PageQuery = {
   'page[number]': Type.Optional(Type.Integer({ minimum: 1, default: 1 })),

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import {
   MetroAreaDocument,
@@ -8,7 +7,6 @@ import {
   TerminalDocument,
   VesselDocument,
 } from '../../shared/api/documents';
-import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import {
   PositionsQueryError,
@@ -18,8 +16,8 @@ import {
   type PositionsWindow,
 } from '../routing/vessel-positions';
 import { ROUTING_NOT_ENABLED } from './containers';
-import { unconfiguredLine } from './tracking-requests';
-import { accountOf, sendDocument } from './http';
+import { unconfiguredLine } from '../tracking/requests';
+import { accountOf, sendDocument, type ApiPlugin } from './http';
 import {
   renderMetro,
   renderPort,
@@ -31,8 +29,8 @@ import {
 const params = (name: string, description: string) =>
   Type.Object({ [name]: Type.String({ description }) });
 
-/** Reference data: looked up by id or by natural key (UN/LOCODE, IMO, SCAC). */
-export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+/** Ports and metro areas by id or UN/LOCODE. */
+const placeRoutes: ApiPlugin = async (app, { ctx }) => {
   const { ref } = ctx;
 
   app.get(
@@ -47,7 +45,7 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       accountOf(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const port = ref.portsById.get(id) ?? ref.portsByLocode.get(id.toUpperCase());
       if (!port) throw notFound();
       return sendDocument(reply, 200, { data: renderPort(port, ref.terminalsOf(port.id)) });
@@ -66,13 +64,17 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       accountOf(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const metro = ref.metrosById.get(id) ?? ref.metrosByLocode.get(id.toUpperCase());
       if (!metro) throw notFound();
       return sendDocument(reply, 200, { data: renderMetro(metro) });
     },
   );
+};
 
+/** Marine or rail terminals by id or FIRMS code. */
+const terminalRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { ref } = ctx;
   app.get(
     '/terminals/:id',
     {
@@ -85,7 +87,7 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       accountOf(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const marine = ref.terminalsById.get(id) ?? ref.terminalsByFirms.get(id.toUpperCase());
       if (marine) return sendDocument(reply, 200, { data: renderTerminal(marine) });
       const rail = ref.railTerminalsById.get(id) ?? ref.railTerminalsByFirms.get(id.toUpperCase());
@@ -93,7 +95,10 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
       throw notFound();
     },
   );
+};
 
+/** A vessel by id or IMO number, with its recorded positions on request (routing entitlement). */
+const vesselRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/vessels/:id',
     {
@@ -121,11 +126,11 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const key = parseVesselKey((request.params as { id: string }).id);
+      const key = parseVesselKey(request.params.id);
       if (!key) throw notFound();
       let window: PositionsWindow | null;
       try {
-        window = parseShowPositions(request.query as Record<string, unknown>, ctx.clock.now());
+        window = parseShowPositions(request.query, ctx.clock.now());
       } catch (err) {
         if (!(err instanceof PositionsQueryError)) throw err;
         throw new ApiError(400, err.message, { source: { parameter: err.parameter } });
@@ -137,6 +142,11 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
       return sendDocument(reply, 200, await vesselDocument(vessel, ctx.positions, window));
     },
   );
+};
+
+/** Shipping lines, each saying whether this service can track it. */
+const shippingLineRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { ref } = ctx;
 
   app.get(
     '/shipping_lines',
@@ -171,11 +181,19 @@ export function registerReferenceRoutes(app: FastifyInstance, ctx: ServiceContex
     },
     async (request, reply) => {
       accountOf(request);
-      const { id } = request.params as { id: string };
+      const { id } = request.params;
       const line = ref.lines.find((l) => l.id === id) ?? ref.linesByAnyScac.get(id.toUpperCase());
       if (!line) throw notFound();
       const trackable = !unconfiguredLine(ctx.config.supportedScacs, line.scac);
       return sendDocument(reply, 200, { data: renderShippingLine(line, trackable) });
     },
   );
-}
+};
+
+/** Reference data: looked up by id or by natural key (UN/LOCODE, IMO, SCAC). */
+export const referenceRoutes: ApiPlugin = async (app, options) => {
+  await app.register(placeRoutes, options);
+  await app.register(terminalRoutes, options);
+  await app.register(vesselRoutes, options);
+  await app.register(shippingLineRoutes, options);
+};

@@ -1,10 +1,9 @@
-import type { FastifyInstance } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documents';
 import { extension } from '../../shared/api/resources';
-import { checkedTrucker } from './container-actions';
+import { editShipment, setShipmentTracking } from '../tracking/shipment-edits';
 import type { ServiceContext } from '../context';
-import { ApiError, notFound } from '../jsonapi/errors';
+import { notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import {
@@ -16,6 +15,7 @@ import {
   isoFilter,
   sendCollection,
   sendDocument,
+  type ApiPlugin,
 } from './http';
 import {
   CUSTOM_FIELD_FILTER_DESCRIPTION,
@@ -84,23 +84,26 @@ const ListQuery = Type.Object({
   ),
 });
 
-export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+/** Rendered shipments with their includes and custom fields. */
+async function shipmentsDocument(
+  ctx: ServiceContext,
+  accountId: string,
+  data: Resource[],
+  rawInclude: unknown,
+) {
+  const includes = splitCustomFieldsInclude(rawInclude);
+  const include = parseInclude(includes.rest, 'shipment');
+  const included = await resolveIncludes(data, include, (type, ids) =>
+    ctx.render.load(accountId, type, ids),
+  );
+  return withCustomFields(ctx, accountId, 'shipment', includes, data, included);
+}
+
+const listRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
-
-  async function document(accountId: string, data: Resource[], rawInclude: unknown) {
-    const includes = splitCustomFieldsInclude(rawInclude);
-    const include = parseInclude(includes.rest, 'shipment');
-    const included = await resolveIncludes(data, include, (type, ids) =>
-      render.load(accountId, type, ids),
-    );
-    return withCustomFields(ctx, accountId, 'shipment', includes, data, included);
-  }
-
-  async function findOwned(accountId: string, id: string) {
-    if (!isUuid(id)) return undefined;
-    return reads.ownedShipment(accountId, id);
-  }
+  const document = (accountId: string, data: Resource[], rawInclude: unknown) =>
+    shipmentsDocument(ctx, accountId, data, rawInclude);
 
   app.get(
     '/shipments',
@@ -115,15 +118,12 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
+      const query = request.query;
       const page = parsePage(query);
       // Checked before the list is read: a bad include is a 400 either way.
       parseInclude(splitCustomFieldsInclude(query.include).rest, 'shipment');
       const customFields = await ctx.customFields.listFilters(account.id, 'shipment', query);
-      const since = isoFilter(
-        query['filter[updated_at][start]'] as string | undefined,
-        'filter[updated_at][start]',
-      );
+      const since = isoFilter(query['filter[updated_at][start]'], 'filter[updated_at][start]');
       const stopped = query['filter[tracking_stopped]'];
       const { total, rows } = await reads.shipments(
         account.id,
@@ -143,6 +143,14 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       return sendCollection(request, reply, page, Number(total), doc);
     },
   );
+};
+
+/** GET /shipments/:id with its includes and custom fields. */
+const detailRoute: ApiPlugin = async (app, { ctx }) => {
+  const { render } = ctx;
+  const reads = ctx.stores.reads;
+  const document = (accountId: string, data: Resource[], rawInclude: unknown) =>
+    shipmentsDocument(ctx, accountId, data, rawInclude);
 
   app.get(
     '/shipments/:id',
@@ -157,10 +165,10 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const include = (request.query as { include?: string }).include;
+      const include = request.query.include;
       parseInclude(splitCustomFieldsInclude(include).rest, 'shipment');
       const readAt = render.generation();
-      const id = (request.params as { id: string }).id;
+      const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
       const key = isUuid(id) ? await reads.ownedShipmentKey(account.id, id) : undefined;
       const data = key ? await render.shipmentsByKey([key], readAt) : [];
@@ -169,6 +177,13 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
+};
+
+/** PATCH /shipments/:id and stopping or resuming its tracking. */
+const editRoutes: ApiPlugin = async (app, { ctx }) => {
+  const { render } = ctx;
+  const document = (accountId: string, data: Resource[], rawInclude: unknown) =>
+    shipmentsDocument(ctx, accountId, data, rawInclude);
 
   app.patch(
     '/shipments/:id',
@@ -185,55 +200,8 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const id = (request.params as { id: string }).id;
-      if (!(await findOwned(account.id, id))) throw notFound();
-      const { attributes, relationships } = (request.body as ShipmentUpdateBody).data;
-      const clean = (list: string[] | undefined) =>
-        list && [...new Set(list.map((v) => v.trim()).filter(Boolean))];
-      let customer: { id: string; companyName: string } | null | undefined;
-      const customerRef = relationships?.customer?.data;
-      if (customerRef === null) customer = null;
-      else if (customerRef) {
-        const party = isUuid(customerRef.id)
-          ? await ctx.stores.parties.owned(account.id, customerRef.id)
-          : undefined;
-        if (!party) {
-          throw new ApiError(422, `No party with id ${customerRef.id}`, {
-            code: 'not_found',
-            source: { pointer: '/data/relationships/customer/data/id' },
-          });
-        }
-        customer = { id: party.id, companyName: party.company_name };
-      }
-      const truckerRef = relationships?.trucker;
-      const truckerId = !truckerRef
-        ? undefined
-        : truckerRef.data === null
-          ? null
-          : await checkedTrucker(
-              ctx,
-              account.id,
-              truckerRef.data.id,
-              '/data/relationships/trucker/data/id',
-            );
-      if (attributes.custom_fields) {
-        await ctx.customFields.setMany(
-          account.id,
-          { type: 'shipment', id },
-          attributes.custom_fields,
-          '/data/attributes/custom_fields',
-        );
-      }
-      await ctx.stores.edits.editShipment(account.id, id, {
-        refNumbers: clean(attributes.ref_numbers),
-        tags: clean(attributes.tags),
-        customer,
-      });
-      if (truckerId !== undefined) {
-        await ctx.stores.edits.assignShipmentTrucker(account.id, id, truckerId);
-      }
-      const row = await findOwned(account.id, id);
-      const doc = await document(account.id, await render.shipments([row!]), 'custom_fields');
+      const row = await editShipment(ctx, account.id, request.params.id, request.body.data);
+      const doc = await document(account.id, await render.shipments([row]), 'custom_fields');
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
@@ -252,24 +220,16 @@ export function registerShipmentRoutes(app: FastifyInstance, ctx: ServiceContext
       },
       async (request, reply) => {
         const account = accountOf(request);
-        const id = (request.params as { id: string }).id;
-        const existing = await findOwned(account.id, id);
-        if (!existing) throw notFound();
-        if (
-          action === 'resume_tracking' &&
-          existing.line_tracking_stopped_reason === 'booking_cancelled'
-        ) {
-          throw new ApiError(422, 'Tracking cannot be resumed for a cancelled booking');
-        }
-        await ctx.stores.tracking.setLineTracking(
-          account.id,
-          id,
-          action === 'stop_tracking' ? 'cancelled_by_user' : null,
-        );
-        const row = await findOwned(account.id, id);
-        const doc = await document(account.id, await render.shipments([row!]), undefined);
+        const row = await setShipmentTracking(ctx, account.id, request.params.id, action);
+        const doc = await document(account.id, await render.shipments([row]), undefined);
         return sendDocument(reply, 200, { data: doc.data[0] });
       },
     );
   }
-}
+};
+
+export const shipmentRoutes: ApiPlugin = async (app, options) => {
+  await app.register(listRoute, options);
+  await app.register(detailRoute, options);
+  await app.register(editRoutes, options);
+};

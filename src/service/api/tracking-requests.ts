@@ -1,5 +1,4 @@
-import type { FastifyInstance } from 'fastify';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { TRACKING_REQUEST_STATUSES } from '../../shared/api/resources';
 import {
   InferNumberBody,
@@ -10,22 +9,26 @@ import {
   TrackingRequestUpdateBody,
 } from '../../shared/api/documents';
 import type { ServiceContext } from '../context';
-import type { ShippingLinesTable, TrackingRequestsTable } from '../store/schema';
-import { ApiError, notFound } from '../jsonapi/errors';
+import type { TrackingRequestsTable } from '../store/schema';
 import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
-import { TEST_SCAC } from '../tracking/engine';
-import { CONFIRMATION_THRESHOLD, inferNumber } from '../tracking/infer-number';
-import { lineSupport, renderTrackingRequest } from '../resources/render';
+import { renderTrackingRequest } from '../resources/render';
+import {
+  createRequestedTracking,
+  editTrackingRequest,
+  inferTrackingNumber,
+  listTrackingRequests,
+  trackingRequestOf,
+} from '../tracking/requests';
 import {
   IdParams,
   IncludeQuery,
   PageQuery,
   accountOf,
-  isUuid,
   isoFilter,
   sendCollection,
   sendDocument,
+  type ApiPlugin,
 } from './http';
 import { splitCustomFieldsInclude, withCustomFields } from '../custom-fields';
 
@@ -44,202 +47,50 @@ const ListQuery = Type.Object({
   'filter[updated_at][end]': Type.Optional(Type.String({ format: 'date-time' })),
 });
 
-const TRACKING_NUMBER_KINDS = ['bill_of_lading', 'booking_number', 'container'] as const;
-const KIND_WORDS: Record<(typeof TRACKING_NUMBER_KINDS)[number], string> = {
-  bill_of_lading: 'bill of lading',
-  booking_number: 'booking number',
-  container: 'container number',
-};
+const TAGS = ['Tracking Requests'];
 
-/** Whether the line is tracked by this kind of number (its `*_tracking_support` flag). */
-function lineTracksBy(line: Pick<ShippingLinesTable, 'tracks_by'>, kind: string): boolean {
-  const support = lineSupport(line);
-  return kind === 'container'
-    ? support.container
-    : kind === 'booking_number'
-      ? support.booking_number
-      : support.bill_of_lading;
+/** `tracked_object` is included unless the request names its includes (as the reference). */
+function includesOf(raw: string | undefined) {
+  const includes = splitCustomFieldsInclude(raw === undefined ? 'tracked_object' : raw);
+  return { ...includes, paths: parseInclude(includes.rest, 'tracking_request') };
 }
 
-/** True when the service tracks a fixed set of lines (its feeds) and this is not one of them. */
-export function unconfiguredLine(supported: string[] | undefined, scac: string): boolean {
-  return supported !== undefined && !supported.includes(scac);
-}
-
-/**
- * Validates and creates one tracking request: the one path for the route and for documents
- * that start tracking what they name. Invalid attributes or a duplicate are a 422 ApiError.
- */
-export async function createTrackingRequest(
+/** Tracking requests rendered, with the includes and custom fields the request asked for. */
+async function document(
   ctx: ServiceContext,
   accountId: string,
-  attrs: TrackingRequestCreateBody['data']['attributes'],
-  options: { customerId?: string } = {},
-): Promise<TrackingRequestsTable> {
-  const { ref } = ctx;
-  const tracking = ctx.stores.tracking;
-  const requestNumber = attrs.request_number.trim().toUpperCase();
-  const givenScac = (attrs.scac ?? '').trim().toUpperCase();
-  const errors: { detail: string; code: string; source: { pointer: string } }[] = [];
-  if (!requestNumber) {
-    errors.push({
-      detail: "Request number can't be blank",
-      code: 'blank',
-      source: { pointer: '/data/attributes/request_number' },
-    });
-  }
-  const initialCustomFields = await ctx.customFields.stage(
-    accountId,
-    attrs.initial_custom_fields,
-    '/data/attributes/initial_custom_fields',
+  rows: TrackingRequestsTable[],
+  includes: ReturnType<typeof includesOf>,
+) {
+  const data = rows.map(renderTrackingRequest);
+  const included = await resolveIncludes(data, includes.paths, (type, ids) =>
+    ctx.render.load(accountId, type, ids),
   );
-  const scacPointer = { pointer: '/data/attributes/scac' };
-  const autoDetect = !givenScac && attrs.auto_detect_vocc_scac === true;
-  let scac = givenScac;
-  if (autoDetect && requestNumber) {
-    const detected = detectScac(ctx, requestNumber, attrs.request_type);
-    if (!detected) {
-      // As the reference: the request exists and has failed, no shipment will be looked up.
-      const row = await tracking.createTrackingRequest(accountId, {
-        requestType: attrs.request_type,
-        requestNumber,
-        scac: '',
-        refNumbers: attrs.ref_numbers,
-        shipmentTags: attrs.shipment_tags,
-        customerId: options.customerId,
-        initialCustomFields,
-      });
-      await tracking.setTrackingRequestStatus(row.id, 'failed', {
-        failedReason: 'scac_auto_detect_failed',
-      });
-      return (await tracking.trackingRequest(row.id))!;
-    }
-    scac = detected;
-  }
-  // SCAC `TEST` takes the reference API's test numbers (TEST-TR-SUCCEEDED, TEST-TR-FAILED).
-  const testLine =
-    scac === TEST_SCAC && requestNumber.startsWith('TEST-')
-      ? ({
-          scac: TEST_SCAC,
-          name: 'Test line',
-          container_prefixes: '["TEST"]',
-          tracks_by: '["bill_of_lading","booking_number","container"]',
-        } as const)
-      : undefined;
-  const line = testLine ?? ref.linesByAnyScac.get(scac);
-  if (!scac) {
-    errors.push({
-      detail: "Scac can't be blank (or set auto_detect_vocc_scac to true)",
-      code: 'blank',
-      source: scacPointer,
-    });
-  } else if (!line) {
-    errors.push({
-      detail: `Scac '${scac}' is not recognized`,
-      code: 'invalid',
-      source: scacPointer,
-    });
-  } else if (!testLine && unconfiguredLine(ctx.config.supportedScacs, line.scac)) {
-    const supported = ctx.config.supportedScacs!;
-    errors.push({
-      detail:
-        `Scac '${scac}' is not supported on this service: no carrier source is configured for ` +
-        `${line.name}. Supported: ${supported.length ? supported.join(', ') : 'none'} ` +
-        `(and TEST for the test numbers).`,
-      code: 'unsupported',
-      source: scacPointer,
-    });
-  } else if (!lineTracksBy(line, attrs.request_type)) {
-    // The reference names no answer for this; it is refused like an unsupported SCAC, at the
-    // attribute that cannot be served.
-    const kinds = TRACKING_NUMBER_KINDS.filter((k) => lineTracksBy(line, k));
-    errors.push({
-      detail:
-        `Request type '${attrs.request_type}' is not supported for ${line.name} (${line.scac}): ` +
-        `it is tracked by ${kinds.map((k) => KIND_WORDS[k]).join(' or ')}`,
-      code: 'unsupported',
-      source: { pointer: '/data/attributes/request_type' },
-    });
-  }
-  if (errors.length) throw ApiError.many(422, errors);
-  const duplicate = await tracking.findActiveDuplicate(accountId, requestNumber, line!.scac);
-  if (duplicate) {
-    throw new ApiError(
-      422,
-      `A tracking request for ${requestNumber} with scac ${line!.scac} already exists (status ${duplicate.status})`,
-      {
-        code: 'duplicate',
-        source: { pointer: '/data/attributes/request_number' },
-      },
-    );
-  }
-  const row = await tracking.createTrackingRequest(accountId, {
-    requestType: attrs.request_type,
-    requestNumber,
-    scac: line!.scac,
-    refNumbers: attrs.ref_numbers,
-    shipmentTags: attrs.shipment_tags,
-    customerId: options.customerId,
-    initialCustomFields,
-  });
-  ctx.trackingRequestCreated?.();
-  return row;
+  return withCustomFields(ctx, accountId, 'tracking_request', includes, data, included);
 }
 
-/**
- * The SCAC `auto_detect_vocc_scac` picks: the best line number inference offers (at least
- * `needs_confirmation`) among the lines this service can track; undefined when none fits.
- */
-function detectScac(
-  ctx: ServiceContext,
-  requestNumber: string,
-  requestType: string,
-): string | undefined {
-  const result = inferNumber(requestNumber, ctx.ref.lines);
-  if (!result || result.attributes.shipping_line.decision === 'no_prediction') return undefined;
-  if (requestType === 'container' && result.attributes.number_type !== 'container') {
-    return undefined;
-  }
-  const best = result.attributes.shipping_line.candidates.find((c) => {
-    const line = ctx.ref.linesByAnyScac.get(c.scac);
-    return (
-      c.confidence >= CONFIRMATION_THRESHOLD &&
-      !unconfiguredLine(ctx.config.supportedScacs, c.scac) &&
-      line !== undefined &&
-      lineTracksBy(line, requestType)
-    );
-  });
-  return best?.scac;
+/** The list filters of GET /tracking_requests; a timestamp that is not ISO 8601 is a 400. */
+function listFilter(query: Static<typeof ListQuery>) {
+  const range = (param: keyof typeof query & `filter[${string}_at]${string}`) =>
+    isoFilter(query[param], param);
+  return {
+    text: query.q || undefined,
+    requestNumber: query['filter[request_number]'] || undefined,
+    status: query['filter[status]'] || undefined,
+    scac: query['filter[scac]'] || undefined,
+    createdFrom: range('filter[created_at][start]'),
+    createdUntil: range('filter[created_at][end]'),
+    updatedFrom: range('filter[updated_at][start]'),
+    updatedUntil: range('filter[updated_at][end]'),
+  };
 }
 
-export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { render, ref } = ctx;
-  const tracking = ctx.stores.tracking;
-  const reads = ctx.stores.reads;
-
-  /** `tracked_object` is included unless the request names its includes (as the reference). */
-  function includesOf(raw: unknown) {
-    const includes = splitCustomFieldsInclude(raw === undefined ? 'tracked_object' : raw);
-    return { ...includes, paths: parseInclude(includes.rest, 'tracking_request') };
-  }
-
-  async function document(
-    accountId: string,
-    rows: Parameters<typeof renderTrackingRequest>[0][],
-    includes: ReturnType<typeof includesOf>,
-  ) {
-    const data = rows.map(renderTrackingRequest);
-    const included = await resolveIncludes(data, includes.paths, (type, ids) =>
-      render.load(accountId, type, ids),
-    );
-    return withCustomFields(ctx, accountId, 'tracking_request', includes, data, included);
-  }
-
+const readRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/tracking_requests',
     {
       schema: {
-        tags: ['Tracking Requests'],
+        tags: TAGS,
         summary: 'List tracking requests, most recent first',
         querystring: ListQuery,
         response: { 200: TrackingRequestListDocument },
@@ -247,26 +98,12 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, string | undefined>;
-      const page = parsePage(query);
-      const include = includesOf(query.include);
-      const range = (param: string) => isoFilter(query[param], param);
-      const { total, rows } = await reads.trackingRequests(
-        account.id,
-        {
-          text: query.q || undefined,
-          requestNumber: query['filter[request_number]'] || undefined,
-          status: query['filter[status]'] || undefined,
-          scac: query['filter[scac]']?.toUpperCase() || undefined,
-          createdFrom: range('filter[created_at][start]'),
-          createdUntil: range('filter[created_at][end]'),
-          updatedFrom: range('filter[updated_at][start]'),
-          updatedUntil: range('filter[updated_at][end]'),
-        },
-        page,
-      );
-      const doc = await document(account.id, rows, include);
-      return sendCollection(request, reply, page, Number(total), doc);
+      const page = parsePage(request.query);
+      const include = includesOf(request.query.include);
+      const filter = listFilter(request.query);
+      const { total, rows } = await listTrackingRequests(ctx, account.id, filter, page);
+      const doc = await document(ctx, account.id, rows, include);
+      return sendCollection(request, reply, page, total, doc);
     },
   );
 
@@ -274,7 +111,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     '/tracking_requests/:id',
     {
       schema: {
-        tags: ['Tracking Requests'],
+        tags: TAGS,
         summary: 'Get a tracking request',
         params: IdParams,
         querystring: Type.Object({ ...IncludeQuery }),
@@ -283,20 +120,20 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const { id } = request.params as { id: string };
-      const include = includesOf((request.query as { include?: string }).include);
-      const row = isUuid(id) ? await reads.ownedTrackingRequest(account.id, id) : undefined;
-      if (!row) throw notFound();
-      const doc = await document(account.id, [row], include);
+      const include = includesOf(request.query.include);
+      const row = await trackingRequestOf(ctx, account.id, request.params.id);
+      const doc = await document(ctx, account.id, [row], include);
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );
+};
 
+const writeRoutes: ApiPlugin = async (app, { ctx }) => {
   app.post(
     '/tracking_requests',
     {
       schema: {
-        tags: ['Tracking Requests'],
+        tags: TAGS,
         summary: 'Create a tracking request',
         body: TrackingRequestCreateBody,
         response: { 201: TrackingRequestDocument },
@@ -304,21 +141,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
       config: { trackingRequestCreation: true },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const { attributes: attrs, relationships } = (request.body as TrackingRequestCreateBody).data;
-      const customerId = relationships?.customer?.data.id;
-      if (customerId !== undefined) {
-        const party = isUuid(customerId)
-          ? await ctx.stores.parties.owned(account.id, customerId)
-          : undefined;
-        if (!party) {
-          throw new ApiError(422, `No party with id ${customerId}`, {
-            code: 'not_found',
-            source: { pointer: '/data/relationships/customer/data/id' },
-          });
-        }
-      }
-      const row = await createTrackingRequest(ctx, account.id, attrs, { customerId });
+      const row = await createRequestedTracking(ctx, accountOf(request).id, request.body);
       return sendDocument(reply, 201, { data: renderTrackingRequest(row) });
     },
   );
@@ -327,7 +150,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     '/tracking_requests/:id',
     {
       schema: {
-        tags: ['Tracking Requests'],
+        tags: TAGS,
         summary: 'Edit the ref numbers and tags of a tracking request',
         params: IdParams,
         body: TrackingRequestUpdateBody,
@@ -335,17 +158,9 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const { id } = request.params as { id: string };
-      const attrs = (request.body as TrackingRequestUpdateBody).data.attributes;
-      if (!isUuid(id)) throw notFound();
-      const ok = await tracking.updateTrackingRequest(account.id, id, {
-        refNumbers: attrs.ref_numbers,
-        tags: attrs.tags,
-      });
-      if (!ok) throw notFound();
-      const row = await reads.ownedTrackingRequest(account.id, id);
-      if (!row) throw notFound();
+      const { id } = request.params;
+      const edits = request.body.data.attributes;
+      const row = await editTrackingRequest(ctx, accountOf(request).id, id, edits);
       return sendDocument(reply, 200, { data: renderTrackingRequest(row) });
     },
   );
@@ -354,7 +169,7 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     '/tracking_requests/infer_number',
     {
       schema: {
-        tags: ['Tracking Requests'],
+        tags: TAGS,
         summary: 'Infer the number type and the shipping line from a tracking number',
         body: InferNumberBody,
         response: { 200: InferNumberDocument },
@@ -362,14 +177,13 @@ export function registerTrackingRequestRoutes(app: FastifyInstance, ctx: Service
     },
     async (request, reply) => {
       accountOf(request);
-      const { number } = request.body as InferNumberBody;
-      const result = inferNumber(number, ref.lines);
-      if (!result) {
-        throw new ApiError(422, 'This reference number is not valid.', {
-          source: { pointer: '/number' },
-        });
-      }
-      return sendDocument(reply, 200, { data: result });
+      return sendDocument(reply, 200, { data: inferTrackingNumber(ctx, request.body.number) });
     },
   );
-}
+};
+
+/** /tracking_requests: list, read, create, edit, and number inference. */
+export const trackingRequestRoutes: ApiPlugin = async (app, options) => {
+  await app.register(readRoutes, options);
+  await app.register(writeRoutes, options);
+};

@@ -1,9 +1,7 @@
 /** The addresses webhook notifications are sent from, for receivers' firewall allow-lists. */
 import os from 'node:os';
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { ServiceContext } from '../context';
-import { accountOf } from './http';
+import { accountOf, sendJson, type ApiPlugin } from './http';
 
 /**
  * This host's external IPv4 addresses: deliveries leave from one of them. An operator behind NAT
@@ -16,7 +14,7 @@ function hostAddresses(): string[] {
     .map((a) => a.address);
 }
 
-export function registerWebhookIpRoutes(app: FastifyInstance, ctx: ServiceContext): void {
+export const webhookIpRoutes: ApiPlugin = async (app, { ctx }) => {
   // Known when the service starts; the list changes only with the host's network setup.
   const lastUpdated = new Date(ctx.clock.now()).toISOString();
   app.get(
@@ -38,10 +36,7 @@ export function registerWebhookIpRoutes(app: FastifyInstance, ctx: ServiceContex
     async (request, reply) => {
       accountOf(request);
       const ips = ctx.config.webhookSourceIps ?? hostAddresses();
-      return reply
-        .code(200)
-        .type('application/json')
-        .send(JSON.stringify({ webhook_notification_ips: ips, last_updated: lastUpdated }));
+      return sendJson(reply, 200, { webhook_notification_ips: ips, last_updated: lastUpdated });
     },
   );
-}
+};

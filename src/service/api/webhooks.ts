@@ -1,35 +1,42 @@
-/** /v2 webhooks, webhook notifications, the event catalog, payload examples and the trigger. */
-import type { FastifyInstance } from 'fastify';
+/**
+ * /v2 webhooks, webhook notifications, the event catalog, payload examples and the trigger. The
+ * rules live in src/service/webhooks (registrations.ts, trial.ts); these routes type, call and
+ * render.
+ */
 import { Type } from 'typebox';
-import { v4 as uuidv4 } from 'uuid';
 import { ListDocument, SingleDocument } from '../../shared/api/common';
 import { WebhookListDocument, WebhookNotificationListDocument } from '../../shared/api/documents';
 import { WEBHOOK_EVENT_NAMES, WebhookResource } from '../../shared/api/resources';
-import { isoString } from '../../shared/clock';
 import type { ServiceContext } from '../context';
-import { ApiError, notFound, type JsonApiErrorObject } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
+import { renderWebhook, renderWebhookNotification } from '../resources/render';
 import type { WebhookNotificationsTable, WebhooksTable } from '../store/schema';
-import { WEBHOOK_EVENT_CATEGORIES, isWebhookEvent } from '../webhooks/catalog';
-import { exampleNotification } from '../webhooks/examples';
-import { USER_AGENT } from '../webhooks/sender';
-import { webhookHeaderErrors } from '../webhooks/header-rules';
-import { generateSecret, signedHeaders } from '../webhooks/signing';
-import { checkWebhookUrl } from '../webhooks/url-guard';
+import { WEBHOOK_EVENT_CATEGORIES } from '../webhooks/catalog';
+import {
+  createWebhook,
+  deleteWebhook,
+  editWebhook,
+  listNotifications,
+  listWebhooks,
+  notificationOf,
+  webhookOf,
+} from '../webhooks/registrations';
+import { examplePayload, triggerTestDelivery } from '../webhooks/trial';
 import {
   IdParams,
   IncludeQuery,
   PageQuery,
   accountOf,
-  isUuid,
   requestBase,
   sendCollection,
   sendDocument,
+  sendJson,
+  type ApiPlugin,
 } from './http';
-import { renderWebhook, renderWebhookNotification } from '../resources/render';
 
-type Error422 = Omit<JsonApiErrorObject, 'status' | 'title'>;
+const WEBHOOKS = ['Webhooks'];
+const NOTIFICATIONS = ['Webhook Notifications'];
 
 const HeaderItem = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -71,12 +78,6 @@ const WebhookUpdateBody = Type.Object({
     }),
   }),
 });
-interface WebhookInput {
-  url?: string;
-  active?: boolean;
-  events?: string[];
-  headers?: { name: string; value: string }[] | null;
-}
 
 const TriggerBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 2048 }),
@@ -110,31 +111,6 @@ const EventCatalogDocument = Type.Object({
   ),
 });
 
-/** Checks what the schema cannot: url target, event names, header names and values. */
-async function validateWebhookInput(
-  input: WebhookInput,
-  ctx: ServiceContext,
-  pointerBase: string,
-): Promise<void> {
-  const errors: Error422[] = [];
-  if (input.url !== undefined) {
-    const refusal = await checkWebhookUrl(input.url, {
-      allowPrivate: ctx.config.allowPrivateWebhooks,
-    });
-    if (refusal) errors.push({ detail: refusal, source: { pointer: `${pointerBase}/url` } });
-  }
-  input.events?.forEach((name, i) => {
-    if (!isWebhookEvent(name)) {
-      errors.push({
-        detail: `${name} is not a webhook event; see GET /webhooks/events`,
-        source: { pointer: `${pointerBase}/events/${i}` },
-      });
-    }
-  });
-  errors.push(...webhookHeaderErrors(input.headers, pointerBase));
-  if (errors.length) throw ApiError.many(422, errors);
-}
-
 function webhookResource(row: WebhooksTable): Resource {
   const r = renderWebhook(row);
   return { ...r, attributes: { ...r.attributes, created_at: row.created_at } };
@@ -154,58 +130,47 @@ function notificationResource(row: WebhookNotificationsTable): Resource {
   };
 }
 
-/** Webhooks, their notifications, the event catalog, payload examples and the test trigger. */
-export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext): void {
-  const { render, webhooks, clock, ref } = ctx;
-  const store = ctx.stores.webhooks;
-
-  async function ownWebhook(accountId: string, id: string): Promise<WebhooksTable> {
-    const row = isUuid(id) ? await store.get(accountId, id) : undefined;
-    if (!row) throw notFound(`No webhook ${id}`);
-    return row;
+/**
+ * Resolves `include` for notifications: resources captured in each stored payload first (so
+ * event objects built for the payload resolve too), then the current data.
+ */
+async function notificationIncludes(
+  ctx: ServiceContext,
+  accountId: string,
+  rows: WebhookNotificationsTable[],
+  data: Resource[],
+  include: string[][],
+): Promise<Resource[]> {
+  if (include.length === 0) return [];
+  const captured = new Map<string, Resource>();
+  for (const row of rows) {
+    const doc = JSON.parse(row.payload) as { included?: Resource[] };
+    for (const r of doc.included ?? []) captured.set(`${r.type}:${r.id}`, r);
   }
+  return resolveIncludes(data, include, async (type, ids) => {
+    const found = ids.flatMap((id) => captured.get(`${type}:${id}`) ?? []);
+    const missing = ids.filter((id) => !captured.has(`${type}:${id}`));
+    return missing.length
+      ? [...found, ...(await ctx.render.load(accountId, type, missing))]
+      : found;
+  });
+}
 
-  /**
-   * Resolves `include` for notifications: resources captured in each stored payload first (so
-   * event objects built for the payload resolve too), then the current data.
-   */
-  async function notificationIncludes(
-    accountId: string,
-    rows: WebhookNotificationsTable[],
-    data: Resource[],
-    include: string[][],
-  ): Promise<Resource[]> {
-    if (include.length === 0) return [];
-    const captured = new Map<string, Resource>();
-    for (const row of rows) {
-      const doc = JSON.parse(row.payload) as { included?: Resource[] };
-      for (const r of doc.included ?? []) captured.set(`${r.type}:${r.id}`, r);
-    }
-    return resolveIncludes(data, include, async (type, ids) => {
-      const found = ids.flatMap((id) => captured.get(`${type}:${id}`) ?? []);
-      const missing = ids.filter((id) => !captured.has(`${type}:${id}`));
-      return missing.length ? [...found, ...(await render.load(accountId, type, missing))] : found;
-    });
-  }
-
+const webhookCollection: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/webhooks',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: WEBHOOKS,
         summary: 'List webhooks',
         querystring: Type.Object({ ...PageQuery }),
         response: { 200: WebhookListDocument },
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
-      const page = parsePage(query);
-      const { total, rows } = await store.list(account.id, page);
-      return sendCollection(request, reply, page, total, {
-        data: rows.map(webhookResource),
-      });
+      const page = parsePage(request.query);
+      const { total, rows } = await listWebhooks(ctx, accountOf(request).id, page);
+      return sendCollection(request, reply, page, total, { data: rows.map(webhookResource) });
     },
   );
 
@@ -213,7 +178,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     '/webhooks',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: WEBHOOKS,
         summary: 'Create a webhook',
         description:
           'Registers an https endpoint for the listed events; without `events` it receives every event (the list is stored, so the response names each one). The response carries the generated `secret` that signs every delivery (`X-T49-Webhook-Signature`: hex HMAC-SHA256 of the body; Standard Webhooks `webhook-id`, `webhook-timestamp`, `webhook-signature`).',
@@ -222,18 +187,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const { attributes } = (request.body as { data: { attributes: WebhookInput } }).data;
-      await validateWebhookInput(attributes, ctx, '/data/attributes');
-      const now = isoString(clock.now());
-      const row = await store.create(account.id, {
-        url: attributes.url!,
-        active: attributes.active !== false,
-        events: attributes.events ?? [...WEBHOOK_EVENT_NAMES],
-        secret: generateSecret(),
-        headers: attributes.headers,
-        now,
-      });
+      const row = await createWebhook(ctx, accountOf(request).id, request.body.data.attributes);
       return sendDocument(reply, 201, { data: webhookResource(row) });
     },
   );
@@ -242,7 +196,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     '/webhooks/events',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: WEBHOOKS,
         summary: 'List webhook events',
         response: { 200: EventCatalogDocument },
       },
@@ -258,12 +212,14 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       });
     },
   );
+};
 
+const triggerRoute: ApiPlugin = async (app, { ctx }) => {
   app.post(
     '/webhooks/trigger',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: WEBHOOKS,
         summary: 'Trigger a webhook test delivery',
         description:
           'Sends an example payload of `event` to `url` now (signed with `secret` when given) and answers with the outcome, without creating a webhook.',
@@ -273,70 +229,25 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     },
     async (request, reply) => {
       accountOf(request);
-      const body = request.body as { url: string; event: string; secret?: string };
-      const errors: Error422[] = [];
-      if (!isWebhookEvent(body.event)) {
-        errors.push({
-          detail: `${body.event} is not a webhook event; see GET /webhooks/events`,
-          source: { pointer: '/event' },
-        });
-      }
-      const refusal = await checkWebhookUrl(body.url, {
-        allowPrivate: ctx.config.allowPrivateWebhooks,
-      });
-      if (refusal) errors.push({ detail: refusal, source: { pointer: '/url' } });
-      if (errors.length || !isWebhookEvent(body.event)) throw ApiError.many(422, errors);
-
-      const id = uuidv4();
-      const document = await exampleNotification(
-        body.event,
-        render.rendering,
-        ref,
-        isoString(clock.now()),
-        {
-          id,
-        },
-      );
-      const payload = JSON.stringify(document);
-      const headers = signedHeaders(payload, id, Math.floor(clock.now() / 1000), body.secret);
-      const result = await webhooks.sender.post(body.url, payload, headers);
-      return reply
-        .code(200)
-        .type('application/json')
-        .send(
-          JSON.stringify({
-            url: body.url,
-            event: body.event,
-            succeeded: result.succeeded,
-            error: result.error,
-            status_code: result.statusCode,
-            latency_ms: result.latencyMs,
-            request_headers: {
-              'Content-Type': 'application/json',
-              'User-Agent': USER_AGENT,
-              ...headers,
-            },
-            request_body: payload,
-            response_headers: result.responseHeaders,
-            response_body: result.responseBody,
-          }),
-        );
+      const result = await triggerTestDelivery(ctx, request.body);
+      return sendJson(reply, 200, result);
     },
   );
+};
 
+const webhookMember: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/webhooks/:id',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: WEBHOOKS,
         summary: 'Get single webhook',
         params: IdParams,
         response: { 200: SingleDocument(WebhookResource) },
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const row = await ownWebhook(account.id, (request.params as { id: string }).id);
+      const row = await webhookOf(ctx, accountOf(request).id, request.params.id);
       return sendDocument(reply, 200, { data: webhookResource(row) });
     },
   );
@@ -345,7 +256,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     '/webhooks/:id',
     {
       schema: {
-        tags: ['Webhooks'],
+        tags: WEBHOOKS,
         summary: 'Edit a webhook',
         params: IdParams,
         body: WebhookUpdateBody,
@@ -353,41 +264,28 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
       },
     },
     async (request, reply) => {
-      const account = accountOf(request);
-      const row = await ownWebhook(account.id, (request.params as { id: string }).id);
-      const { attributes } = (request.body as { data: { attributes: WebhookInput } }).data;
-      await validateWebhookInput(attributes, ctx, '/data/attributes');
-      const updated = await store.update(row, {
-        url: attributes.url,
-        active: attributes.active,
-        events: attributes.events,
-        headers: attributes.headers,
-        now: isoString(clock.now()),
-      });
-      // Re-activated or re-pointed: pending notifications may be deliverable now.
-      webhooks.worker.kick();
-      return sendDocument(reply, 200, { data: webhookResource(updated) });
+      const { id } = request.params;
+      const row = await editWebhook(ctx, accountOf(request).id, id, request.body.data.attributes);
+      return sendDocument(reply, 200, { data: webhookResource(row) });
     },
   );
 
   app.delete(
     '/webhooks/:id',
-    {
-      schema: { tags: ['Webhooks'], summary: 'Delete a webhook', params: IdParams },
-    },
+    { schema: { tags: WEBHOOKS, summary: 'Delete a webhook', params: IdParams } },
     async (request, reply) => {
-      const account = accountOf(request);
-      const row = await ownWebhook(account.id, (request.params as { id: string }).id);
-      await store.delete(row.id);
+      await deleteWebhook(ctx, accountOf(request).id, request.params.id);
       return sendDocument(reply, 200, { meta: {} });
     },
   );
+};
 
+const notificationRoutes: ApiPlugin = async (app, { ctx }) => {
   app.get(
     '/webhook_notifications',
     {
       schema: {
-        tags: ['Webhook Notifications'],
+        tags: NOTIFICATIONS,
         summary: 'List webhook notifications',
         querystring: Type.Object({ ...PageQuery, ...IncludeQuery }),
         response: { 200: WebhookNotificationListDocument },
@@ -395,21 +293,45 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     },
     async (request, reply) => {
       const account = accountOf(request);
-      const query = request.query as Record<string, unknown>;
-      const page = parsePage(query);
-      const include = parseInclude(query.include, 'webhook_notification');
-      const { total, rows } = await store.listNotifications(account.id, page);
+      const page = parsePage(request.query);
+      const include = parseInclude(request.query.include, 'webhook_notification');
+      const { total, rows } = await listNotifications(ctx, account.id, page);
       const data = rows.map(notificationResource);
-      const included = await notificationIncludes(account.id, rows, data, include);
+      const included = await notificationIncludes(ctx, account.id, rows, data, include);
       return sendCollection(request, reply, page, total, { data, included });
     },
   );
 
   app.get(
+    '/webhook_notifications/:id',
+    {
+      schema: {
+        tags: NOTIFICATIONS,
+        summary: 'Get a single webhook notification',
+        description:
+          'Includes the Quayside extension `delivery_attempts`: every attempt with its status code, latency and error.',
+        params: IdParams,
+        querystring: Type.Object({ ...IncludeQuery }),
+      },
+    },
+    async (request, reply) => {
+      const account = accountOf(request);
+      const include = parseInclude(request.query.include, 'webhook_notification');
+      const { row, attempts } = await notificationOf(ctx, account.id, request.params.id);
+      const resource = notificationResource(row);
+      resource.attributes.delivery_attempts = attempts;
+      const included = await notificationIncludes(ctx, account.id, [row], [resource], include);
+      return sendDocument(reply, 200, { data: resource, included });
+    },
+  );
+};
+
+const examplesRoute: ApiPlugin = async (app, { ctx }) => {
+  app.get(
     '/webhook_notifications/examples',
     {
       schema: {
-        tags: ['Webhook Notifications'],
+        tags: NOTIFICATIONS,
         summary: 'Get webhook notification payload examples',
         description:
           'The payload as it would be sent to a webhook endpoint for `event` (made-up data).',
@@ -423,54 +345,22 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: ServiceContext)
     },
     async (request, reply) => {
       accountOf(request);
-      const event = (request.query as { event?: string }).event;
-      // As the real service: an example is of one event, which must be named.
-      if (event === undefined || event === '') {
-        throw new ApiError(400, 'event is required; see GET /webhooks/events', {
-          source: { parameter: 'event' },
-        });
-      }
-      if (!isWebhookEvent(event)) {
-        throw new ApiError(400, `${event} is not a webhook event; see GET /webhooks/events`, {
-          source: { parameter: 'event' },
-        });
-      }
-      const doc = await exampleNotification(event, render.rendering, ref, isoString(clock.now()));
+      const { event, document } = await examplePayload(ctx, request.query.event);
       return sendDocument(reply, 200, {
-        data: [doc.data],
-        included: doc.included,
+        data: [document.data],
+        included: document.included,
         links: { self: `${requestBase(request)}?event=${encodeURIComponent(event)}` },
         meta: { size: 1, total: 1 },
       });
     },
   );
+};
 
-  app.get(
-    '/webhook_notifications/:id',
-    {
-      schema: {
-        tags: ['Webhook Notifications'],
-        summary: 'Get a single webhook notification',
-        description:
-          'Includes the Quayside extension `delivery_attempts`: every attempt with its status code, latency and error.',
-        params: IdParams,
-        querystring: Type.Object({ ...IncludeQuery }),
-      },
-    },
-    async (request, reply) => {
-      const account = accountOf(request);
-      const { id } = request.params as { id: string };
-      const include = parseInclude(
-        (request.query as { include?: string }).include,
-        'webhook_notification',
-      );
-      const row = isUuid(id) ? await store.notification(account.id, id) : undefined;
-      if (!row) throw notFound(`No webhook notification ${id}`);
-      const attempts = await store.deliveryAttempts(row.id);
-      const resource = notificationResource(row);
-      resource.attributes.delivery_attempts = attempts;
-      const included = await notificationIncludes(account.id, [row], [resource], include);
-      return sendDocument(reply, 200, { data: resource, included });
-    },
-  );
-}
+/** Webhooks, their notifications, the event catalog, payload examples and the test trigger. */
+export const webhookRoutes: ApiPlugin = async (app, options) => {
+  await app.register(webhookCollection, options);
+  await app.register(triggerRoute, options);
+  await app.register(webhookMember, options);
+  await app.register(notificationRoutes, options);
+  await app.register(examplesRoute, options);
+};

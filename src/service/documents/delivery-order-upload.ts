@@ -7,8 +7,8 @@ import { Value } from 'typebox/value';
 import { DeliveryOrderAttribute } from '../../shared/api/delivery-order';
 import type { ServiceContext } from '../context';
 import { ApiError } from '../jsonapi/errors';
-import { checkedTrucker } from './container-actions';
-import { isUuid } from './http';
+import { isUuid } from '../jsonapi/ids';
+import { checkedTrucker } from '../parties';
 
 export const DELIVERY_ORDER_UPLOAD_DOC =
   "Quayside extension: a delivery order carries what it stated as `delivery_order` (JSON: `data.attributes.delivery_order`; multipart: a `delivery_order` field holding the JSON text): `container` {id, number}, `trucker` {id, name} (a party with the trucker role), `sent_at`, `last_free_day` {date, time_zone, source} or null, `terminal`, `pickup_appointment_at`, `holds` (codes) and `pickup_number`. The document keeps it as its `delivery_order` attribute and is linked to the container and its shipment; a container or trucker that is not the account's is a 422 naming it.";
