@@ -16,23 +16,9 @@ import pino from 'pino';
 import { ScaledClock } from '../../src/shared/clock';
 import { startService } from '../../src/service';
 import { parseFeedsConfig } from '../../src/service/feeds/config';
+import type { ChildServiceConfig } from './service-process';
 
-interface ChildConfig {
-  dataDir: string;
-  /** A feeds document (as a feeds.yaml parses), loaded here like any service's. */
-  feeds: Record<string, unknown>;
-  origin: number;
-  realStart: number;
-  speed: number;
-  /** A PostgreSQL database shared with other instances, instead of the data dir's SQLite file. */
-  databaseUrl?: string;
-  /** The sealing key, hex (instances sharing a database must share it too). */
-  secretKeyHex?: string;
-  /** Real-time leases of jobs and deliveries (short ones let a test see a takeover). */
-  leaseMs?: number;
-}
-
-const config = JSON.parse(process.argv[2] ?? '{}') as ChildConfig;
+const config = JSON.parse(process.argv[2] ?? '{}') as ChildServiceConfig;
 const clock = new ScaledClock(
   config.origin + (Date.now() - config.realStart) * config.speed,
   config.speed,

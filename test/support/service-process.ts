@@ -16,13 +16,17 @@ export const CHILD_PATIENCE_MS = 10 * 60_000;
 
 export interface ChildServiceConfig {
   dataDir: string;
+  /** A feeds document (as a feeds.yaml parses), loaded in the child like any service's. */
   feeds: Record<string, unknown>;
   /** The shared simulated clock: origin + (Date.now() - realStart) * speed. */
   origin: number;
   realStart: number;
   speed: number;
+  /** A PostgreSQL database shared with other instances, instead of the data dir's SQLite file. */
   databaseUrl?: string;
+  /** The sealing key, hex (instances sharing a database must share it too). */
   secretKeyHex?: string;
+  /** Real-time leases of jobs and deliveries (short ones let a test see a takeover). */
   leaseMs?: number;
 }
 
