@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import { ACTIVE_HOLD_STATUS, containerLocation, type LfdDeadline } from '../../shared/container';
 import type { StoredDeadline } from './projection';
 import type { BoardRow } from '../../shared/desktop';
+import { preparedStatements } from './prepared';
 
 export const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;
@@ -128,17 +129,11 @@ export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The board's connection: its prepared statements and what its scans and kept counts read. */
 export class BoardDb {
-  private readonly statements = new Map<string, Database.Statement>();
+  /** The connection's statement of each SQL text, prepared on first use. */
+  readonly stmt: (sql: string) => Database.Statement;
 
-  constructor(readonly db: Database.Database) {}
-
-  stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
+  constructor(readonly db: Database.Database) {
+    this.stmt = preparedStatements(db);
   }
 
   /**

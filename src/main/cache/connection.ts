@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import { sqliteOptions } from '../../native/sqlite-binding';
 import { BackgroundCheckpointer } from './checkpointer';
 import { PRIVATE_FOLDER_MODE, privateSqliteFile } from '../private-data';
+import { preparedStatements } from './prepared';
 
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1000;
 /** The writer's own checkpoint threshold while the worker checkpoints: 80 MB of log. */
@@ -34,19 +35,13 @@ export function openCacheDatabase(file: string): Database.Database {
 }
 
 export class CacheConnection {
-  private readonly statements = new Map<string, Database.Statement>();
+  /** The connection's statement of each SQL text, prepared on first use. */
+  readonly stmt: (sql: string) => Database.Statement;
   private checkpointer: BackgroundCheckpointer | null = null;
   private writesSinceCheckpoint = 0;
 
-  constructor(readonly db: Database.Database) {}
-
-  stmt(sql: string): Database.Statement {
-    let s = this.statements.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.statements.set(sql, s);
-    }
-    return s;
+  constructor(readonly db: Database.Database) {
+    this.stmt = preparedStatements(db);
   }
 
   close(): void {
