@@ -1,5 +1,5 @@
 import type { Clock } from '../shared/clock';
-import type { Renderer } from './resources/renderer';
+import type { Renderer } from './resources/batch-render';
 import type { CustomFields } from './custom-fields';
 import type { Documents } from './documents';
 import type { DocumentBudget } from './documents/budget';

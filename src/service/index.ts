@@ -8,7 +8,7 @@ import { systemClock, type Clock } from '../shared/clock';
 import { APP_ROOT } from '../native/app-root';
 import { buildApp } from './app';
 import { CustomFields } from './custom-fields';
-import { Renderer } from './resources/renderer';
+import { Renderer } from './resources/batch-render';
 import { createTrackingRequest } from './tracking/requests';
 import { Documents } from './documents';
 import { DEFAULT_CONFIG, type ServiceConfig, type ServiceContext } from './context';

@@ -15,7 +15,7 @@ import {
   renderVessel,
   renderWebhook,
 } from './render';
-import type { Renderer } from './renderer';
+import type { Renderer } from './batch-render';
 
 export interface IncludeSources {
   renderer: Renderer;

@@ -1,6 +1,6 @@
 /**
  * Rows -> JSON:API resource objects. Related reference data (ports, terminals, lines) comes from
- * the in-memory ReferenceData. No storage and no caching here: see renderer.ts for batch
+ * the in-memory ReferenceData. No storage and no caching here: see batch-render.ts for batch
  * rendering with its cache, includes.ts for loading included resources.
  */
 import type { Identifier, Resource } from '../jsonapi/include';

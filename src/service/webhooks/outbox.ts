@@ -6,7 +6,7 @@
  */
 import { v4 as uuidv4 } from 'uuid';
 import { isoString, type Clock } from '../../shared/clock';
-import { Renderer } from '../resources/renderer';
+import { Renderer } from '../resources/batch-render';
 import type { EventSink, TrackingEvent } from '../events/event-sink';
 import type { ServiceStorage } from '../store';
 import type { ReferenceData } from '../store/reference';

@@ -12,7 +12,7 @@ import type {
   ShipmentsTable,
   TransportEventsTable,
 } from '../store/schema';
-import { RenderedResourceCache, type RowKey } from './cache';
+import { RenderedResourceCache, type RowKey } from './rendered-cache';
 import { loadIncluded } from './includes';
 import { ResourceRendering } from './render';
 
