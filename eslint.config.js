@@ -214,12 +214,34 @@ export default tseslint.config(
     },
   },
   {
-    // The store is where the query builder lives.
+    // The store is where the query builder lives, and the bottom of the service: it answers in
+    // its own terms and imports none of the layers that use it.
     files: ['src/service/store/**/*.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { paths: [serviceWithoutElectron], patterns: [serviceBoundary] },
+        {
+          paths: [serviceWithoutElectron],
+          patterns: [
+            serviceBoundary,
+            {
+              group: [
+                '../api/**',
+                '../routing/**',
+                '../resources/**',
+                '../tracking/**',
+                '../webhooks/**',
+                '../documents/**',
+                '../custom-fields/**',
+                '../feeds/**',
+                '../mcp/**',
+                '../parties/**',
+                '../charges/**',
+              ],
+              message: 'The store is below the service layers: they import it, not the reverse.',
+            },
+          ],
+        },
       ],
     },
   },

@@ -36,6 +36,12 @@ const crossings: [string, string, string, string][] = [
   ['shared → Node', 'src/shared/probe.ts', 'readFileSync', 'node:fs'],
   ['main outside electron → electron', 'src/main/core/probe.ts', 'app', 'electron'],
   ['main/sync → main/core', 'src/main/sync/probe.ts', 'AppCore', '../core/app-core'],
+  [
+    'service/store → routing',
+    'src/service/store/probe.ts',
+    'buildRouteMap',
+    '../routing/route-map',
+  ],
   ['main/cache → main/core', 'src/main/cache/probe.ts', 'AppCore', '../core/app-core'],
   ['service outside the store → Kysely', 'src/service/webhooks/probe.ts', 'sql', 'kysely'],
   ['embedded → Kysely', 'src/embedded/probe.ts', 'sql', 'kysely'],

@@ -4,10 +4,7 @@
  * the vessel endpoints read, and the port and vessel look-ups of the route builder.
  */
 import type { Kysely } from 'kysely';
-import type { VesselPositionHistory } from '../routing/positions';
-import type { RouteDataSource } from '../routing/route-map-service';
-import type { TrackPoint } from '../routing/route-map';
-import type { Database, VesselPositionsTable, VesselsTable } from './schema';
+import type { Database, PortsTable, VesselPositionsTable, VesselsTable } from './schema';
 
 /** A vessel's latest AIS position, written to the vessels table. */
 export interface CurrentPosition {
@@ -20,7 +17,56 @@ export interface CurrentPosition {
   timestamp: string;
 }
 
-const point = (r: VesselPositionsTable): TrackPoint => ({
+/**
+ * A recorded position as the route map reads it (routing's TrackPoint, the same shape: the
+ * store answers in its own terms and routing depends on the store, not the other way round).
+ */
+export interface StoredTrackPoint {
+  lon: number;
+  lat: number;
+  /** Epoch ms. */
+  at: number;
+  speed_knots: number | null;
+  heading_deg: number | null;
+}
+
+/** A vessel by MMSI or IMO, whichever is known. */
+export interface VesselKey {
+  imo: string | null;
+  mmsi: string | null;
+}
+
+/** The stored positions of a vessel: a time window of them, oldest first, and the latest. */
+export interface StoredPositionHistory {
+  positions(vessel: VesselKey, fromMs: number, toMs: number): Promise<StoredTrackPoint[]>;
+  latest(vessel: VesselKey): Promise<StoredTrackPoint | null>;
+}
+
+/** The port and vessel look-ups a route map needs. */
+export interface RouteLookups {
+  ports(
+    locodes: string[],
+  ): Promise<
+    Pick<
+      PortsTable,
+      | 'id'
+      | 'locode'
+      | 'name'
+      | 'state_abbr'
+      | 'state'
+      | 'country_code'
+      | 'country'
+      | 'time_zone'
+      | 'latitude'
+      | 'longitude'
+    >[]
+  >;
+  vessel(ref: {
+    imo: string | null;
+  }): Promise<Pick<VesselsTable, 'id' | 'name' | 'imo' | 'mmsi'> | null>;
+}
+
+const point = (r: VesselPositionsTable): StoredTrackPoint => ({
   lon: r.longitude,
   lat: r.latitude,
   at: Date.parse(r.timestamp),
@@ -80,9 +126,9 @@ export class VesselStore {
   }
 
   /** The stored position history, for the route map and the vessel endpoints. */
-  positionHistory(): VesselPositionHistory {
+  positionHistory(): StoredPositionHistory {
     const db = this.db;
-    const imoOf = async (v: { imo: string | null; mmsi: string | null }) => {
+    const imoOf = async (v: VesselKey) => {
       if (v.imo) return v.imo;
       if (!v.mmsi) return null;
       const row = await db
@@ -121,13 +167,13 @@ export class VesselStore {
   }
 
   /** Port and vessel look-ups over the reference tables, for the route builder. */
-  routeLookups(): Pick<RouteDataSource, 'ports' | 'vessel'> {
+  routeLookups(): RouteLookups {
     return storeRouteLookups(this.db);
   }
 }
 
 /** Port and vessel look-ups over the service's reference tables. */
-export function storeRouteLookups(db: Kysely<Database>): Pick<RouteDataSource, 'ports' | 'vessel'> {
+export function storeRouteLookups(db: Kysely<Database>): RouteLookups {
   return {
     async ports(locodes) {
       if (locodes.length === 0) return [];
