@@ -37,6 +37,7 @@ const INTEGRATION_SUITE = [
   'test/main/desktop/window-bounds.test.ts',
   'test/main/documents.test.ts',
   'test/main/delivery-order.test.ts',
+  'test/main/delivery-order-email.test.ts',
   'test/main/embedded-launcher.test.ts',
   'test/main/spreadsheet-import.test.ts',
   'test/service/documents/**/*.test.ts',

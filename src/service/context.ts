@@ -9,6 +9,7 @@ import type { AccountStore } from './store/accounts';
 import type { ReferenceData } from './store/reference';
 import type { ServiceStorage } from './store';
 import type { Webhooks } from './webhooks';
+import type { OutgoingMail } from './email/outgoing-mail';
 
 export interface ServiceConfig {
   /** Requests per account per rolling minute of real time (all endpoints). */
@@ -29,6 +30,8 @@ export interface ServiceConfig {
   webhookSourceIps?: string[];
   /** Host part of the accounts' inbox addresses (track+<token>@host): the domain whose mail reaches the SMTP listener. */
   mailDomain: string;
+  /** The operator's outgoing mail server (`--smtp-url`); without one nothing is sent by mail. */
+  outgoingMail?: OutgoingMail;
   /** What reading one document may cost, and how many are read at once (documents/budget.ts). */
   documentBudget?: Partial<DocumentBudget>;
 }

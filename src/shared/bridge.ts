@@ -377,8 +377,9 @@ export const bridgeMethods = {
   },
   /**
    * Makes the container's delivery order for its trucker: a PDF kept as a document of its
-   * shipment at the service, saved in the data folder and opened (browser mode: `url` to
-   * download). There is no outgoing mail, so it is saved for sending. Refused while offline.
+   * shipment at the service and saved in the data folder. When the service has an outgoing mail
+   * server it emails the order to the trucker's contacts (`sent`); else the order is opened
+   * (browser mode: `url` to download) for the user to send. Refused while offline.
    */
   makeDeliveryOrder: {
     argument: Type.Object({ containerId: Id }, { additionalProperties: false }),
@@ -389,6 +390,8 @@ export const bridgeMethods = {
           fileName: string;
           open: OpenDocumentResult;
           message: string;
+          /** Who the service emailed the order to, and when; null when it was not sent. */
+          sent: { to: string[]; sentAt: string } | null;
         }
       | { ok: false; message: string }
     >(),

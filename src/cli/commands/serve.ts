@@ -12,6 +12,7 @@ import type { CommandCode } from '../command';
 import { configuredFeeds } from '../feeds-file';
 import { emptyFeedsConfig } from '../../service/feeds/runtime';
 import { DATABASE_OPTIONS, databaseOption } from '../database-option';
+import { OutgoingMail } from '../../service/email/outgoing-mail';
 
 function parsePositive(raw: string | undefined, name: string, fallback: number): number {
   if (raw === undefined) return fallback;
@@ -58,6 +59,8 @@ export const serveCommand: CommandCode = {
         'smtp-port': { type: 'string' },
         // The domain whose mail reaches that listener (shown in each account's inbox address).
         'mail-domain': { type: 'string' },
+        // Outgoing mail (delivery orders): smtp[s]://user:password@host[:port]; also QUAYSIDE_SMTP_URL.
+        'smtp-url': { type: 'string' },
         // PostgreSQL instead of the data folder's SQLite file (also QUAYSIDE_DATABASE_URL).
         ...DATABASE_OPTIONS,
       },
@@ -70,9 +73,12 @@ export const serveCommand: CommandCode = {
     const database = databaseOption(values);
     const logger = pino({ level: process.env.QUAYSIDE_LOG_LEVEL ?? 'warn' });
     const mailDomain = parseMailDomain(values['mail-domain'] ?? process.env.QUAYSIDE_MAIL_DOMAIN);
+    const smtpUrl = values['smtp-url'] ?? process.env.QUAYSIDE_SMTP_URL;
+    const outgoingMail = smtpUrl ? OutgoingMail.parse(smtpUrl) : undefined;
     const config = {
       allowPrivateWebhooks: values['allow-private-webhooks'],
       ...(mailDomain ? { mailDomain } : {}),
+      ...(outgoingMail ? { outgoingMail } : {}),
     };
     let service: { close(): Promise<void> };
     if (values.sim && values.feeds) {
@@ -119,6 +125,7 @@ export const serveCommand: CommandCode = {
       if (running.smtpPort !== undefined)
         console.log(`Email submissions: SMTP on port ${running.smtpPort}`);
       if (running.initialKey) console.log(`API key: ${running.initialKey}`);
+      if (outgoingMail) console.log(`Outgoing mail: ${outgoingMail.origin}`);
       console.log(
         feeds
           ? `Feeds: ${feeds.origin} (${feeds.carriers.length} carriers, ${feeds.terminals.length} terminals, ${feeds.ais.length} AIS sources)`

@@ -104,3 +104,39 @@ export async function fetchDocument(
   )) as { data?: unknown; included?: unknown[] } | null;
   return documentRecord(json?.data, includedIndex(json?.included ?? []));
 }
+
+/** Whether the service has an outgoing mail server to send documents with (an extension). */
+export async function outgoingMailConfigured(
+  connection: ServiceConnection | null,
+  budgets: ServiceBudgets,
+): Promise<boolean> {
+  if (!connection) throw new DocumentRequestError('No tracking service is connected.');
+  const json = (await send(connection, budgets, 'documents/settings', { method: 'GET' })) as {
+    data?: { attributes?: { outgoing_mail?: unknown } };
+  } | null;
+  return json?.data?.attributes?.outgoing_mail === true;
+}
+
+/**
+ * Has the service email the document (to a delivery order's trucker contacts when `to` is not
+ * given) and returns who it went to and when.
+ */
+export async function emailDocument(
+  connection: ServiceConnection | null,
+  budgets: ServiceBudgets,
+  id: string,
+): Promise<{ to: string[]; sentAt: string }> {
+  if (!connection) throw new DocumentRequestError('No tracking service is connected.');
+  const json = (await send(connection, budgets, `documents/${encodeURIComponent(id)}/send`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/vnd.api+json' },
+    body: '{}',
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+  })) as { data?: { attributes?: { emailed?: { to?: unknown; sent_at?: unknown } } } } | null;
+  const emailed = json?.data?.attributes?.emailed;
+  const to = Array.isArray(emailed?.to) ? emailed.to.filter((a) => typeof a === 'string') : [];
+  if (to.length === 0 || typeof emailed?.sent_at !== 'string') {
+    throw new DocumentRequestError('The tracking service did not say who it sent the order to.');
+  }
+  return { to, sentAt: emailed.sent_at };
+}

@@ -469,8 +469,9 @@ function TruckerPanel({ row, dataVersion }: { row: BoardRow; dataVersion: number
 }
 
 /**
- * Makes the delivery order for the assigned trucker: kept as a document of the shipment, saved
- * and opened (browser mode: offered as a download). There is no outgoing mail to send it with.
+ * Makes the delivery order for the assigned trucker: kept as a document of the shipment and
+ * emailed to the trucker when the service has an outgoing mail server; else saved and opened
+ * (browser mode: offered as a download) for the user to send.
  */
 function DeliveryOrderButton({
   containerId,

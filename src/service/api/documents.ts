@@ -35,6 +35,7 @@ import { ApiError } from '../jsonapi/errors';
 import { resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
 import { DELIVERY_ORDER_UPLOAD_DOC } from '../documents/delivery-order-upload';
+import { MAX_RECIPIENTS, SEND_DOC, sendDocumentByEmail } from '../documents/send-by-email';
 import { TRACKING_MODES, type DocumentRow } from '../store/documents';
 import {
   IdParams,
@@ -125,13 +126,18 @@ async function sendOne(
 }
 
 function settingsResource(
+  ctx: ServiceContext,
   accountId: string,
   settings: Awaited<ReturnType<typeof documentSettings>>,
 ): Resource {
   return {
     id: accountId,
     type: 'document_settings',
-    attributes: { tracking_mode: settings.trackingMode, inbox_address: settings.inboxAddress },
+    attributes: {
+      tracking_mode: settings.trackingMode,
+      inbox_address: settings.inboxAddress,
+      outgoing_mail: ctx.config.outgoingMail !== undefined,
+    },
   };
 }
 
@@ -194,14 +200,14 @@ const settingsRoutes: ApiPlugin = async (app, { ctx }) => {
         tags: TAGS,
         summary: "The account's document settings and inbox address",
         description:
-          'Quayside extension. `tracking_mode`: off (extract only), ask (extract; the client offers to track) or automatic (extraction creates tracking requests). `inbox_address`: mail sent there with attachments becomes an email submission.',
+          'Quayside extension. `tracking_mode`: off (extract only), ask (extract; the client offers to track) or automatic (extraction creates tracking requests). `inbox_address`: mail sent there with attachments becomes an email submission. `outgoing_mail`: whether the service has an outgoing mail server to send documents with (`POST /documents/{id}/send`).',
         ...EXTENSION,
       },
     },
     async (request, reply) => {
       const account = accountOf(request);
       const settings = await documentSettings(ctx.documents, account.id);
-      return sendDocument(reply, 200, { data: settingsResource(account.id, settings) });
+      return sendDocument(reply, 200, { data: settingsResource(ctx, account.id, settings) });
     },
   );
 
@@ -226,7 +232,7 @@ const settingsRoutes: ApiPlugin = async (app, { ctx }) => {
       const account = accountOf(request);
       const mode = request.body.data.attributes.tracking_mode;
       const settings = await setDocumentTrackingMode(ctx.documents, account.id, mode);
-      return sendDocument(reply, 200, { data: settingsResource(account.id, settings) });
+      return sendDocument(reply, 200, { data: settingsResource(ctx, account.id, settings) });
     },
   );
 };
@@ -459,6 +465,42 @@ const rotateRoute: ApiPlugin = async (app, { ctx }) => {
   );
 };
 
+const sendRoute: ApiPlugin = async (app, { ctx }) => {
+  app.post(
+    '/documents/:id/send',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Email a document',
+        description: SEND_DOC,
+        ...EXTENSION,
+        params: IdParams,
+        body: Type.Object({
+          data: Type.Optional(
+            Type.Object({
+              attributes: Type.Optional(
+                Type.Object(
+                  {
+                    to: Type.Optional(
+                      Type.Array(Type.String({ maxLength: 320 }), { maxItems: MAX_RECIPIENTS }),
+                    ),
+                  },
+                  { additionalProperties: false },
+                ),
+              ),
+            }),
+          ),
+        }),
+      },
+    },
+    async (request, reply) => {
+      const to = request.body.data?.attributes?.to;
+      const row = await sendDocumentByEmail(ctx, accountOf(request).id, request.params.id, to);
+      return sendOne(ctx, reply, 201, row);
+    },
+  );
+};
+
 /** The /documents routes. */
 export const documentsRoutes: ApiPlugin = async (app, options) => {
   await app.register(listRoutes, options);
@@ -474,4 +516,5 @@ export const documentsRoutes: ApiPlugin = async (app, options) => {
   const relink = 'Re-link a document (create tracking requests for what it names)';
   await app.register(actionRoute('relink', relink, relinkDocument), options);
   await app.register(rotateRoute, options);
+  await app.register(sendRoute, options);
 };

@@ -40,6 +40,8 @@ export class DocumentRenderer {
         rotation: row.rotation,
         // Quayside extension: what a delivery order stated (null for other documents).
         delivery_order: row.delivery_order ? (JSON.parse(row.delivery_order) as object) : null,
+        // Quayside extension: who the document was last emailed to and when (null: never).
+        emailed: row.emailed ? (JSON.parse(row.emailed) as object) : null,
         created_at: row.created_at,
         updated_at: row.updated_at,
       },

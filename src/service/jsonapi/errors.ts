@@ -28,7 +28,9 @@ export const STATUS_TITLES: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
+  409: 'Conflict',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
   503: 'Service Unavailable',
 };
 

@@ -23,7 +23,7 @@ function companyName(raw: string | undefined): string {
 
 const SCAC_RE = /^[A-Z]{2,4}$/;
 // Deliberately loose: one @, something on both sides, a dot in the domain, no spaces.
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Roles, SCAC and contacts of a body, trimmed and checked (422 with a pointer to the fault). */
 function partyDetails(attributes: PartyAttributes): PartyDetails {

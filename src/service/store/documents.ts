@@ -132,6 +132,7 @@ export class DocumentStore {
       container_ids: JSON.stringify(doc.deliveryOrder ? [doc.deliveryOrder.container.id] : []),
       tracking_request_ids: '[]',
       delivery_order: doc.deliveryOrder ? JSON.stringify(doc.deliveryOrder) : null,
+      emailed: null,
       discarded_at: null,
       created_at: now,
       updated_at: now,
@@ -241,6 +242,20 @@ export class DocumentStore {
   }
 
   /** Manual corrections; undefined leaves a value as it is, null clears it. */
+  /** Records that the document was emailed (the last sending wins). */
+  async recordEmailed(
+    accountId: string,
+    id: string,
+    emailed: { to: string[]; sent_at: string },
+  ): Promise<void> {
+    await this.db
+      .updateTable('documents')
+      .set({ emailed: JSON.stringify(emailed), updated_at: this.now() })
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .execute();
+  }
+
   async updateManual(
     accountId: string,
     id: string,

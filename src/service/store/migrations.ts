@@ -973,6 +973,17 @@ const deliveryOrders: Migration = {
   },
 };
 
+/** Who a delivery order was emailed to and when (JSON), set by POST /documents/{id}/send. */
+const deliveryOrderEmails: Migration = {
+  async up(db: AnyDb) {
+    const tables = await db.introspection.getTables();
+    const has = tables.some(
+      (t) => t.name === 'documents' && t.columns.some((c) => c.name === 'emailed'),
+    );
+    if (!has) await db.schema.alterTable('documents').addColumn('emailed', 'text').execute();
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -994,6 +1005,7 @@ export const migrations: Record<string, Migration> = {
   '0017_truckers': truckers,
   '0018_line_number_kinds': lineNumberKinds,
   '0019_delivery_orders': deliveryOrders,
+  '0020_delivery_order_emails': deliveryOrderEmails,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -531,6 +531,8 @@ export interface DocumentsTable {
   tracking_request_ids: Json;
   /** JSON of what a delivery order stated (`DeliveryOrderAttribute`); null for other documents. */
   delivery_order: Json | null;
+  /** JSON `{to, sent_at}` of the last time the document was emailed; null when never. */
+  emailed: Json | null;
   discarded_at: string | null;
   created_at: string;
   updated_at: string;
