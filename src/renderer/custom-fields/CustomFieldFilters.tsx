@@ -48,7 +48,17 @@ export function CustomFieldFilters({
     <>
       {fields.map((field) => {
         const f = state[field.slug] ?? {};
-        if (field.dataType === 'enum' || field.dataType === 'enum_multi') {
+        // A list of values to pick one of: the field's options, or yes/no.
+        const choices =
+          field.dataType === 'enum' || field.dataType === 'enum_multi'
+            ? field.options.map((option) => ({ value: option.value, label: option.label }))
+            : field.dataType === 'boolean'
+              ? [
+                  { value: 'true', label: `${field.label}: yes` },
+                  { value: 'false', label: `${field.label}: no` },
+                ]
+              : null;
+        if (choices) {
           return (
             <select
               key={field.slug}
@@ -57,25 +67,11 @@ export function CustomFieldFilters({
               onChange={(e) => set(field.slug, { anyOf: e.target.value ? [e.target.value] : [] })}
             >
               <option value="">{field.label}: any</option>
-              {field.options.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
+              {choices.map((choice) => (
+                <option key={choice.value} value={choice.value}>
+                  {choice.label}
                 </option>
               ))}
-            </select>
-          );
-        }
-        if (field.dataType === 'boolean') {
-          return (
-            <select
-              key={field.slug}
-              aria-label={`${field.label} filter`}
-              value={f.anyOf?.[0] ?? ''}
-              onChange={(e) => set(field.slug, { anyOf: e.target.value ? [e.target.value] : [] })}
-            >
-              <option value="">{field.label}: any</option>
-              <option value="true">{field.label}: yes</option>
-              <option value="false">{field.label}: no</option>
             </select>
           );
         }
