@@ -318,8 +318,10 @@ describe('DCSA error injection', () => {
       const out: string[] = [];
       for (let i = 0; i < 24; i++) {
         try {
+          // An injected timeout is never answered; an answer, even on a busy machine, comes
+          // well within this.
           const res = await fetch(`${faulty.carriers.MSCU!.dcsaBaseUrl}/v2/events?limit=2`, {
-            signal: AbortSignal.timeout(400),
+            signal: AbortSignal.timeout(3_000),
           });
           const text = await res.text();
           if (res.status >= 500) out.push(`5xx:${res.status}`);
