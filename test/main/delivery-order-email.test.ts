@@ -11,14 +11,13 @@ import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore } from '../../src/main/core/app-core';
-import { FileSecretStore } from '../../src/main/core/secret-store';
-import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
 import { startService, type RunningService } from '../../src/service';
 import { OutgoingMail } from '../../src/service/email/outgoing-mail';
 import type { BridgeReply } from '../../src/shared/bridge';
 import { ScaledClock } from '../../src/shared/clock';
 import type { TruckerRecord } from '../../src/shared/desktop';
 import { seedShipment, type TestService } from '../support/service';
+import { appCoreOptions } from '../support/app-core-options';
 
 describe('delivery order emailed through the service', () => {
   let dir: string;
@@ -59,15 +58,7 @@ describe('delivery order emailed through the service', () => {
       },
     });
     core = new AppCore({
-      appInfo: {
-        name: 'Quayside',
-        version: '0',
-        shell: 'browser',
-        platform: 'linux',
-        dataDir: dir,
-      },
-      settingsStore: new JsonFileSettingsStore(dir),
-      secretStore: new FileSecretStore(dir),
+      ...appCoreOptions(dir),
       embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
       clock: new ScaledClock(),
       openFile: async (path) => {
