@@ -11,14 +11,13 @@ import { join } from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppCore } from '../../src/main/core/app-core';
-import { FileSecretStore } from '../../src/main/core/secret-store';
-import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
 import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply } from '../../src/shared/bridge';
 import { ScaledClock } from '../../src/shared/clock';
 import type { AlertList, TruckerRecord } from '../../src/shared/desktop';
 import { seedShipment, type TestService } from '../support/service';
 import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
+import { appCoreOptions } from '../support/app-core-options';
 
 describe('delivery order through the desktop bridge', () => {
   let dir: string;
@@ -38,9 +37,7 @@ describe('delivery order through the desktop bridge', () => {
     on<T>(core, method, argument);
   const desktop = (dataDir: string) =>
     new AppCore({
-      appInfo: { name: 'Quayside', version: '0', shell: 'browser', platform: 'linux', dataDir },
-      settingsStore: new JsonFileSettingsStore(dataDir),
-      secretStore: new FileSecretStore(dataDir),
+      ...appCoreOptions(dataDir),
       embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
       clock: new ScaledClock(),
       openFile: async (path) => {
