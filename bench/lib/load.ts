@@ -1,8 +1,11 @@
 /**
  * HTTP load generation with autocannon (a dev dependency that ships no type declarations: the
- * part used here is described below).
+ * part used here is described below), either on this process's event loop or from a process of
+ * its own (bench/lib/load-client.mjs).
  */
+import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 export interface LoadResult {
   non2xx: number;
@@ -13,6 +16,9 @@ export interface LoadResult {
   /** The 99th percentile of every 2xx response time, to the microsecond. */
   p99Ms: number;
 }
+
+/** autocannon's summary and every 2xx response time, in milliseconds. */
+type Measured = Omit<LoadResult, 'p99Ms'> & { times: number[] };
 
 interface AutocannonInstance extends Promise<Omit<LoadResult, 'p99Ms'>> {
   /** Every response: its status and its time in milliseconds (a float, from process.hrtime). */
@@ -31,8 +37,39 @@ type Autocannon = (options: {
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
+async function measureHere(options: LoadOptions): Promise<Measured> {
+  const times: number[] = [];
+  const run = autocannon({ ...options, duration: options.seconds });
+  run.on('response', (_client, status, _bytes, ms) => {
+    if (status >= 200 && status < 300) times.push(ms);
+  });
+  return { ...(await run), times };
+}
+
+function measureApart(options: LoadOptions): Promise<Measured> {
+  const client = fork(
+    fileURLToPath(new URL('./load-client.mjs', import.meta.url)),
+    [JSON.stringify(options)],
+    { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+  );
+  return new Promise((resolve, reject) => {
+    client.once('message', (message) => resolve(message as Measured));
+    client.once('error', reject);
+    client.once('exit', (code) => reject(new Error(`load generator exited (${code})`)));
+  });
+}
+
+interface LoadOptions {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+  seconds: number;
+}
+
 /**
  * Runs `connections` concurrent connections for `seconds`; any failed request is an error.
+ * `client: 'apart'` runs the load generator in a process of its own, so that it does not share
+ * the event loop of a service running in this process (a real client would not).
  * autocannon's histogram keeps whole milliseconds, which at 1-4 ms makes a p99 ratio jump by
  * halves; the response times it reports one by one are exact, so the p99 is taken from those.
  */
@@ -41,13 +78,12 @@ export async function load(
   headers: Record<string, string>,
   connections: number,
   seconds: number,
+  { client = 'here' }: { client?: 'here' | 'apart' } = {},
 ): Promise<LoadResult> {
-  const times: number[] = [];
-  const run = autocannon({ url, headers, connections, duration: seconds });
-  run.on('response', (_client, status, _bytes, ms) => {
-    if (status >= 200 && status < 300) times.push(ms);
-  });
-  const result = await run;
+  const options = { url, headers, connections, seconds };
+  const { times, ...result } = await (client === 'here'
+    ? measureHere(options)
+    : measureApart(options));
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`errors while measuring ${url}`);
   times.sort((a, b) => a - b);
   const p99Ms = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)] ?? NaN;

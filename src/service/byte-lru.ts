@@ -2,9 +2,13 @@
  * A least-recently-used map bounded by the bytes its values take, not by their count: a service
  * with 100k containers must not hold 100k rendered bodies, and a handful of big entries must not
  * pass for a small cache. Each entry's size is the caller's estimate (for JSON, its length).
+ *
+ * Recency is kept the "second chance" way: a read only marks its entry, and eviction moves a
+ * marked entry to the young end instead of dropping it. A read is one map lookup, where moving
+ * the entry on every read (delete and insert in the map) was a visible part of a detail answer.
  */
 export class ByteLru<K, V> {
-  private readonly entries = new Map<K, { value: V; bytes: number }>();
+  private readonly entries = new Map<K, { value: V; bytes: number; read: boolean }>();
   private used = 0;
 
   /** `maxBytes`: the budget; an entry bigger than a quarter of it is not kept at all. */
@@ -22,9 +26,7 @@ export class ByteLru<K, V> {
   get(key: K): V | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    // Refresh its place: least recently used entries are evicted first.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    entry.read = true;
     return entry.value;
   }
 
@@ -36,12 +38,16 @@ export class ByteLru<K, V> {
   set(key: K, value: V, bytes: number): void {
     this.delete(key);
     if (bytes > this.maxBytes / 4) return;
-    this.entries.set(key, { value, bytes });
+    this.entries.set(key, { value, bytes, read: false });
     this.used += bytes;
+    // Each marked entry is moved once and unmarked, so this ends within two passes.
     for (const [oldest, entry] of this.entries) {
       if (this.used <= this.maxBytes) break;
       this.entries.delete(oldest);
-      this.used -= entry.bytes;
+      if (entry.read) {
+        entry.read = false;
+        this.entries.set(oldest, entry);
+      } else this.used -= entry.bytes;
     }
   }
 

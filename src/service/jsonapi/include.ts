@@ -122,14 +122,14 @@ export async function resolveIncludes(
       }
       const next: Resource[] = [];
       for (const [type, idSet] of wanted) {
-        const missing = [...idSet].filter((id) => !cache.has(`${type}:${id}`));
+        const keys = [...idSet].map((id) => `${type}:${id}`);
+        const missing = [...idSet].filter((_id, i) => !cache.has(keys[i]!));
         if (missing.length)
           for (const r of await load(type, missing)) cache.set(`${r.type}:${r.id}`, r);
-        for (const id of idSet) {
-          const r = cache.get(`${type}:${id}`);
+        for (const key of keys) {
+          const r = cache.get(key);
           if (!r) continue;
           next.push(r);
-          const key = `${type}:${id}`;
           if (!primaryKeys.has(key)) included.set(key, r);
         }
       }

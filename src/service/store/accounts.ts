@@ -32,8 +32,11 @@ const KEY_LOOKUP_KEPT_MS = 5_000;
 const KEY_LOOKUPS_KEPT = 1_000;
 
 export class AccountStore {
-  /** Accounts by key hash, with the (real) time they were read. */
-  private readonly byKeyHash = new Map<string, { account: Account; readAt: number }>();
+  /**
+   * Accounts by the key itself, with the (real) time they were read: a hit then costs no hash.
+   * Keys are held in this process's memory only, as every request's header holds them anyway.
+   */
+  private readonly byKeyKept = new Map<string, { account: Account; readAt: number }>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -109,7 +112,7 @@ export class AccountStore {
       .set({ routing_enabled: enabled ? 1 : 0 })
       .where('id', '=', accountId)
       .execute();
-    this.byKeyHash.clear();
+    this.byKeyKept.clear();
   }
 
   /** Creates a key for the account and returns it; only its hash is stored. */
@@ -128,24 +131,24 @@ export class AccountStore {
   }
 
   async byKey(key: string): Promise<Account | undefined> {
-    const hash = hashKey(key);
     // Real time, not the service clock: a simulated clock may run thousands of times faster.
     const now = performance.now();
-    const kept = this.byKeyHash.get(hash);
+    const kept = this.byKeyKept.get(key);
     if (kept && now - kept.readAt < KEY_LOOKUP_KEPT_MS) return kept.account;
+    const hash = hashKey(key);
     const row = await this.db
       .selectFrom('api_keys')
       .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
       .select(['accounts.id', 'accounts.name', 'accounts.routing_enabled'])
       .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
-    this.byKeyHash.delete(hash);
+    this.byKeyKept.delete(key);
     if (!row) return undefined;
     const account = toAccount(row);
     // An unknown key is not kept: failed authentication is limited per address instead.
-    if (this.byKeyHash.size >= KEY_LOOKUPS_KEPT)
-      this.byKeyHash.delete(this.byKeyHash.keys().next().value!);
-    this.byKeyHash.set(hash, { account, readAt: now });
+    if (this.byKeyKept.size >= KEY_LOOKUPS_KEPT)
+      this.byKeyKept.delete(this.byKeyKept.keys().next().value!);
+    this.byKeyKept.set(key, { account, readAt: now });
     return account;
   }
 }
