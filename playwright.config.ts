@@ -19,8 +19,11 @@ export default defineConfig({
   timeout: 60_000,
   // Two shared cores on CI: a busy sync can hold the renderer past the usual 5 s.
   expect: { timeout: 10_000 },
+  // One file per worker at a time, its tests in order. Two workers: much of an end-to-end test is
+  // waiting on the app's clock or a sync, so two at once take about half the time on two cores;
+  // every test starts its own app and service on free ports with its own data folder.
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   use: {

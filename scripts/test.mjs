@@ -1,6 +1,6 @@
 // `npm test`: installs what is missing, then runs every check and ends non-zero on any failure:
 // typecheck, lint, format, electronegativity, build, Vitest (unit + integration), Playwright (e2e).
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ensureBuild, ensureDependencies, root } from './lib/setup.mjs';
@@ -38,12 +38,16 @@ const playwrightReport = join(tmp, 'playwright.json');
 rmSync(vitestReport, { force: true });
 rmSync(playwrightReport, { force: true });
 
-const steps = [
+/** Checks that read the sources only: run two at a time (one per core), each output kept whole. */
+const checks = [
   ['typecheck (node)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.node.json']],
   ['typecheck (web)', bin('tsc'), ['--noEmit', '-p', 'tsconfig.web.json']],
   ['lint', bin('eslint'), ['.', '--max-warnings', '0']],
   ['format', bin('prettier'), ['--check', '.', '--log-level', 'warn']],
   ['electronegativity', process.execPath, [join(root, 'scripts', 'electronegativity.mjs')]],
+];
+/** Steps that use the whole machine: one after the other. */
+const steps = [
   ['build', null, []],
   [
     'vitest',
@@ -54,6 +58,39 @@ const steps = [
 ];
 
 const results = [];
+
+function runCheck([name, command, args]) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    let finished = false;
+    const finish = (ok) => {
+      if (finished) return;
+      finished = true;
+      console.log(`\n=== ${name}`);
+      if (output) process.stdout.write(output);
+      results.push({ name, ok, seconds: (Date.now() - started) / 1000 });
+      resolve();
+    };
+    child.on('error', (error) => {
+      output += `${error.message}\n`;
+      finish(false);
+    });
+    child.on('close', (code) => finish(code === 0));
+  });
+}
+
+const queue = [...checks];
+const CHECKS_AT_ONCE = 2;
+await Promise.all(
+  Array.from({ length: CHECKS_AT_ONCE }, async () => {
+    while (queue.length > 0) await runCheck(queue.shift());
+  }),
+);
+
 for (const [name, command, args] of steps) {
   console.log(`\n=== ${name}`);
   const started = Date.now();
