@@ -11,15 +11,28 @@ export class EventsCache extends CacheOwner {
    * unless the history is known to be incomplete (then the next sync asks again).
    */
   writeEvents(containerSeq: number, events: readonly CachedEvent[], complete = true): void {
-    this.stmt(
-      `INSERT INTO container_events (container_seq, event_count, json) VALUES (?, ?, ?)
-       ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
-         json = excluded.json`,
-    ).run(containerSeq, events.length, JSON.stringify([...events].sort(newestFirst)));
+    this.storeHistory(containerSeq, events);
     if (!complete) return;
     this.stmt('UPDATE containers SET events_stale = 0 WHERE seq = ? AND events_stale = 1').run(
       containerSeq,
     );
+  }
+
+  /**
+   * Stores a container's whole event history as one row, newest first; an unchanged history (a
+   * container changed, not its events, the usual case) is not written again.
+   */
+  storeHistory(containerSeq: number, events: readonly CachedEvent[]): void {
+    const json = JSON.stringify([...events].sort(newestFirst));
+    const stored = this.stmt('SELECT json FROM container_events WHERE container_seq = ?').get(
+      containerSeq,
+    ) as { json: string } | undefined;
+    if (stored?.json === json) return;
+    this.stmt(
+      `INSERT INTO container_events (container_seq, event_count, json) VALUES (?, ?, ?)
+       ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
+         json = excluded.json`,
+    ).run(containerSeq, events.length, json);
   }
 
   /**

@@ -88,9 +88,12 @@ export class RecordsCache extends CacheOwner {
            FROM containers WHERE id = ?`,
         ).get(c.id) as (ContainerRow & { seq: number; events_stale: number }) | undefined;
         const changed = existing?.hash !== row.hash;
+        const events = page.events?.get(c.id);
         let seq = existing?.seq;
         if (changed) {
-          seq = this.upsertContainer(row, now);
+          // With its whole history in the page, the container's events are current once the
+          // history below is stored in this transaction; otherwise a later step fetches them.
+          seq = this.upsertContainer(row, now, events === undefined);
           if (searchedTextChanged(existing, row, CONTAINER_SEARCHED)) {
             // A container new to the cache has no search row to remove yet.
             if (existing) this.stmt('DELETE FROM container_search WHERE rowid = ?').run(seq);
@@ -103,9 +106,9 @@ export class RecordsCache extends CacheOwner {
             changes.containers.push({ before, after: c });
           }
         }
-        const events = page.events?.get(c.id);
-        if (events && seq !== undefined && (changed || existing?.events_stale === 1)) {
-          this.parts.events.writeEvents(seq, events);
+        if (events && seq !== undefined) {
+          if (changed) this.parts.events.storeHistory(seq, events);
+          else if (existing?.events_stale === 1) this.parts.events.writeEvents(seq, events);
         }
       }
       for (const set of valuesChanged) {
@@ -141,7 +144,7 @@ export class RecordsCache extends CacheOwner {
   }
 
   /** Returns the container's integer key (kept on update). */
-  private upsertContainer(row: ContainerRow, now: string): number {
+  private upsertContainer(row: ContainerRow, now: string, eventsStale: boolean): number {
     // first_seen_at is kept on update: the alert rules use it to tell old data from new.
     const inserted = this.stmt(
       `INSERT INTO containers (id, shipment_id, number, ref_numbers, current_status,
@@ -155,7 +158,7 @@ export class RecordsCache extends CacheOwner {
          @holds_count, @fees_amount, @fees_currency, @lfd, @lfd_source, @pickup_appointment_at,
          @picked_up_at, @empty_returned_at, @terminal_checked_at, @updated_at, @pod_timezone,
          @lfd_deadlines, @lfd_first_due_at, @lfd_first_end_at, @lfd_last_end_at,
-         @appointment_day_at, @trucker_id, @hash, @json, @now, @now, 1)
+         @appointment_day_at, @trucker_id, @hash, @json, @now, @now, @events_stale)
        ON CONFLICT(id) DO UPDATE SET shipment_id = excluded.shipment_id,
          number = excluded.number, ref_numbers = excluded.ref_numbers,
          current_status = excluded.current_status, pod_terminal_id = excluded.pod_terminal_id,
@@ -172,9 +175,9 @@ export class RecordsCache extends CacheOwner {
          lfd_first_end_at = excluded.lfd_first_end_at, lfd_last_end_at = excluded.lfd_last_end_at,
          appointment_day_at = excluded.appointment_day_at, trucker_id = excluded.trucker_id,
          hash = excluded.hash, json = excluded.json,
-         synced_at = excluded.synced_at, events_stale = 1
+         synced_at = excluded.synced_at, events_stale = excluded.events_stale
        RETURNING seq`,
-    ).get({ ...row, now }) as { seq: number };
+    ).get({ ...row, now, events_stale: eventsStale ? 1 : 0 }) as { seq: number };
     return inserted.seq;
   }
 

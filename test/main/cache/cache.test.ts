@@ -410,6 +410,40 @@ describe('applying pages', () => {
     );
   });
 
+  it('keeps a changed box with its history current, and marks one written without it', () => {
+    const { ready, held } = seed();
+    const history = cache.board.containerDetail(ready.id)!.events;
+    const moved = (c: typeof ready) =>
+      container(
+        { ...c.attributes, pickup_lfd: at(30), updated_at: at(1) },
+        { id: c.id, shipmentId: c.relationships!.shipment!.data!.id },
+      );
+    // The page holds the box's whole (unchanged) history: nothing is left to fetch.
+    cache.applyPage({ containers: [moved(ready)], events: new Map([[ready.id, history]]) }, at(1));
+    expect(cache.staleEventContainers()).not.toContain(ready.id);
+    expect(cache.board.containerDetail(ready.id)!.events).toEqual(history);
+    // A page without the history: the events step is asked to fetch it.
+    cache.applyPage({ containers: [held], events: new Map([[held.id, []]]) }, at(0));
+    expect(cache.staleEventContainers()).not.toContain(held.id);
+    cache.applyPage({ containers: [moved(held)] }, at(1));
+    expect(cache.staleEventContainers()).toContain(held.id);
+    // A new event in the history is stored, newest first.
+    const arrivedLater = transportEvent(ready.id, 'container.transport.full_out', at(2));
+    cache.applyPage(
+      {
+        containers: [
+          container({ ...moved(ready).attributes, updated_at: at(2) }, { id: ready.id }),
+        ],
+        events: new Map([[ready.id, [...history, arrivedLater]]]),
+      },
+      at(2),
+    );
+    expect(cache.board.containerDetail(ready.id)!.events.map((e) => e.id)).toEqual([
+      arrivedLater.id,
+      ...history.map((e) => e.id),
+    ]);
+  });
+
   it('finds a record by each searched field after that field alone changes', () => {
     const { s1, s2, ready } = seed();
     const search = (text: string) =>
