@@ -19,7 +19,9 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { Cache, CACHE_FILE } from '../src/main/cache/cache';
+import { Cache } from '../src/main/cache/cache';
+import { sourceFor } from '../src/main/core/source';
+import { FileSecretStore } from '../src/main/core/secret-store';
 import { DEFAULT_SETTINGS, type Settings } from '../src/shared/settings';
 import type { ContainerQuery } from '../src/shared/desktop';
 import { COMPLETED_STATUSES } from '../src/shared/container';
@@ -131,8 +133,19 @@ async function measured(page: Page, action: () => Promise<void>) {
 
 try {
   const dataDir = path.join(root, 'app');
+  // Offline on purpose: a remote service that refuses connections never syncs over the cached
+  // data. Each source has its own cache file; the board's is the one this source opens.
+  const connection: Settings['connection'] = {
+    ...DEFAULT_SETTINGS.connection,
+    mode: 'remote',
+    remoteBaseUrl: 'http://127.0.0.1:9/v2',
+  };
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secrets = new FileSecretStore(dataDir);
+  secrets.set('qs_bench_board_ui');
+  const { cacheFile } = sourceFor(dataDir, connection, secrets.get());
   const t0 = performance.now();
-  cache = Cache.open(dataDir);
+  cache = Cache.openFile(cacheFile!);
   await fillBoardCache(cache, root);
   // The board hides completed boxes by default ("Show completed" off): what it should count.
   const openOnBoard = cache.board.containers({ limit: 1 }, Date.now()).total;
@@ -141,11 +154,7 @@ try {
   console.log(
     `cached ${BOARD_CONTAINERS} containers in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
-  // Offline on purpose: a remote connection with no url never syncs over the cached data.
-  const settings: Settings = {
-    ...DEFAULT_SETTINGS,
-    connection: { mode: 'remote', remoteBaseUrl: null },
-  };
+  const settings: Settings = { ...DEFAULT_SETTINGS, connection };
   fs.writeFileSync(path.join(dataDir, 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
 
   const url = await startApp(dataDir);
@@ -176,7 +185,7 @@ try {
   }
 
   // The baseline reads the app's cache file directly (read-only), while the app sits idle.
-  db = new Database(path.join(dataDir, CACHE_FILE), { readonly: true });
+  db = new Database(cacheFile!, { readonly: true });
   const statements = new Map<string, Database.Statement>();
   const rawWindow = (
     line: string,
@@ -273,7 +282,7 @@ try {
     // 1M: the rows copied in SQL beside the running app, then the board read again. Fewer
     // rounds: each bare query reads and sorts every row of a line.
     const t1 = performance.now();
-    const writer = Cache.open(dataDir);
+    const writer = Cache.openFile(cacheFile!);
     multiplyBoardRows(writer, 10);
     writer.db.exec('ANALYZE');
     writer.close();
