@@ -2,6 +2,7 @@
  * The Fastify application: /v2 routes, Token auth, per-account limits, JSON:API errors for every
  * failure (including Fastify's own validation and body parsing errors) and the served OpenAPI.
  */
+import { Readable } from 'node:stream';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, {
@@ -18,7 +19,8 @@ import { customFieldRoutes } from './api/custom-fields';
 import { documentSchemaRoutes } from './api/document-schemas';
 import { documentsRoutes } from './api/documents';
 import { emailSubmissionRoutes } from './api/email-submissions';
-import { JSON_API, sendDocument } from './api/http';
+import { JSON_API } from './api/http';
+import { serializeDocument } from './jsonapi/document';
 import { API_PREFIX } from './resources/render';
 import { partyRoutes } from './api/parties';
 import { referenceRoutes } from './api/reference';
@@ -45,6 +47,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** A rate-limit take running beside the request: null once allowed, else the error. */
+    pendingTake?: Promise<unknown>;
+  }
   interface FastifyContextConfig {
     /** Counts against the tracking request creation limit. */
     trackingRequestCreation?: boolean;
@@ -87,13 +93,60 @@ function sendErrors(
   status: number,
   errors: Omit<JsonApiErrorObject, 'status' | 'title'>[],
 ): FastifyReply {
-  return sendDocument(reply, status, {
+  return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(errorDocument(status, errors));
+}
+
+function errorDocument(
+  status: number,
+  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[],
+): string | Buffer {
+  return serializeDocument({
     errors: boundedErrors(errors).map((e) => ({
       status: String(status),
       title: titleFor(status),
       ...e,
     })),
   });
+}
+
+/** What a failure is answered with: its status, error objects and headers. */
+function errorAnswer(
+  error: unknown,
+  request: FastifyRequest,
+  bodyLimitBytes: number,
+): {
+  status: number;
+  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[];
+  headers: Record<string, string>;
+} {
+  if (error instanceof ApiError) {
+    return { status: error.status, errors: error.errors, headers: error.headers };
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return { ...validationErrors(fastifyError), headers: {} };
+  if (isStoreUnavailable(error)) {
+    // The database is unreachable or too slow right now: the request may be retried.
+    request.log.warn({ err: error }, 'database unavailable');
+    return {
+      status: 503,
+      errors: [{ detail: 'The database is unavailable; retry shortly' }],
+      headers: { 'retry-after': '5' },
+    };
+  }
+  const status =
+    fastifyError.statusCode && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500
+      ? fastifyError.statusCode
+      : 500;
+  if (status === 500) request.log.error({ err: error }, 'unhandled error');
+  const detail =
+    status === 500
+      ? 'The service could not complete the request'
+      : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? `Unsupported content type; send ${JSON_API} or application/json`
+        : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
+          ? `Request body is larger than ${bodyLimitBytes} bytes`
+          : fastifyError.message;
+  return { status, errors: [{ detail }], headers: {} };
 }
 
 export function buildApp(
@@ -152,34 +205,9 @@ export function buildApp(
   const limits = new RequestLimits(ctx.wallClock, ctx.config, ctx.stores.sharedRateLimits);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) {
-      for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      return sendErrors(reply, error.status, error.errors);
-    }
-    if (error.validation) {
-      const { status, errors } = validationErrors(error);
-      return sendErrors(reply, status, errors);
-    }
-    if (isStoreUnavailable(error)) {
-      // The database is unreachable or too slow right now: the request may be retried.
-      request.log.warn({ err: error }, 'database unavailable');
-      reply.header('retry-after', '5');
-      return sendErrors(reply, 503, [{ detail: 'The database is unavailable; retry shortly' }]);
-    }
-    const status =
-      error.statusCode && error.statusCode >= 400 && error.statusCode < 500
-        ? error.statusCode
-        : 500;
-    if (status === 500) request.log.error({ err: error }, 'unhandled error');
-    const detail =
-      status === 500
-        ? 'The service could not complete the request'
-        : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-          ? `Unsupported content type; send ${JSON_API} or application/json`
-          : error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-            ? `Request body is larger than ${ctx.config.bodyLimitBytes} bytes`
-            : error.message;
-    return sendErrors(reply, status, [{ detail }]);
+    const answer = errorAnswer(error, request, ctx.config.bodyLimitBytes);
+    for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
+    return sendErrors(reply, answer.status, answer.errors);
   });
 
   app.setNotFoundHandler((request, reply) =>
@@ -218,7 +246,7 @@ export function buildApp(
   });
 
   /** The API key check and per-account limits of every /v2 route and of /mcp. */
-  const authenticate = async (request: FastifyRequest) => {
+  const authenticate = async (request: FastifyRequest, { overlapReads = false } = {}) => {
     limits.checkAddress(request.ip);
     if (request.routeOptions.config.signedLink) return;
     const match = TOKEN_RE.exec(request.headers.authorization ?? '');
@@ -229,7 +257,14 @@ export function buildApp(
     }
     request.account = account;
     request.apiKey = match![1]!;
-    await limits.takeRequest(account.id);
+    // A read need not wait for its take when the shared budget surely has room: the take's
+    // round trip runs beside the route's own reads, and its outcome is awaited before sending.
+    const overlapped =
+      overlapReads && (request.method === 'GET' || request.method === 'HEAD')
+        ? limits.overlapRequestTake(account.id)
+        : undefined;
+    if (overlapped) request.pendingTake = overlapped;
+    else await limits.takeRequest(account.id);
     if (request.routeOptions.config.trackingRequestCreation) {
       await limits.takeTrackingRequestCreation(account.id);
     }
@@ -240,7 +275,22 @@ export function buildApp(
     async (v2) => {
       v2.addHook('onRequest', async (request) => {
         if (request.routeOptions.url === `${API_PREFIX}/openapi.json`) return;
-        await authenticate(request);
+        await authenticate(request, { overlapReads: true });
+      });
+      // A request whose take ran beside it (authenticate) is answered only once the take
+      // allowed it; over the limit after all, what it read is dropped for the 429.
+      v2.addHook('onSend', async (request, reply, payload) => {
+        const pending = request.pendingTake;
+        if (!pending) return payload;
+        request.pendingTake = undefined;
+        const refused = await pending;
+        if (refused === null) return payload;
+        // A file being streamed is not sent: let go of it.
+        if (payload instanceof Readable) payload.destroy();
+        const answer = errorAnswer(refused, request, ctx.config.bodyLimitBytes);
+        for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
+        reply.code(answer.status).type(`${JSON_API}; charset=utf-8`);
+        return errorDocument(answer.status, answer.errors);
       });
 
       v2.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>
@@ -268,7 +318,7 @@ export function buildApp(
   );
   app.register(
     async (mcp) => {
-      mcp.addHook('onRequest', authenticate);
+      mcp.addHook('onRequest', async (request) => authenticate(request));
       registerMcpRoute(mcp, app, ctx);
     },
     { prefix: MCP_PATH },

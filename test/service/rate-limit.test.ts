@@ -1,7 +1,9 @@
 /** The in-process rolling window behind the per-account and per-address request limits. */
 import { describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/shared/clock';
+import { DEFAULT_CONFIG } from '../../src/service/context';
 import {
+  RequestLimits,
   RollingWindowLimiter,
   SharedWindowLimiter,
   type SharedWindows,
@@ -62,7 +64,7 @@ describe('SharedWindowLimiter', () => {
         if (statements.length === 1) await new Promise<void>((r) => (release = r));
         const granted = Math.max(0, Math.min(count, limit - hits));
         hits += granted;
-        return { granted, oldestMs: nowMs };
+        return { granted, oldestMs: nowMs, used: hits };
       },
       prune: async () => undefined,
     };
@@ -91,7 +93,7 @@ describe('SharedWindowLimiter', () => {
     const windows: SharedWindows = {
       async take(_key, _limit, _windowMs, _nowMs, count) {
         if (fail) throw new Error('connection lost');
-        return { granted: count, oldestMs: null };
+        return { granted: count, oldestMs: null, used: count };
       },
       prune: async () => undefined,
     };
@@ -99,5 +101,29 @@ describe('SharedWindowLimiter', () => {
     await expect(limiter.take('account')).rejects.toThrow('connection lost');
     fail = false;
     expect(await limiter.take('account')).toEqual({ allowed: true });
+  });
+
+  it('lets a read go on beside its take only while the budget surely has room', async () => {
+    const budget = countingWindows(30);
+    const limits = new RequestLimits(
+      new ManualClock(START),
+      { ...DEFAULT_CONFIG, requestsPerMinute: 30 },
+      budget.windows,
+    );
+    // Nothing known yet: the first read waits for its take.
+    expect(limits.overlapRequestTake('account')).toBeUndefined();
+    const first = limits.takeRequest('account');
+    await vi.waitFor(() => expect(budget.statements).toEqual([1]));
+    budget.release();
+    await first;
+    // 29 left, well over a tenth of the limit: the next reads need not wait.
+    const pending = Array.from({ length: 20 }, () => limits.overlapRequestTake('account'));
+    expect(pending.filter((p) => p !== undefined).length).toBeGreaterThan(0);
+    expect(await Promise.all(pending.filter((p) => p !== undefined))).toEqual(
+      pending.filter((p) => p !== undefined).map(() => null),
+    );
+    // Near the limit every read waits for its own take again.
+    while (budget.hits() < 27) await limits.takeRequest('account');
+    expect(limits.overlapRequestTake('account')).toBeUndefined();
   });
 });

@@ -39,6 +39,48 @@ describe(`request budgets (${testStoreKind()})`, () => {
   });
 
   it.skipIf(testStoreKind() !== 'postgres')(
+    'reads that ran beside their take are refused when another instance used the budget up',
+    async () => {
+      const limit = 50;
+      t = await startTestService({ requestsPerMinute: limit });
+      const b = await startService({
+        dataDir: t.dataDir,
+        database: t.database,
+        host: '127.0.0.1',
+        port: 0,
+        clock: t.clock,
+        wallClock: t.wallClock,
+        referenceDir: FIXTURE_REFERENCE_DIR,
+        config: { requestsPerMinute: limit },
+      });
+      others.push(b);
+      // The first answer tells this instance the budget has plenty of room, so its next reads
+      // start before their takes are counted...
+      expect((await status(t.baseUrl, t.keyA)).status).toBe(200);
+      // ...but the other instance then uses all but four places.
+      for (let i = 0; i < limit - 5; i++)
+        expect((await status(b.baseUrl, t.keyA)).status).toBe(200);
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`${t!.baseUrl}/shipments`, { headers: { Authorization: `Token ${t!.keyA}` } }),
+        ),
+      );
+      const ok = answers.filter((r) => r.status === 200);
+      const refused = answers.filter((r) => r.status === 429);
+      expect(ok).toHaveLength(4);
+      expect(refused).toHaveLength(6);
+      for (const r of refused) {
+        expect(r.headers.get('retry-after')).toBe('60');
+        expect(r.headers.get('content-type')).toContain('application/vnd.api+json');
+        const body = (await r.json()) as { data?: unknown; errors: { status: string }[] };
+        expect(body.data).toBeUndefined();
+        expect(body.errors[0]).toMatchObject({ status: '429', detail: 'Rate limit exceeded' });
+      }
+      for (const r of ok) expect(((await r.json()) as { data: unknown[] }).data).toBeDefined();
+    },
+  );
+
+  it.skipIf(testStoreKind() !== 'postgres')(
     'two instances on one database share one budget per account',
     async () => {
       t = await startTestService({ requestsPerMinute: LIMIT });

@@ -14,6 +14,8 @@ export interface WindowTake {
   granted: number;
   /** Start (ms) of the oldest second with hits still in the window; null when none. */
   oldestMs: number | null;
+  /** Hits in the window once this take is counted. */
+  used: number;
 }
 
 export class RateLimitWindows {
@@ -56,10 +58,12 @@ export class RateLimitWindows {
         last_at_ms = ${nowMs}::bigint
       RETURNING hits, refused`.execute(this.db);
     const row = rows[0]!;
-    const seconds = Object.keys(JSON.parse(row.hits) as Record<string, number>).map(Number);
+    const hits = JSON.parse(row.hits) as Record<string, number>;
+    const seconds = Object.keys(hits).map(Number);
     return {
       granted: count - Number(row.refused),
       oldestMs: seconds.length ? Math.min(...seconds) * 1000 : null,
+      used: Object.values(hits).reduce((sum, n) => sum + Number(n), 0),
     };
   }
 
