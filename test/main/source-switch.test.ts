@@ -4,7 +4,7 @@
  * remote account), real cache files, the bridge exactly as both transports call it. The first
  * sync of a source is its baseline: summed up once, never replayed; older history never alerts.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -161,5 +161,17 @@ describe('each source has its own alerts, rows and clock', () => {
     expect(back.simulated).toBe(true);
     expect(Date.parse(back.now)).toBeGreaterThanOrEqual(demoTime);
     expect((await call<SyncStatus>('getSyncStatus')).firstSync).toBe(false);
+  });
+
+  it('shows nothing for a remote service without an address, and leaves no file for it', async () => {
+    const files = readdirSync(dir);
+    await call('updateSettings', { connection: { mode: 'remote', remoteBaseUrl: null } });
+    expect(await numbers()).toEqual([]);
+    expect((await alerts()).total).toBe(0);
+    // Its rows live in memory only: nothing is written beside the data or where the app started.
+    expect(existsSync(join(process.cwd(), ':memory:'))).toBe(false);
+    expect(readdirSync(dir)).toEqual(files);
+    await call('updateSettings', { connection: { mode: 'embedded' } });
+    expect(await numbers()).toEqual(['MSKU1234565']);
   });
 });

@@ -17,7 +17,7 @@ import type { CachedContainer, CachedEvent, CachedShipment } from '../../shared/
 import type { AlertDraft, AlertList, AlertRecord, TruckerRecord } from '../../shared/desktop';
 import type { ReceivedInvoice } from '../../shared/charges/statement';
 import { BoardQueries } from './board-query';
-import { CacheConnection, openCacheDatabase } from './connection';
+import { CacheConnection, IN_MEMORY, openCacheDatabase } from './connection';
 import { migrate } from './migrate';
 import { AlertsCache } from './alerts';
 import { CustomFieldCache } from './custom-field-cache';
@@ -88,7 +88,8 @@ export class Cache implements CacheStore {
     const db = openCacheDatabase(file);
     migrate(db);
     const cache = new Cache(db);
-    cache.connection.startCheckpointer();
+    // A database in memory has no log to checkpoint.
+    if (file !== IN_MEMORY) cache.connection.startCheckpointer();
     return cache;
   }
 

@@ -17,10 +17,15 @@ const BACKSTOP_AUTOCHECKPOINT_PAGES = 20_000;
 /** Write transactions between two background checkpoints (a few MB of log each). */
 const WRITES_PER_CHECKPOINT = 16;
 
+/** SQLite's name for a database in memory only (a source with nothing to show yet). */
+export const IN_MEMORY = ':memory:';
+
 /** Opens (creating its folder when needed) the cache file with the pragmas it runs under. */
 export function openCacheDatabase(file: string): Database.Database {
-  mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
-  privateSqliteFile(file);
+  if (file !== IN_MEMORY) {
+    mkdirSync(dirname(file), { recursive: true, mode: PRIVATE_FOLDER_MODE });
+    privateSqliteFile(file);
+  }
   const db = new Database(file, sqliteOptions());
   db.pragma('journal_mode = WAL');
   // NORMAL under WAL is still crash-safe for the database; a power cut may drop the last

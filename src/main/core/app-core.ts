@@ -12,6 +12,7 @@ import { MorningWatch } from '../morning/morning-watch';
 import type { Notifier } from '../alerts/notifier';
 import { createBridgeDispatcher, type BridgeDispatcher } from '../bridge/dispatcher';
 import { Cache } from '../cache/cache';
+import { IN_MEMORY } from '../cache/connection';
 import { DocumentCache } from '../cache/document-cache';
 import type { CacheStore } from '../cache/interface';
 import type { SettingsStore } from '../settings/settings-store';
@@ -168,7 +169,7 @@ export class AppCore {
 
   private openSession(source: Source): SourceSession {
     const clock = source.simulated ? this.demoClock : this.realClock;
-    const cache = Cache.openFile(source.cacheFile ?? ':memory:');
+    const cache = Cache.openFile(source.cacheFile ?? IN_MEMORY);
     const firstSync = new FirstSync(cache, () =>
       pendingTrackingRequests(this.connection(), this.budgets),
     );
