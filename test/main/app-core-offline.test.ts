@@ -103,7 +103,7 @@ describe('the app while its embedded service is down', () => {
     });
   });
   afterAll(async () => {
-    core?.stop();
+    await core?.stop();
     await launcher?.stop();
     await service?.close();
     rmSync(dir, { recursive: true, force: true });

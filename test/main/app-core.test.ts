@@ -12,6 +12,7 @@ import { FileSecretStore, REMOTE_KEY_FILE } from '../../src/main/core/secret-sto
 import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
 import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply } from '../../src/shared/bridge';
+import { appCoreOptions } from '../support/app-core-options';
 
 describe('desktop bridge handlers against a real service', () => {
   let dir: string;
@@ -59,7 +60,7 @@ describe('desktop bridge handlers against a real service', () => {
     });
   });
   afterAll(async () => {
-    core?.stop();
+    await core?.stop();
     await service?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -211,5 +212,40 @@ describe('desktop bridge handlers against a real service', () => {
     const after = await call<{ containers: number }>('clearCache');
     expect(after.containers).toBe(0);
     expect((await call<{ total: number }>('listContainers', {})).total).toBe(0);
+  });
+});
+
+describe('stopping the app during a sync', () => {
+  it('lets the run under way end on open files, then closes them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'quayside-core-stop-'));
+    const service = await startService({ dataDir: join(dir, 'service'), port: 0 });
+    const logged: string[] = [];
+    try {
+      const account = (await service.store.accounts.primary())!;
+      const shipment = await service.store.tracking.createShipment(account.id, {
+        billOfLadingNumber: 'MAEU123456789',
+        scac: 'MAEU',
+        portOfDischargeLocode: 'USLAX',
+      });
+      await service.store.tracking.createContainer(account.id, shipment.id, {
+        number: 'MSKU1234565',
+      });
+      const core = new AppCore({
+        ...appCoreOptions(dir),
+        embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
+        clock: new ScaledClock(),
+        log: (message, error) => logged.push(`${message} ${String(error ?? '')}`),
+      });
+      const syncing = core.dispatch('syncNow', null);
+      await core.stop();
+      // The run stopped mid-way still finished its work: nothing failed on a closed cache.
+      expect(await syncing).toMatchObject({ ok: true, result: { state: 'idle', message: null } });
+      expect(logged.filter((line) => /not open/.test(line))).toEqual([]);
+      // And the cache is closed now.
+      expect(() => core.cache.counts()).toThrow(/not open/);
+    } finally {
+      await service.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

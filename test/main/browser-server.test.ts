@@ -35,7 +35,7 @@ describe('browser-mode server', () => {
   });
   afterEach(async () => {
     await server.close();
-    core.stop();
+    await core.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

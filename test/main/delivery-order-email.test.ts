@@ -68,7 +68,7 @@ describe('delivery order emailed through the service', () => {
     });
   });
   afterAll(async () => {
-    core?.stop();
+    await core?.stop();
     await service?.close();
     await new Promise<void>((resolve) => (receiver ? receiver.close(resolve) : resolve()));
     rmSync(dir, { recursive: true, force: true });

@@ -59,8 +59,8 @@ describe('delivery order through the desktop bridge', () => {
     other = desktop(join(dir, 'other'));
   });
   afterAll(async () => {
-    core?.stop();
-    other?.stop();
+    await core?.stop();
+    await other?.stop();
     await service?.close();
     rmSync(dir, { recursive: true, force: true });
   });

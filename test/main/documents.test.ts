@@ -80,7 +80,7 @@ describe('documents through the desktop bridge', () => {
     });
   });
   afterAll(async () => {
-    core?.stop();
+    await core?.stop();
     await service?.close();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -215,7 +215,7 @@ describe('documents through the desktop bridge', () => {
         result: { opened: false, url: `/documents/${arrivalId}/file` },
       });
     } finally {
-      offline.stop();
+      await offline.stop();
       rmSync(offlineDir, { recursive: true, force: true });
     }
   });

@@ -85,7 +85,7 @@ describe('each source has its own alerts, rows and clock', () => {
     await call('updateSettings', { digest: { enabled: false } });
   });
   afterAll(async () => {
-    core?.stop();
+    await core?.stop();
     await demo?.service.close();
     await remote?.service.close();
     rmSync(dir, { recursive: true, force: true });

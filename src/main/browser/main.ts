@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const shutdown = () => {
     if (closing) return;
     closing = true;
-    core?.stop();
+    void core?.stop();
     void Promise.all([server.close(), embedded.stop()]).finally(() => process.exit(0));
   };
   process.on('SIGINT', shutdown);

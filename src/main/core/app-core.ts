@@ -373,14 +373,22 @@ export class AppCore {
     };
   }
 
-  stop(): void {
+  /**
+   * Stops the timers; the caches close once a sync run under way has ended (its later steps
+   * would otherwise fail on closed files), as when the shown source changes. Resolves then.
+   */
+  stop(): Promise<void> {
     this.stopped = true;
     this.savedClock?.stop();
-    this.sync.stop();
+    const { sync, cache } = this.session;
+    const documents = this.documents;
+    sync.stop();
     this.alerts.stop();
     this.morning.stop();
-    this.cache.close();
-    this.documents.close();
+    return sync.settled().then(() => {
+      cache.close();
+      documents.close();
+    });
   }
 
   settings(): Settings {

@@ -191,7 +191,7 @@ async function main(): Promise<void> {
     embedded.start().catch((error: unknown) => console.error((error as Error).message));
   }
   app.on('before-quit', () => {
-    core.stop();
+    void core.stop();
     void embedded.stop();
   });
 

@@ -64,7 +64,7 @@ describe('alerts across a crash and restart', () => {
     return core;
   };
 
-  it('raises each deadline alert once, never stamped ahead of the clock', () => {
+  it('raises each deadline alert once, never stamped ahead of the clock', async () => {
     const { upcomingDeadlines } = (() => {
       const cache = Cache.open(dir);
       try {
@@ -109,7 +109,7 @@ describe('alerts across a crash and restart', () => {
         expect(Date.parse(alert.createdAt)).toBeLessThanOrEqual(secondClock.now());
       }
     } finally {
-      second.stop();
+      await second.stop();
     }
   });
 

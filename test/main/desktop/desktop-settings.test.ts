@@ -23,8 +23,8 @@ describe('desktop settings through the bridge', () => {
       secretStore: new FileSecretStore(dir),
     });
   });
-  afterEach(() => {
-    core.stop();
+  afterEach(async () => {
+    await core.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
