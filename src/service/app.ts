@@ -87,19 +87,21 @@ function validationErrors(error: FastifyError): {
   return { status: context === 'body' ? 422 : 400, errors };
 }
 
-/** An error document, bounded in size whatever the request quoted (`boundedErrors`). */
-function sendErrors(
-  reply: FastifyReply,
-  status: number,
-  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[],
-): FastifyReply {
-  return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(errorDocument(status, errors));
+/** A failure's answer: its status, error objects and headers. */
+interface ErrorAnswer {
+  status: number;
+  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[];
+  headers?: Record<string, string>;
 }
 
-function errorDocument(
-  status: number,
-  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[],
-): string | Buffer {
+/**
+ * Puts a failure's status, headers and type on the reply and returns its error document,
+ * bounded in size whatever the request quoted (`boundedErrors`): to be sent, or returned from
+ * an `onSend` hook in place of the payload.
+ */
+function errorReply(reply: FastifyReply, { status, errors, headers = {} }: ErrorAnswer) {
+  for (const [k, v] of Object.entries(headers)) reply.header(k, v);
+  reply.code(status).type(`${JSON_API}; charset=utf-8`);
   return serializeDocument({
     errors: boundedErrors(errors).map((e) => ({
       status: String(status),
@@ -109,21 +111,17 @@ function errorDocument(
   });
 }
 
-/** What a failure is answered with: its status, error objects and headers. */
-function errorAnswer(
-  error: unknown,
-  request: FastifyRequest,
-  bodyLimitBytes: number,
-): {
-  status: number;
-  errors: Omit<JsonApiErrorObject, 'status' | 'title'>[];
-  headers: Record<string, string>;
-} {
+function sendErrors(reply: FastifyReply, status: number, errors: ErrorAnswer['errors']) {
+  return reply.send(errorReply(reply, { status, errors }));
+}
+
+/** What a failure is answered with. */
+function errorAnswer(error: unknown, request: FastifyRequest, bodyLimitBytes: number): ErrorAnswer {
   if (error instanceof ApiError) {
     return { status: error.status, errors: error.errors, headers: error.headers };
   }
   const fastifyError = error as FastifyError;
-  if (fastifyError.validation) return { ...validationErrors(fastifyError), headers: {} };
+  if (fastifyError.validation) return validationErrors(fastifyError);
   if (isStoreUnavailable(error)) {
     // The database is unreachable or too slow right now: the request may be retried.
     request.log.warn({ err: error }, 'database unavailable');
@@ -146,7 +144,7 @@ function errorAnswer(
         : fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
           ? `Request body is larger than ${bodyLimitBytes} bytes`
           : fastifyError.message;
-  return { status, errors: [{ detail }], headers: {} };
+  return { status, errors: [{ detail }] };
 }
 
 export function buildApp(
@@ -205,9 +203,7 @@ export function buildApp(
   const limits = new RequestLimits(ctx.wallClock, ctx.config, ctx.stores.sharedRateLimits);
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const answer = errorAnswer(error, request, ctx.config.bodyLimitBytes);
-    for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
-    return sendErrors(reply, answer.status, answer.errors);
+    return reply.send(errorReply(reply, errorAnswer(error, request, ctx.config.bodyLimitBytes)));
   });
 
   app.setNotFoundHandler((request, reply) =>
@@ -287,10 +283,7 @@ export function buildApp(
         if (refused === null) return payload;
         // A file being streamed is not sent: let go of it.
         if (payload instanceof Readable) payload.destroy();
-        const answer = errorAnswer(refused, request, ctx.config.bodyLimitBytes);
-        for (const [k, v] of Object.entries(answer.headers)) reply.header(k, v);
-        reply.code(answer.status).type(`${JSON_API}; charset=utf-8`);
-        return errorDocument(answer.status, answer.errors);
+        return errorReply(reply, errorAnswer(refused, request, ctx.config.bodyLimitBytes));
       });
 
       v2.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) =>

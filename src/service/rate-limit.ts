@@ -117,7 +117,11 @@ const ROOM_KNOWN_MS = 1_000;
 type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
 /** A per-account budget: in memory (RollingWindowLimiter) or shared (SharedWindowLimiter). */
-type Budget = { take(key: string): TakeResult | Promise<TakeResult> };
+type Budget = {
+  take(key: string): TakeResult | Promise<TakeResult>;
+  /** A budget a round trip away tells when a take would all but surely be granted. */
+  surelyAllows?(key: string): boolean;
+};
 
 /** A take waiting for its turn in the next statement on its budget. */
 interface Waiting {
@@ -257,8 +261,7 @@ export class RequestLimits {
    * at once, and near its limit a request is refused before it costs any reading.
    */
   overlapRequestTake(accountId: string): Promise<unknown> | undefined {
-    const requests = this.requests;
-    if (!(requests instanceof SharedWindowLimiter) || !requests.surelyAllows(accountId)) return;
+    if (!this.requests.surelyAllows?.(accountId)) return;
     return this.takeRequest(accountId).then(
       () => null,
       (error: unknown) => error,

@@ -122,8 +122,9 @@ export async function resolveIncludes(
       }
       const next: Resource[] = [];
       for (const [type, idSet] of wanted) {
-        const keys = [...idSet].map((id) => `${type}:${id}`);
-        const missing = [...idSet].filter((_id, i) => !cache.has(keys[i]!));
+        const ids = [...idSet];
+        const keys = ids.map((id) => `${type}:${id}`);
+        const missing = ids.filter((_id, i) => !cache.has(keys[i]!));
         if (missing.length)
           for (const r of await load(type, missing)) cache.set(`${r.type}:${r.id}`, r);
         for (const key of keys) {
