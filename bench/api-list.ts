@@ -102,21 +102,25 @@ try {
     note: `${LIST_PATH} on ${CONTAINERS} containers, 10 connections, ${runs} x ${seconds} s; baseline: bare Fastify route sending the same ${listBytes.length} bytes`,
   });
 
-  const apiP99: number[] = [];
-  const bareP99: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const b = (await load(bareOrigin + detailPath, headers, 50, seconds)).p99Ms;
-    const a = (await load(origin + detailPath, headers, 50, seconds)).p99Ms;
-    bareP99.push(b);
-    apiP99.push(a);
-    console.log(
-      `detail run ${i + 1}: api p99 ${a.toFixed(2)} ms, bare p99 ${b.toFixed(2)} ms, ratio ${(a / b).toFixed(2)}`,
-    );
+  /** Detail p99s of the API and of the bare route, alternating, with the client placed so. */
+  async function detailRuns(client: 'here' | 'apart') {
+    const api: number[] = [];
+    const ceiling: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const b = (await load(bareOrigin + detailPath, headers, 50, seconds, { client })).p99Ms;
+      const a = (await load(origin + detailPath, headers, 50, seconds, { client })).p99Ms;
+      ceiling.push(b);
+      api.push(a);
+      console.log(
+        `detail run ${i + 1}${client === 'apart' ? ', client apart' : ''}: api p99 ${a.toFixed(2)} ms, bare p99 ${b.toFixed(2)} ms, ratio ${(a / b).toFixed(2)}`,
+      );
+    }
+    return { value: median(api), baseline: median(ceiling) };
   }
+
   reportResult({
     name: 'api detail p99 latency, 50 connections',
-    value: median(apiP99),
-    baseline: median(bareP99),
+    ...(await detailRuns('here')),
     unit: 'ms',
     target: { max: 1.5 },
     note: `GET /v2/containers/{id}?include=shipment, 50 connections, ${runs} x ${seconds} s, p99 of every response time (to the microsecond), median of the runs; baseline: bare route sending the same bytes.`,
@@ -124,22 +128,9 @@ try {
 
   // The same with the load generator in a process of its own: the service's event loop serves
   // only requests, so the ratio is closer to what the route costs the service per request.
-  const apartP99: number[] = [];
-  const bareApartP99: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const b = (await load(bareOrigin + detailPath, headers, 50, seconds, { client: 'apart' }))
-      .p99Ms;
-    const a = (await load(origin + detailPath, headers, 50, seconds, { client: 'apart' })).p99Ms;
-    bareApartP99.push(b);
-    apartP99.push(a);
-    console.log(
-      `detail run ${i + 1}, client apart: api p99 ${a.toFixed(2)} ms, bare p99 ${b.toFixed(2)} ms, ratio ${(a / b).toFixed(2)}`,
-    );
-  }
   reportResult({
     name: 'api detail p99, client in another process',
-    value: median(apartP99),
-    baseline: median(bareApartP99),
+    ...(await detailRuns('apart')),
     unit: 'ms',
     target: null,
     note: `as the row above with autocannon in a process of its own (the row above runs it on the service's event loop, as the target was set); no target of its own.`,

@@ -1,7 +1,7 @@
 /**
  * HTTP load generation with autocannon (a dev dependency that ships no type declarations: the
  * part used here is described below), either on this process's event loop or from a process of
- * its own (bench/lib/load-client.mjs).
+ * its own (bench/lib/load-client.ts).
  */
 import { fork } from 'node:child_process';
 import { createRequire } from 'node:module';
@@ -37,7 +37,8 @@ type Autocannon = (options: {
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-async function measureHere(options: LoadOptions): Promise<Measured> {
+/** The load generated on this process's event loop (load-client.ts runs it in its own). */
+export async function measureHere(options: LoadOptions): Promise<Measured> {
   const times: number[] = [];
   const run = autocannon({ ...options, duration: options.seconds });
   run.on('response', (_client, status, _bytes, ms) => {
@@ -48,9 +49,9 @@ async function measureHere(options: LoadOptions): Promise<Measured> {
 
 function measureApart(options: LoadOptions): Promise<Measured> {
   const client = fork(
-    fileURLToPath(new URL('./load-client.mjs', import.meta.url)),
+    fileURLToPath(new URL('./load-client.ts', import.meta.url)),
     [JSON.stringify(options)],
-    { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
   );
   return new Promise((resolve, reject) => {
     client.once('message', (message) => resolve(message as Measured));
@@ -59,7 +60,7 @@ function measureApart(options: LoadOptions): Promise<Measured> {
   });
 }
 
-interface LoadOptions {
+export interface LoadOptions {
   url: string;
   headers: Record<string, string>;
   connections: number;
