@@ -117,11 +117,11 @@ describe('SharedWindowLimiter', () => {
     budget.release();
     await first;
     // 29 left, well over a tenth of the limit: the next reads need not wait.
-    const pending = Array.from({ length: 20 }, () => limits.overlapRequestTake('account'));
-    expect(pending.filter((p) => p !== undefined).length).toBeGreaterThan(0);
-    expect(await Promise.all(pending.filter((p) => p !== undefined))).toEqual(
-      pending.filter((p) => p !== undefined).map(() => null),
-    );
+    const overlapped = Array.from({ length: 20 }, () =>
+      limits.overlapRequestTake('account'),
+    ).filter((p) => p !== undefined);
+    expect(overlapped.length).toBeGreaterThan(0);
+    expect(await Promise.all(overlapped)).toEqual(overlapped.map(() => null));
     // Near the limit every read waits for its own take again.
     while (budget.hits() < 27) await limits.takeRequest('account');
     expect(limits.overlapRequestTake('account')).toBeUndefined();

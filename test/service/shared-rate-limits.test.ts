@@ -19,6 +19,22 @@ afterEach(async () => {
 
 const LIMIT = 5;
 
+/** Another instance on the test service's database, with the same clocks and the given limit. */
+async function secondInstance(requestsPerMinute: number): Promise<RunningService> {
+  const b = await startService({
+    dataDir: t!.dataDir,
+    database: t!.database,
+    host: '127.0.0.1',
+    port: 0,
+    clock: t!.clock,
+    wallClock: t!.wallClock,
+    referenceDir: FIXTURE_REFERENCE_DIR,
+    config: { requestsPerMinute },
+  });
+  others.push(b);
+  return b;
+}
+
 async function status(
   baseUrl: string,
   key: string,
@@ -43,17 +59,7 @@ describe(`request budgets (${testStoreKind()})`, () => {
     async () => {
       const limit = 50;
       t = await startTestService({ requestsPerMinute: limit });
-      const b = await startService({
-        dataDir: t.dataDir,
-        database: t.database,
-        host: '127.0.0.1',
-        port: 0,
-        clock: t.clock,
-        wallClock: t.wallClock,
-        referenceDir: FIXTURE_REFERENCE_DIR,
-        config: { requestsPerMinute: limit },
-      });
-      others.push(b);
+      const b = await secondInstance(limit);
       // The first answer tells this instance the budget has plenty of room, so its next reads
       // start before their takes are counted...
       expect((await status(t.baseUrl, t.keyA)).status).toBe(200);
@@ -84,17 +90,7 @@ describe(`request budgets (${testStoreKind()})`, () => {
     'two instances on one database share one budget per account',
     async () => {
       t = await startTestService({ requestsPerMinute: LIMIT });
-      const b = await startService({
-        dataDir: t.dataDir,
-        database: t.database,
-        host: '127.0.0.1',
-        port: 0,
-        clock: t.clock,
-        wallClock: t.wallClock,
-        referenceDir: FIXTURE_REFERENCE_DIR,
-        config: { requestsPerMinute: LIMIT },
-      });
-      others.push(b);
+      const b = await secondInstance(LIMIT);
 
       // Sent to both instances at once, as a round-robin balancer would.
       const answers = await Promise.all(
