@@ -12,7 +12,7 @@ import { FileSecretStore, REMOTE_KEY_FILE } from '../../src/main/core/secret-sto
 import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
 import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply } from '../../src/shared/bridge';
-import { appCoreOptions } from '../support/app-core-options';
+import { desktopOn } from '../support/app-core-options';
 
 describe('desktop bridge handlers against a real service', () => {
   let dir: string;
@@ -230,10 +230,7 @@ describe('stopping the app during a sync', () => {
       await service.store.tracking.createContainer(account.id, shipment.id, {
         number: 'MSKU1234565',
       });
-      const core = new AppCore({
-        ...appCoreOptions(dir),
-        embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
-        clock: new ScaledClock(),
+      const core = desktopOn(service, dir, {
         log: (message, error) => logged.push(`${message} ${String(error ?? '')}`),
       });
       const syncing = core.dispatch('syncNow', null);

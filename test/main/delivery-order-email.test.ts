@@ -10,14 +10,13 @@ import { join } from 'node:path';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCore } from '../../src/main/core/app-core';
+import type { AppCore } from '../../src/main/core/app-core';
 import { startService, type RunningService } from '../../src/service';
 import { OutgoingMail } from '../../src/service/email/outgoing-mail';
 import type { BridgeReply } from '../../src/shared/bridge';
-import { ScaledClock } from '../../src/shared/clock';
 import type { TruckerRecord } from '../../src/shared/desktop';
 import { seedShipment, type TestService } from '../support/service';
-import { appCoreOptions } from '../support/app-core-options';
+import { desktopOn } from '../support/app-core-options';
 
 describe('delivery order emailed through the service', () => {
   let dir: string;
@@ -57,15 +56,7 @@ describe('delivery order emailed through the service', () => {
         outgoingMail: OutgoingMail.parse(`smtp://orders:desk-pass@127.0.0.1:${port}`),
       },
     });
-    core = new AppCore({
-      ...appCoreOptions(dir),
-      embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
-      clock: new ScaledClock(),
-      openFile: async (path) => {
-        opened.push(path);
-        return '';
-      },
-    });
+    core = desktopOn(service, dir, { opened });
   });
   afterAll(async () => {
     await core?.stop();

@@ -10,14 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { extractText, getDocumentProxy } from 'unpdf';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppCore } from '../../src/main/core/app-core';
+import type { AppCore } from '../../src/main/core/app-core';
 import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply } from '../../src/shared/bridge';
-import { ScaledClock } from '../../src/shared/clock';
 import type { AlertList, TruckerRecord } from '../../src/shared/desktop';
 import { seedShipment, type TestService } from '../support/service';
 import { applyFeedAnswer, harborTerminalAnswer } from '../support/feed-answers';
-import { appCoreOptions } from '../support/app-core-options';
+import { desktopOn } from '../support/app-core-options';
 
 describe('delivery order through the desktop bridge', () => {
   let dir: string;
@@ -35,16 +34,7 @@ describe('delivery order through the desktop bridge', () => {
   };
   const call = <T>(method: string, argument: unknown = null): Promise<T> =>
     on<T>(core, method, argument);
-  const desktop = (dataDir: string) =>
-    new AppCore({
-      ...appCoreOptions(dataDir),
-      embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
-      clock: new ScaledClock(),
-      openFile: async (path) => {
-        opened.push(path);
-        return '';
-      },
-    });
+  const desktop = (dataDir: string) => desktopOn(service, dataDir, { opened });
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quayside-order-'));

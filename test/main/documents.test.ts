@@ -10,8 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ScaledClock } from '../../src/shared/clock';
 import { AppCore } from '../../src/main/core/app-core';
 import { DocumentCache } from '../../src/main/cache/document-cache';
-import { FileSecretStore } from '../../src/main/core/secret-store';
-import { JsonFileSettingsStore } from '../../src/main/settings/json-file-settings-store';
+import { appCoreOptions, desktopOn } from '../support/app-core-options';
 import { startService, type RunningService } from '../../src/service';
 import type { BridgeReply, OpenDocumentResult, TrackNumberOutcome } from '../../src/shared/bridge';
 import type { DocumentSummary } from '../../src/shared/documents';
@@ -22,14 +21,6 @@ import {
   executable,
   wrongCheckDigit,
 } from '../support/documents/generated-pdfs';
-
-const appInfo = (dir: string) => ({
-  name: 'Quayside',
-  version: '0',
-  shell: 'browser' as const,
-  platform: 'linux',
-  dataDir: dir,
-});
 
 describe('documents through the desktop bridge', () => {
   let dir: string;
@@ -67,17 +58,7 @@ describe('documents through the desktop bridge', () => {
       smtpPort: 0,
       config: { requestsPerMinute: 10_000 },
     });
-    core = new AppCore({
-      appInfo: appInfo(dir),
-      settingsStore: new JsonFileSettingsStore(dir),
-      secretStore: new FileSecretStore(dir),
-      embedded: { connection: () => ({ baseUrl: service.baseUrl, apiKey: service.initialKey! }) },
-      clock: new ScaledClock(),
-      openFile: async (path) => {
-        opened.push(path);
-        return '';
-      },
-    });
+    core = desktopOn(service, dir, { opened });
   });
   afterAll(async () => {
     await core?.stop();
@@ -195,9 +176,7 @@ describe('documents through the desktop bridge', () => {
     source.close();
     target.close();
     const offline = new AppCore({
-      appInfo: appInfo(offlineDir),
-      settingsStore: new JsonFileSettingsStore(offlineDir),
-      secretStore: new FileSecretStore(offlineDir),
+      ...appCoreOptions(offlineDir),
       // Nothing listens on port 9 of 127.0.0.1.
       embedded: { connection: () => ({ baseUrl: 'http://127.0.0.1:9/v2', apiKey: 'k' }) },
       clock: new ScaledClock(),
