@@ -46,6 +46,16 @@ test.describe('the dispatcher morning on the embedded default', () => {
       const box = await cost.boundingBox();
       expect(box, `Cost header at ${width} px`).not.toBeNull();
       expect(box!.x + box!.width).toBeLessThanOrEqual(width);
+      // Long reasons, actions and names wrap inside their cells instead of running into the
+      // next column.
+      const spilled = await page
+        .locator('.worklist__table td')
+        .evaluateAll((cells) =>
+          cells
+            .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+            .map((cell) => cell.textContent ?? ''),
+        );
+      expect(spilled, `cells running into the next column at ${width} px`).toEqual([]);
     }
 
     const reasons = await page.getByTestId('worklist-reason').allTextContents();
