@@ -153,11 +153,12 @@ test.describe('route map', () => {
       };
 
       // Ctrl held: the wheel zooms the map.
-      await aim();
       const first = await zoom();
       // A wheel that lands while the map still settles (its first fit) may be dropped by
-      // Leaflet: the gesture is repeated until the map answers it.
+      // Leaflet, and the page may have moved the map from under the pointer meanwhile: the
+      // gesture is aimed again and repeated until the map answers it.
       await expect(async () => {
+        await aim();
         await page.keyboard.down('Control');
         await page.mouse.wheel(0, -200);
         await page.keyboard.up('Control');
