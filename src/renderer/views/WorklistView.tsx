@@ -37,7 +37,8 @@ export function WorklistView() {
   );
   const status = useSyncStatus().value;
   const loading = stillLoading(status);
-  const list = loading ? null : worklist.value;
+  // Until the sync status is known a first launch cannot be told from an empty day: no counts.
+  const list = loading || !status ? null : worklist.value;
   const total = list ? Object.values(list.counts).reduce((sum, n) => sum + n, 0) : null;
 
   return (
