@@ -16,6 +16,7 @@ import { ensurePrivateDir, restrictFiles, touchPrivateFile } from '../security/p
 import { SealedColumns } from './sealed-columns';
 import type { SecretBox } from '../security/secret-box';
 import { migrationProvider } from './migrations';
+import { readStoreVersion, StoreVersion } from './row-versions';
 import type { Database } from './schema';
 import {
   createPostgresPool,
@@ -158,6 +159,13 @@ export function renderedTableWrites(db: Kysely<Database>): RenderedTableWrites |
   return writeCounters.get(db);
 }
 
+const storeVersions = new WeakMap<object, StoreVersion>();
+
+/** The rendered tables' version of a PostgreSQL database opened by openDatabase (row-versions.ts). */
+export function storeVersionOf(db: Kysely<Database>): StoreVersion | undefined {
+  return storeVersions.get(db);
+}
+
 export async function migrate(db: Kysely<Database>): Promise<void> {
   // Kysely's migrator holds a lock while it runs (a row lock on SQLite, an advisory lock on
   // PostgreSQL, where each migration also runs in a transaction): instances starting together
@@ -205,7 +213,8 @@ export async function openDatabase(
 
 /**
  * PostgreSQL: a pool per instance. There is no write counter: other instances write too, so
- * rendered-resource caches check each row's version instead (row-versions.ts).
+ * rendered-resource caches check each row's version, and kept reads the rendered tables'
+ * version, both in the database (row-versions.ts).
  */
 async function openPostgres(
   postgres: PostgresOptions,
@@ -240,5 +249,6 @@ async function openPostgres(
       );
     throw error;
   }
+  storeVersions.set(db, new StoreVersion(() => readStoreVersion(db)));
   return { db, kind: 'postgres', file: shown, close: () => db.destroy() };
 }

@@ -1,16 +1,21 @@
 /**
  * Key reads (a row's id and updated_at, what a request checks its rendered copy against; a list
- * page's keys) kept while nothing can have changed them: no write to the rendered tables in this
- * process (db.ts counts them) and no commit by another process (SQLite's data_version). A detail
- * request then costs no query at all; the read through Kysely was the largest part of its time.
+ * page's keys) kept while nothing can have changed them. A detail request then costs no query at
+ * all; the read through Kysely was the largest part of its time.
  *
- * Only where the database has both counters (SQLite). On PostgreSQL other instances write
- * without telling, so reads go to the database (row-versions.ts); the same read asked again in
- * the same turn of the event loop shares the query of the first ask (`sameTurnShared`). Inside a
- * transaction every read goes to the database.
+ * - SQLite: no write to the rendered tables in this process (db.ts counts them) and no commit by
+ *   another process (the file's data_version), both read without a query.
+ * - PostgreSQL: other instances write without telling, so each ask reads the rendered tables'
+ *   version (row-versions.ts, StoreVersion) in a statement begun after it; one such statement
+ *   serves every ask made while the one before ran. A kept read is used while the version is the
+ *   one it was read under; otherwise the read goes to the database, and the same read asked again
+ *   in the same turn of the event loop shares the query of the first ask (`sameTurnShared`).
+ *
+ * Inside a transaction every read goes to the database.
  */
 import type { Kysely, Transaction } from 'kysely';
-import { renderedTableWrites } from './db';
+import { renderedTableWrites, storeVersionOf } from './db';
+import type { StoreVersion } from './row-versions';
 import type { Database } from './schema';
 
 /** Keys kept per read; least recently stored go first. Each is a short row (about 200 bytes). */
@@ -30,6 +35,8 @@ export function sharedReads<T>(
   maxKept = MAX_KEPT,
 ): SharedRead<T> {
   if (db.isTransaction) return (_key, read) => read();
+  const versions = storeVersionOf(db as Kysely<Database>);
+  if (versions) return versionedReads(versions, freeze, maxKept);
   const writes = renderedTableWrites(db as Kysely<Database>);
   if (!writes) {
     const shared = sameTurnShared<T>();
@@ -54,6 +61,40 @@ export function sharedReads<T>(
     if (writes.generation === generation && keptAt === stamp) {
       if (kept.size >= maxKept) kept.delete(kept.keys().next().value!);
       kept.set(key, freeze(answer));
+    }
+    return answer;
+  };
+}
+
+/** sharedReads on PostgreSQL: kept under the rendered tables' version (see the top). */
+function versionedReads<T>(
+  versions: StoreVersion,
+  freeze: (answer: T) => T,
+  maxKept: number,
+): SharedRead<T> {
+  const shared = sameTurnShared<T>();
+  const kept = new Map<string, T>();
+  let keptAt = { version: '', seq: 0 };
+  return async (key, read) => {
+    let reading;
+    try {
+      reading = await versions.afterNow();
+    } catch {
+      return read(); // The database then answers the read itself, or says why not.
+    }
+    // A reading older than the one kept under (its statement ran earlier) only reads.
+    if (reading.seq < keptAt.seq) return read();
+    if (reading.version !== keptAt.version) kept.clear();
+    keptAt = reading;
+    const hit = kept.get(key);
+    if (hit) return hit;
+    // Shared only by asks under the same version: then the read began after either's reading.
+    const answer = await shared(`${reading.version}\u0000${key}`, async () => freeze(await read()));
+    // The read began after the version was read: it shows that version's data or newer. It is
+    // kept only while that version is still the latest known, and used only while it stays so.
+    if (keptAt.version === reading.version) {
+      if (kept.size >= maxKept) kept.delete(kept.keys().next().value!);
+      kept.set(key, answer);
     }
     return answer;
   };

@@ -984,6 +984,58 @@ const deliveryOrderEmails: Migration = {
   },
 };
 
+/**
+ * PostgreSQL: a counter of commits that changed the rendered tables (row-versions.ts,
+ * StoreVersion). Each statement that changes rows of them adds one to a shard of the counter
+ * (the shard of the connection's backend, so concurrent writers rarely wait on one row); the sum
+ * moves with every such commit, whichever instance made it, and with nothing else. An instance
+ * keeps what it read while the sum it finds is the one it read under. SQLite needs none: one
+ * process owns the file and data_version tells it of others' commits (db.ts).
+ */
+const RENDERED_VERSION_SHARDS = 16;
+const renderedVersions: Migration = {
+  async up(db: AnyDb) {
+    if (storeKindOf(db) !== 'postgres') return;
+    await sql`CREATE TABLE IF NOT EXISTS rendered_versions (shard integer PRIMARY KEY, n bigint NOT NULL)`.execute(
+      db,
+    );
+    await sql`INSERT INTO rendered_versions (shard, n)
+      SELECT s, 0 FROM generate_series(0, ${RENDERED_VERSION_SHARDS - 1}::integer) AS s
+      ON CONFLICT (shard) DO NOTHING`.execute(db);
+    const bump = sql.raw(
+      `UPDATE rendered_versions SET n = n + 1 WHERE shard = pg_backend_pid() % ${RENDERED_VERSION_SHARDS}`,
+    );
+    // A statement that changed no row (an update that matched nothing) leaves kept reads alone.
+    await sql`CREATE OR REPLACE FUNCTION rendered_versions_bump() RETURNS trigger AS $$
+      BEGIN
+        IF EXISTS (SELECT 1 FROM changed) THEN ${bump}; END IF;
+        RETURN NULL;
+      END $$ LANGUAGE plpgsql`.execute(db);
+    await sql`CREATE OR REPLACE FUNCTION rendered_versions_bump_always() RETURNS trigger AS $$
+      BEGIN ${bump}; RETURN NULL; END $$ LANGUAGE plpgsql`.execute(db);
+    for (const table of ['containers', 'shipments', 'transport_events', 'raw_events']) {
+      // PostgreSQL allows a transition table only on a trigger for one kind of change.
+      for (const [op, rows] of [
+        ['INSERT', 'NEW'],
+        ['UPDATE', 'NEW'],
+        ['DELETE', 'OLD'],
+      ] as const) {
+        const name = sql.raw(`${table}_versioned_${op.toLowerCase()}`);
+        await sql`DROP TRIGGER IF EXISTS ${name} ON ${sql.table(table)}`.execute(db);
+        await sql`CREATE TRIGGER ${name}
+          AFTER ${sql.raw(op)} ON ${sql.table(table)}
+          REFERENCING ${sql.raw(rows)} TABLE AS changed
+          FOR EACH STATEMENT EXECUTE FUNCTION rendered_versions_bump()`.execute(db);
+      }
+      const name = sql.raw(`${table}_versioned_truncate`);
+      await sql`DROP TRIGGER IF EXISTS ${name} ON ${sql.table(table)}`.execute(db);
+      await sql`CREATE TRIGGER ${name}
+        AFTER TRUNCATE ON ${sql.table(table)}
+        FOR EACH STATEMENT EXECUTE FUNCTION rendered_versions_bump_always()`.execute(db);
+    }
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -1006,6 +1058,7 @@ export const migrations: Record<string, Migration> = {
   '0018_line_number_kinds': lineNumberKinds,
   '0019_delivery_orders': deliveryOrders,
   '0020_delivery_order_emails': deliveryOrderEmails,
+  '0021_rendered_versions': renderedVersions,
 };
 
 export const migrationProvider: MigrationProvider = {

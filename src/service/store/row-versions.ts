@@ -26,3 +26,59 @@ export function carriesRowVersions(db: Kysely<Database> | Transaction<Database>)
 export function rowVersion(table: 'containers' | 'shipments') {
   return sql<string>`${sql.ref(`${table}.xmin`)}::text`.as('row_version');
 }
+
+/** One reading of StoreVersion: `seq` orders the statements that read it. */
+export interface StoreVersionReading {
+  version: string;
+  seq: number;
+}
+
+/**
+ * The version of the rendered tables as a whole on PostgreSQL: the sum of the counter each
+ * statement that changes them adds to (migration 0021), which moves with every such commit of
+ * any instance and never goes back. Two readings alike mean no such commit came in between, so
+ * what was read under the first is still what the database holds at the second (key-memo.ts).
+ *
+ * `afterNow` answers a reading by a statement that began after the call: a request is then
+ * served what it would have read itself. One statement at a time; calls while it runs share the
+ * next one, so under load an instance reads the version once per round trip, not per request.
+ */
+export class StoreVersion {
+  private running: Promise<StoreVersionReading> | null = null;
+  private queued: Promise<StoreVersionReading> | null = null;
+  private statements = 0;
+
+  constructor(private readonly read: () => Promise<string>) {}
+
+  afterNow(): Promise<StoreVersionReading> {
+    if (this.queued) return this.queued;
+    if (!this.running) return this.start();
+    // The statement under way began before this call: the next one answers it.
+    this.queued = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = null;
+        return this.start();
+      });
+    return this.queued;
+  }
+
+  private start(): Promise<StoreVersionReading> {
+    const seq = ++this.statements;
+    const running = this.read()
+      .then((version) => ({ version, seq }))
+      .finally(() => {
+        if (this.running === running) this.running = null;
+      });
+    this.running = running;
+    return running;
+  }
+}
+
+/** The rendered tables' version as the database holds it now (StoreVersion). */
+export async function readStoreVersion(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{
+    version: string;
+  }>`SELECT sum(n)::text AS version FROM rendered_versions`.execute(db);
+  return rows[0]!.version;
+}

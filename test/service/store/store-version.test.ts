@@ -1,0 +1,182 @@
+/**
+ * On PostgreSQL an instance keeps key reads while the rendered tables' version stays the one they
+ * were read under (store/row-versions.ts, store/key-memo.ts). That version must move with every
+ * commit that changes a container, shipment or event, from any instance or any connection, and
+ * with nothing else; and an ask must never be answered by a version statement that began before
+ * it, or a request could be served what was true before another instance's change.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type OpenedDatabase } from '../../../src/service/store/db';
+import { frozenRows, sharedReads } from '../../../src/service/store/key-memo';
+import { StoreVersion } from '../../../src/service/store/row-versions';
+import { testStoreKind } from '../../support/store-kinds';
+import { seedShipment, startTestService, type TestService } from '../../support/service';
+
+/** A promise settled from outside, to hold a version statement "running" as long as a test needs. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+describe('StoreVersion statements', () => {
+  it('answers an ask made while a statement runs with the next statement, shared by all such asks', async () => {
+    const statements: ReturnType<typeof deferred<string>>[] = [];
+    const version = new StoreVersion(() => {
+      const statement = deferred<string>();
+      statements.push(statement);
+      return statement.promise;
+    });
+    const first = version.afterNow();
+    expect(statements).toHaveLength(1);
+    // Asked while the first statement runs: that statement may have read the version already.
+    const second = version.afterNow();
+    const third = version.afterNow();
+    expect(statements).toHaveLength(1);
+
+    statements[0]!.resolve('7');
+    expect(await first).toEqual({ version: '7', seq: 1 });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(statements).toHaveLength(2);
+    statements[1]!.resolve('8');
+    expect(await second).toEqual({ version: '8', seq: 2 });
+    expect(await third).toEqual({ version: '8', seq: 2 });
+
+    // Nothing running: a new ask starts its own statement at once.
+    const fourth = version.afterNow();
+    expect(statements).toHaveLength(3);
+    statements[2]!.resolve('8');
+    expect(await fourth).toEqual({ version: '8', seq: 3 });
+  });
+
+  it('passes a failed statement on to its asks, and asks made meanwhile get a statement of their own', async () => {
+    const statements: ReturnType<typeof deferred<string>>[] = [];
+    const version = new StoreVersion(() => {
+      const statement = deferred<string>();
+      statements.push(statement);
+      return statement.promise;
+    });
+    const failing = version.afterNow();
+    const later = version.afterNow();
+    statements[0]!.reject(new Error('connection lost'));
+    await expect(failing).rejects.toThrow('connection lost');
+    await new Promise((resolve) => setImmediate(resolve));
+    statements[1]!.resolve('3');
+    expect(await later).toEqual({ version: '3', seq: 2 });
+  });
+});
+
+describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () => {
+  let t: TestService;
+  /** A second instance's connections to the same database. */
+  let other: OpenedDatabase;
+
+  beforeAll(async () => {
+    t = await startTestService();
+    other = await openDatabase(t.dataDir, { postgres: t.database });
+  });
+
+  afterAll(async () => {
+    await other?.close();
+    await t?.close();
+  });
+
+  /** Runs statements over a connection of its own, as any other client of the database would. */
+  async function onAnotherConnection(...statements: [string, unknown[]][]) {
+    const client = new pg.Client({ connectionString: t.database!.url });
+    await client.connect();
+    try {
+      for (const [text, values] of statements) await client.query(text, values);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('reads once while nothing changes and again after any commit to the rendered tables', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000301');
+    const id = seeded.containers[0]!.id;
+    const reads = sharedReads<readonly { seal_number: string | null }[]>(other.db, frozenRows);
+    let queries = 0;
+    const seal = async () => {
+      const rows = await reads(`seal:${id}`, () => {
+        queries++;
+        return other.db
+          .selectFrom('containers')
+          .select('seal_number')
+          .where('id', '=', id)
+          .execute();
+      });
+      return rows[0]!.seal_number;
+    };
+
+    const before = await seal();
+    expect(await seal()).toBe(before);
+    expect(queries).toBe(1);
+
+    // Writes that change no rendered row keep what was read.
+    await onAnotherConnection([
+      'update containers set seal_number = $1 where id = $2',
+      ['X', 'none'],
+    ]);
+    await onAnotherConnection(
+      ['begin', []],
+      ['update containers set seal_number = $1 where id = $2', ['ROLLED-BACK', id]],
+      ['rollback', []],
+    );
+    await onAnotherConnection(['update accounts set name = name where id = $1', [t.accountA]]);
+    expect(await seal()).toBe(before);
+    expect(queries).toBe(1);
+
+    // Another connection's commit, within the same millisecond as the read (updated_at stays).
+    await onAnotherConnection([
+      'update containers set seal_number = $1 where id = $2',
+      ['S-2', id],
+    ]);
+    expect(await seal()).toBe('S-2');
+    expect(queries).toBe(2);
+    expect(await seal()).toBe('S-2');
+    expect(queries).toBe(2);
+
+    // The other instance's own path: a new transport event for another box ends it too.
+    await t.service.store.tracking.addTransportEvent(seeded.containers[1]?.id ?? id, {
+      event: 'container.transport.vessel_departed',
+      dataSource: 'shipping_line',
+      timestamp: new Date(t.clock.now()).toISOString(),
+      locationLocode: 'USLAX',
+    });
+    await seal();
+    expect(queries).toBe(3);
+
+    // Removing raw events ends it as well.
+    await onAnotherConnection(['delete from raw_events where container_id = $1', [id]]);
+    await seal();
+    expect(queries).toBe(4);
+  });
+
+  it('never answers a read asked after a commit with what was kept before it', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000302');
+    const id = seeded.containers[0]!.id;
+    const reads = sharedReads<readonly { seal_number: string | null }[]>(other.db, frozenRows);
+    const seal = async () =>
+      (
+        await reads(`seal:${id}`, () =>
+          other.db.selectFrom('containers').select('seal_number').where('id', '=', id).execute(),
+        )
+      )[0]!.seal_number;
+    // Asks keep coming while commits land between them: each ask made after a commit shows it.
+    for (let i = 0; i < 20; i++) {
+      const asks = [seal(), seal()];
+      await onAnotherConnection([
+        'update containers set seal_number = $1 where id = $2',
+        [`S-${i}`, id],
+      ]);
+      expect(await seal()).toBe(`S-${i}`);
+      await Promise.all(asks);
+    }
+  });
+});
