@@ -16,7 +16,7 @@ import { ensurePrivateDir, restrictFiles, touchPrivateFile } from '../security/p
 import { SealedColumns } from './sealed-columns';
 import type { SecretBox } from '../security/secret-box';
 import { migrationProvider } from './migrations';
-import { readStoreVersion, StoreVersion } from './row-versions';
+import { foldRenderedVersions, readStoreVersion, StoreVersion } from './row-versions';
 import type { Database } from './schema';
 import {
   createPostgresPool,
@@ -249,6 +249,8 @@ async function openPostgres(
       );
     throw error;
   }
+  // Housekeeping only: rows of ended connections are folded again at the next start.
+  await foldRenderedVersions(db).catch(() => undefined);
   storeVersions.set(db, new StoreVersion(() => readStoreVersion(db)));
   return { db, kind: 'postgres', file: shown, close: () => db.destroy() };
 }

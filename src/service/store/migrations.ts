@@ -986,24 +986,25 @@ const deliveryOrderEmails: Migration = {
 
 /**
  * PostgreSQL: a counter of commits that changed the rendered tables (row-versions.ts,
- * StoreVersion). Each statement that changes rows of them adds one to a shard of the counter
- * (the shard of the connection's backend, so concurrent writers rarely wait on one row); the sum
- * moves with every such commit, whichever instance made it, and with nothing else. An instance
- * keeps what it read while the sum it finds is the one it read under. SQLite needs none: one
- * process owns the file and data_version tells it of others' commits (db.ts).
+ * StoreVersion). Each statement that changes rows of them adds one to its connection's own row
+ * (keyed by the backend's process id): no two running transactions ever write the same row, so
+ * the counter adds no lock wait, and no deadlock, between writers. The sum over the rows moves
+ * with every such commit, whichever instance made it, and with nothing else. An instance keeps
+ * what it read while the sum it finds is the one it read under. SQLite needs none: one process
+ * owns the file and data_version tells it of others' commits (db.ts).
  */
-const RENDERED_VERSION_SHARDS = 16;
 const renderedVersions: Migration = {
   async up(db: AnyDb) {
     if (storeKindOf(db) !== 'postgres') return;
-    await sql`CREATE TABLE IF NOT EXISTS rendered_versions (shard integer PRIMARY KEY, n bigint NOT NULL)`.execute(
+    // Row 0 holds the counts of connections that have ended (foldRenderedVersions).
+    await sql`CREATE TABLE IF NOT EXISTS rendered_versions (backend integer PRIMARY KEY, n bigint NOT NULL)`.execute(
       db,
     );
-    await sql`INSERT INTO rendered_versions (shard, n)
-      SELECT s, 0 FROM generate_series(0, ${RENDERED_VERSION_SHARDS - 1}::integer) AS s
-      ON CONFLICT (shard) DO NOTHING`.execute(db);
+    await sql`INSERT INTO rendered_versions (backend, n) VALUES (0, 0)
+      ON CONFLICT (backend) DO NOTHING`.execute(db);
     const bump = sql.raw(
-      `UPDATE rendered_versions SET n = n + 1 WHERE shard = pg_backend_pid() % ${RENDERED_VERSION_SHARDS}`,
+      `INSERT INTO rendered_versions AS v (backend, n) VALUES (pg_backend_pid(), 1)
+         ON CONFLICT (backend) DO UPDATE SET n = v.n + 1`,
     );
     // A statement that changed no row (an update that matched nothing) leaves kept reads alone.
     await sql`CREATE OR REPLACE FUNCTION rendered_versions_bump() RETURNS trigger AS $$

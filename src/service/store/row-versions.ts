@@ -82,3 +82,18 @@ export async function readStoreVersion(db: Kysely<Database>): Promise<string> {
   }>`SELECT sum(n)::text AS version FROM rendered_versions`.execute(db);
   return rows[0]!.version;
 }
+
+/**
+ * Moves the counts of connections that have ended into row 0, in one statement, so the counter
+ * does not keep a row per connection ever opened. The sum, all that is read, stays the same: a
+ * reader sees the rows before or after the move, never between.
+ */
+export async function foldRenderedVersions(db: Kysely<Database>): Promise<void> {
+  await sql`WITH ended AS (
+      DELETE FROM rendered_versions
+      WHERE backend <> 0 AND backend NOT IN (SELECT pid FROM pg_stat_activity)
+      RETURNING n
+    )
+    UPDATE rendered_versions SET n = n + (SELECT coalesce(sum(n), 0) FROM ended)
+    WHERE backend = 0`.execute(db);
+}

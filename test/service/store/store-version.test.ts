@@ -9,7 +9,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type OpenedDatabase } from '../../../src/service/store/db';
 import { frozenRows, sharedReads } from '../../../src/service/store/key-memo';
-import { StoreVersion } from '../../../src/service/store/row-versions';
+import {
+  foldRenderedVersions,
+  readStoreVersion,
+  StoreVersion,
+} from '../../../src/service/store/row-versions';
 import { testStoreKind } from '../../support/store-kinds';
 import { seedShipment, startTestService, type TestService } from '../../support/service';
 
@@ -97,6 +101,16 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     }
   }
 
+  async function onAnotherConnectionRead(text: string): Promise<{ n: number }[]> {
+    const client = new pg.Client({ connectionString: t.database!.url });
+    await client.connect();
+    try {
+      return (await client.query<{ n: number }>(text)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+
   it('reads once while nothing changes and again after any commit to the rendered tables', async () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000301');
     const id = seeded.containers[0]!.id;
@@ -156,6 +170,52 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     await onAnotherConnection(['delete from raw_events where container_id = $1', [id]]);
     await seal();
     expect(queries).toBe(4);
+  });
+
+  it('lets two writers change rendered rows at once, neither waiting on the counter', async () => {
+    const a = await seedShipment(t, t.accountA, 'MEDU900000303');
+    const b = await seedShipment(t, t.accountA, 'MEDU900000304');
+    const first = new pg.Client({ connectionString: t.database!.url });
+    const second = new pg.Client({ connectionString: t.database!.url });
+    await first.connect();
+    await second.connect();
+    try {
+      await first.query('begin');
+      await first.query('update containers set seal_number = $1 where id = $2', [
+        'A',
+        a.containers[0]!.id,
+      ]);
+      // While the first transaction is open, a second one writes another box and commits: a
+      // counter row shared by both would hold it until the first ends (here: the timeout).
+      await second.query("set statement_timeout = '5s'");
+      await second.query('begin');
+      await second.query('update containers set seal_number = $1 where id = $2', [
+        'B',
+        b.containers[0]!.id,
+      ]);
+      await second.query('commit');
+      await first.query('commit');
+    } finally {
+      await first.end();
+      await second.end();
+    }
+  });
+
+  it('folds the counts of ended connections without moving the version', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000305');
+    await onAnotherConnection([
+      'update containers set seal_number = $1 where id = $2',
+      ['F', seeded.containers[0]!.id],
+    ]);
+    const rows = async () =>
+      Number(
+        (await onAnotherConnectionRead('select count(*)::int as n from rendered_versions'))[0]!.n,
+      );
+    const before = await readStoreVersion(other.db);
+    const rowsBefore = await rows();
+    await foldRenderedVersions(other.db);
+    expect(await readStoreVersion(other.db)).toBe(before);
+    expect(await rows()).toBeLessThan(rowsBefore);
   });
 
   it('never answers a read asked after a commit with what was kept before it', async () => {
