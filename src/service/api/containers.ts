@@ -77,6 +77,7 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
       const since = isoFilter(query['filter[updated_at][start]'], 'filter[updated_at][start]');
       // Only ids and updated_at here: cached renderings are reused, full rows read for the rest.
       const readAt = render.generation();
+      const mark = reads.mark();
       const filter = {
         number: typeof number === 'string' && number ? number.toUpperCase() : undefined,
         updatedSince: since,
@@ -84,11 +85,17 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
       };
       const totalKey = `containers|${account.id}|${filter.number ?? ''}|${since ?? ''}|${JSON.stringify(customFields ?? null)}`;
       const knownTotal = render.keptTotal(totalKey, readAt);
-      const { total, rows: keys } = await reads.containerKeys(account.id, filter, page, knownTotal);
+      const { total, rows: keys } = await reads.containerKeys(
+        account.id,
+        filter,
+        page,
+        knownTotal,
+        mark,
+      );
       if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(total));
       const rendered = await render.containersByKey(keys, readAt);
       const included = await resolveIncludes(rendered, include, (type, ids) =>
-        render.load(account.id, type, ids),
+        render.load(account.id, type, ids, mark),
       );
       const doc = await withCustomFields(
         ctx,
@@ -124,13 +131,14 @@ const detailRoute: ApiPlugin = async (app, { ctx }) => {
       const includes = splitCustomFieldsInclude(request.query.include);
       const include = parseInclude(includes.rest, 'container');
       const readAt = render.generation();
+      const mark = reads.mark();
       const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
-      const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id) : undefined;
+      const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id, mark) : undefined;
       const rendered = key ? await render.containersByKey([key], readAt) : [];
       if (rendered.length === 0) throw notFound();
       const included = await resolveIncludes(rendered, include, (type, ids) =>
-        render.load(account.id, type, ids),
+        render.load(account.id, type, ids, mark),
       );
       const doc = await withCustomFields(
         ctx,

@@ -3,6 +3,7 @@ import { ShipmentDocument, ShipmentListDocument } from '../../shared/api/documen
 import { extension } from '../../shared/api/resources';
 import { editShipment, setShipmentTracking } from '../tracking/shipment-edits';
 import type { ServiceContext } from '../context';
+import type { ReadMark } from '../store/key-memo';
 import { notFound } from '../jsonapi/errors';
 import { parseInclude, resolveIncludes, type Resource } from '../jsonapi/include';
 import { parsePage } from '../jsonapi/pagination';
@@ -90,11 +91,13 @@ async function shipmentsDocument(
   accountId: string,
   data: Resource[],
   rawInclude: unknown,
+  /** The request's read mark (AccountReads.mark), where it took one. */
+  mark?: ReadMark,
 ) {
   const includes = splitCustomFieldsInclude(rawInclude);
   const include = parseInclude(includes.rest, 'shipment');
   const included = await resolveIncludes(data, include, (type, ids) =>
-    ctx.render.load(accountId, type, ids),
+    ctx.render.load(accountId, type, ids, mark),
   );
   return withCustomFields(ctx, accountId, 'shipment', includes, data, included);
 }
@@ -149,8 +152,6 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
 const detailRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
-  const document = (accountId: string, data: Resource[], rawInclude: unknown) =>
-    shipmentsDocument(ctx, accountId, data, rawInclude);
 
   app.get(
     '/shipments/:id',
@@ -168,12 +169,13 @@ const detailRoute: ApiPlugin = async (app, { ctx }) => {
       const include = request.query.include;
       parseInclude(splitCustomFieldsInclude(include).rest, 'shipment');
       const readAt = render.generation();
+      const mark = reads.mark();
       const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
-      const key = isUuid(id) ? await reads.ownedShipmentKey(account.id, id) : undefined;
+      const key = isUuid(id) ? await reads.ownedShipmentKey(account.id, id, mark) : undefined;
       const data = key ? await render.shipmentsByKey([key], readAt) : [];
       if (data.length === 0) throw notFound();
-      const doc = await document(account.id, data, include);
+      const doc = await shipmentsDocument(ctx, account.id, data, include, mark);
       return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
     },
   );

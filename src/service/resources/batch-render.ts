@@ -3,6 +3,7 @@
  * rendered-resource cache, and loading of included resources by type.
  */
 import type { Resource } from '../jsonapi/include';
+import type { ReadMark } from '../store/key-memo';
 import type { ReferenceData } from '../store/reference';
 import type { ResourceRows } from '../store/resource-rows';
 import type { Versioned } from '../store/row-versions';
@@ -130,9 +131,18 @@ export class Renderer {
     return keys.flatMap((k, i) => cached[i] ?? rendered.get(k.id) ?? []);
   }
 
-  /** Resources of one type by id for `include`; account-owned types are scoped (includes.ts). */
-  load(accountId: string, type: string, ids: string[]): Promise<Resource[]> {
-    return loadIncluded({ renderer: this, rows: this.rows, ref: this.ref }, accountId, type, ids);
+  /**
+   * Resources of one type by id for `include`; account-owned types are scoped (includes.ts).
+   * `since`: the request's read mark (AccountReads.mark), so its includes read under its version.
+   */
+  load(accountId: string, type: string, ids: string[], since?: ReadMark): Promise<Resource[]> {
+    return loadIncluded(
+      { renderer: this, rows: this.rows, ref: this.ref },
+      accountId,
+      type,
+      ids,
+      since,
+    );
   }
 }
 

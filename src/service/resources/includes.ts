@@ -3,6 +3,7 @@
  * through the store (ResourceRows), containers and shipments through the rendered cache.
  */
 import type { Resource } from '../jsonapi/include';
+import type { ReadMark } from '../store/key-memo';
 import type { ReferenceData } from '../store/reference';
 import type { ResourceRows } from '../store/resource-rows';
 import {
@@ -34,6 +35,7 @@ export async function loadIncluded(
   accountId: string,
   type: string,
   ids: string[],
+  since?: ReadMark,
 ): Promise<Resource[]> {
   const { renderer, rows: stored, ref } = sources;
   const owned = <T extends { account_id: string }>(rows: readonly T[]) =>
@@ -58,12 +60,12 @@ export async function loadIncluded(
     }
     case 'shipment': {
       const readAt = renderer.generation();
-      const keys = await stored.shipmentKeys(ids);
+      const keys = await stored.shipmentKeys(ids, since);
       return renderer.shipmentsByKey(owned(keys), readAt);
     }
     case 'container': {
       const readAt = renderer.generation();
-      const keys = await stored.containerKeys(ids);
+      const keys = await stored.containerKeys(ids, since);
       return renderer.containersByKey(owned(keys), readAt);
     }
     case 'transport_event': {

@@ -15,7 +15,8 @@ import type {
 
 import { containingText as containing } from './like';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
-import { frozenRows, memoizedKeyRead, sharedReads } from './key-memo';
+import { frozenRows, memoizedKeyRead, sharedReads, type ReadMark } from './key-memo';
+import { storeVersionOf } from './db';
 import { preparedRead } from './prepared-read';
 
 /** List pages of keys kept per account reader (each up to 100 short rows). */
@@ -115,6 +116,14 @@ export class AccountReads {
     );
   }
 
+  /**
+   * Taken when a request arrives and passed to each of its key reads (and includes): on
+   * PostgreSQL they then share one reading of the rendered tables' version (key-memo.ts).
+   */
+  mark(): ReadMark {
+    return storeVersionOf(this.db)?.mark();
+  }
+
   /** Ids of the records whose value of a custom field matches. */
   private withCustomField(match: CustomFieldMatch) {
     return this.db
@@ -153,16 +162,18 @@ export class AccountReads {
   async ownedShipmentKey(
     accountId: string,
     id: string,
+    since?: ReadMark,
   ): Promise<Versioned<Pick<ShipmentsTable, 'id' | 'updated_at'>> | undefined> {
-    return (await this.shipmentKeyRead(id, accountId))[0];
+    return (await this.shipmentKeyRead([id, accountId], since))[0];
   }
 
   /** Like ownedShipmentKey, for a container. */
   async ownedContainerKey(
     accountId: string,
     id: string,
+    since?: ReadMark,
   ): Promise<Versioned<Pick<ContainersTable, 'id' | 'updated_at'>> | undefined> {
-    return (await this.containerKeyRead(id, accountId))[0];
+    return (await this.containerKeyRead([id, accountId], since))[0];
   }
 
   async ownedContainer(
@@ -200,12 +211,13 @@ export class AccountReads {
     page: PageWindow,
     /** The total when the caller still knows it (nothing written since): not counted again. */
     knownTotal?: number,
+    since?: ReadMark,
   ): Promise<ListPage<Versioned<{ id: string; updated_at: string }>>> {
     const read = () => this.readContainerKeys(accountId, filter, page, knownTotal);
     // A custom field's values are not among the rendered tables whose writes end what is kept.
     if (filter.customFields?.length) return read();
     const key = JSON.stringify([accountId, filter.number, filter.updatedSince, page]);
-    return this.sharedPages(key, read);
+    return this.sharedPages(key, read, since);
   }
 
   private async readContainerKeys(

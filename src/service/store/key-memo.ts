@@ -21,8 +21,15 @@ import type { Database } from './schema';
 /** Keys kept per read; least recently stored go first. Each is a short row (about 200 bytes). */
 const MAX_KEPT = 4096;
 
+/**
+ * Where a request's reads may start from on PostgreSQL: StoreVersion.mark() taken when the request
+ * arrived (AccountReads.mark), so all its reads share one version reading. Undefined: each read
+ * asks for a reading begun after it.
+ */
+export type ReadMark = number | undefined;
+
 /** Runs `read` for `key`, or answers what an earlier run for `key` answered while still true. */
-export type SharedRead<T> = (key: string, read: () => Promise<T>) => Promise<T>;
+export type SharedRead<T> = (key: string, read: () => Promise<T>, since?: ReadMark) => Promise<T>;
 
 /**
  * Reads by key, shared as far as the store allows (see above). What `read` answers is shared
@@ -75,10 +82,10 @@ function versionedReads<T>(
   const shared = sameTurnShared<T>();
   const kept = new Map<string, T>();
   let keptAt = { version: '', seq: 0 };
-  return async (key, read) => {
+  return async (key, read, since) => {
     let reading;
     try {
-      reading = await versions.afterNow();
+      reading = await (since === undefined ? versions.afterNow() : versions.atLeast(since));
     } catch {
       return read(); // The database then answers the read itself, or says why not.
     }
@@ -108,9 +115,9 @@ export const frozenRows = <Row extends object>(rows: readonly Row[]): readonly R
 export function memoizedKeyRead<Args extends string[], Row extends object>(
   db: Kysely<Database> | Transaction<Database>,
   read: (...args: Args) => Promise<Row[]>,
-): (...args: Args) => Promise<readonly Row[]> {
+): (args: Args, since?: ReadMark) => Promise<readonly Row[]> {
   const shared = sharedReads<readonly Row[]>(db, frozenRows);
-  return (...args) => shared(args.join('\u0000'), () => read(...args));
+  return (args, since) => shared(args.join('\u0000'), () => read(...args), since);
 }
 
 /**

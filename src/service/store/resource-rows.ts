@@ -5,7 +5,7 @@
  */
 import type { Kysely, Transaction } from 'kysely';
 import { renderedTableWrites } from './db';
-import { frozenRows, memoizedKeyRead, sharedReads } from './key-memo';
+import { frozenRows, memoizedKeyRead, sharedReads, type ReadMark } from './key-memo';
 import { preparedRead } from './prepared-read';
 import { carriesRowVersions, rowVersion, type Versioned } from './row-versions';
 import type {
@@ -38,7 +38,7 @@ export class ResourceRows {
   /** One row's key by id, compiled once (see keysOf): what a detail's include reads. */
   private readonly keyReads = new Map<
     'containers' | 'shipments',
-    (id: string) => Promise<readonly OwnedRowKey[]>
+    (args: [id: string], since?: ReadMark) => Promise<readonly OwnedRowKey[]>
   >();
   /** Keys of several rows (a list page's includes), shared while unchanged (key-memo.ts). */
   private readonly sharedKeys;
@@ -54,6 +54,7 @@ export class ResourceRows {
   private keysOf(
     table: 'containers' | 'shipments',
     ids: string[],
+    since: ReadMark,
   ): Promise<readonly OwnedRowKey[]> {
     const db = this.db;
     const select = (qb: ReturnType<typeof db.selectFrom<typeof table>>) =>
@@ -61,8 +62,10 @@ export class ResourceRows {
         .select(['id', 'updated_at', 'account_id'])
         .$if(carriesRowVersions(db), (q) => q.select(rowVersion(table)));
     if (ids.length !== 1 || db.isTransaction) {
-      return this.sharedKeys(`${table}:${ids.join(',')}`, () =>
-        select(db.selectFrom(table)).where('id', 'in', ids).execute(),
+      return this.sharedKeys(
+        `${table}:${ids.join(',')}`,
+        () => select(db.selectFrom(table)).where('id', 'in', ids).execute(),
+        since,
       );
     }
     let read = this.keyReads.get(table);
@@ -73,7 +76,7 @@ export class ResourceRows {
       );
       this.keyReads.set(table, read);
     }
-    return read(ids[0]!);
+    return read([ids[0]!], since);
   }
 
   /**
@@ -144,12 +147,12 @@ export class ResourceRows {
       .execute();
   }
 
-  containerKeys(ids: string[]): Promise<readonly OwnedRowKey[]> {
-    return this.keysOf('containers', ids);
+  containerKeys(ids: string[], since?: ReadMark): Promise<readonly OwnedRowKey[]> {
+    return this.keysOf('containers', ids, since);
   }
 
-  shipmentKeys(ids: string[]): Promise<readonly OwnedRowKey[]> {
-    return this.keysOf('shipments', ids);
+  shipmentKeys(ids: string[], since?: ReadMark): Promise<readonly OwnedRowKey[]> {
+    return this.keysOf('shipments', ids, since);
   }
 
   async vessels(ids: string[]): Promise<VesselsTable[]> {

@@ -42,19 +42,35 @@ export interface StoreVersionReading {
  * `afterNow` answers a reading by a statement that began after the call: a request is then
  * served what it would have read itself. One statement at a time; calls while it runs share the
  * next one, so under load an instance reads the version once per round trip, not per request.
+ * A request asks for the reading of a statement begun after it arrived (`mark` when it arrives,
+ * `atLeast(mark)` for each of its reads): its later reads then reuse the reading its first one
+ * waited for, and read under the same version.
  */
 export class StoreVersion {
-  private running: Promise<StoreVersionReading> | null = null;
+  private running: { seq: number; reading: Promise<StoreVersionReading> } | null = null;
   private queued: Promise<StoreVersionReading> | null = null;
+  private latest: StoreVersionReading | null = null;
   private statements = 0;
 
   constructor(private readonly read: () => Promise<string>) {}
 
+  /** The number of the first statement that begins after now (see atLeast). */
+  mark(): number {
+    return this.statements + 1;
+  }
+
   afterNow(): Promise<StoreVersionReading> {
+    return this.atLeast(this.mark());
+  }
+
+  /** The latest reading by statement `min` or a later one, waiting for one if none is known. */
+  atLeast(min: number): Promise<StoreVersionReading> {
+    if (this.latest && this.latest.seq >= min) return Promise.resolve(this.latest);
+    if (this.running && this.running.seq >= min) return this.running.reading;
     if (this.queued) return this.queued;
     if (!this.running) return this.start();
-    // The statement under way began before this call: the next one answers it.
-    this.queued = this.running
+    // The statement under way began before `min` was marked: the next one answers it.
+    this.queued = this.running.reading
       .catch(() => undefined)
       .then(() => {
         this.queued = null;
@@ -65,13 +81,17 @@ export class StoreVersion {
 
   private start(): Promise<StoreVersionReading> {
     const seq = ++this.statements;
-    const running = this.read()
-      .then((version) => ({ version, seq }))
+    const reading = this.read()
+      .then((version) => {
+        const answer = { version, seq };
+        if (!this.latest || this.latest.seq < seq) this.latest = answer;
+        return answer;
+      })
       .finally(() => {
-        if (this.running === running) this.running = null;
+        if (this.running?.seq === seq) this.running = null;
       });
-    this.running = running;
-    return running;
+    this.running = { seq, reading };
+    return reading;
   }
 }
 

@@ -58,6 +58,32 @@ describe('StoreVersion statements', () => {
     expect(await fourth).toEqual({ version: '8', seq: 3 });
   });
 
+  it("lets a request's later reads reuse the reading its first one waited for, never an older one", async () => {
+    const statements: ReturnType<typeof deferred<string>>[] = [];
+    const version = new StoreVersion(() => {
+      const statement = deferred<string>();
+      statements.push(statement);
+      return statement.promise;
+    });
+    const arrived = version.mark();
+    const first = version.atLeast(arrived);
+    // Another request arrives while that statement runs: it began before this one arrived.
+    const arrivedDuring = version.mark();
+    statements[0]!.resolve('5');
+    expect(await first).toEqual({ version: '5', seq: 1 });
+
+    // The first request's next read: answered by the reading it already has, no statement.
+    expect(await version.atLeast(arrived)).toEqual({ version: '5', seq: 1 });
+    expect(statements).toHaveLength(1);
+    // The second request's read needs a statement of its own.
+    const second = version.atLeast(arrivedDuring);
+    expect(statements).toHaveLength(2);
+    statements[1]!.resolve('6');
+    expect(await second).toEqual({ version: '6', seq: 2 });
+    // And from then on the first request is answered with that newer reading.
+    expect(await version.atLeast(arrived)).toEqual({ version: '6', seq: 2 });
+  });
+
   it('passes a failed statement on to its asks, and asks made meanwhile get a statement of their own', async () => {
     const statements: ReturnType<typeof deferred<string>>[] = [];
     const version = new StoreVersion(() => {
