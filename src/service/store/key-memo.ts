@@ -6,10 +6,11 @@
  * - SQLite: no write to the rendered tables in this process (db.ts counts them) and no commit by
  *   another process (the file's data_version), both read without a query.
  * - PostgreSQL: other instances write without telling, so each ask reads the rendered tables'
- *   version (row-versions.ts, StoreVersion) in a statement begun after it; one such statement
- *   serves every ask made while the one before ran. A kept read is used while the version is the
- *   one it was read under; otherwise the read goes to the database, and the same read asked again
- *   in the same turn of the event loop shares the query of the first ask (`sameTurnShared`).
+ *   version (row-versions.ts, StoreVersion) in a statement begun after it, or after its request
+ *   arrived when it passes the request's ReadMark; one such statement serves every ask made while
+ *   the one before ran. A kept read is used while the version is the one it was read under;
+ *   otherwise the read goes to the database, and the same read asked again in the same turn of
+ *   the event loop shares the query of the first ask (`sameTurnShared`).
  *
  * Inside a transaction every read goes to the database.
  */

@@ -28,14 +28,20 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
+/** A StoreVersion whose version statements each run until the test settles them. */
+function overHeldStatements() {
+  const statements: ReturnType<typeof deferred<string>>[] = [];
+  const version = new StoreVersion(() => {
+    const statement = deferred<string>();
+    statements.push(statement);
+    return statement.promise;
+  });
+  return { version, statements };
+}
+
 describe('StoreVersion statements', () => {
   it('answers an ask made while a statement runs with the next statement, shared by all such asks', async () => {
-    const statements: ReturnType<typeof deferred<string>>[] = [];
-    const version = new StoreVersion(() => {
-      const statement = deferred<string>();
-      statements.push(statement);
-      return statement.promise;
-    });
+    const { version, statements } = overHeldStatements();
     const first = version.afterNow();
     expect(statements).toHaveLength(1);
     // Asked while the first statement runs: that statement may have read the version already.
@@ -59,12 +65,7 @@ describe('StoreVersion statements', () => {
   });
 
   it("lets a request's later reads reuse the reading its first one waited for, never an older one", async () => {
-    const statements: ReturnType<typeof deferred<string>>[] = [];
-    const version = new StoreVersion(() => {
-      const statement = deferred<string>();
-      statements.push(statement);
-      return statement.promise;
-    });
+    const { version, statements } = overHeldStatements();
     const arrived = version.mark();
     const first = version.atLeast(arrived);
     // Another request arrives while that statement runs: it began before this one arrived.
@@ -85,12 +86,7 @@ describe('StoreVersion statements', () => {
   });
 
   it('passes a failed statement on to its asks, and asks made meanwhile get a statement of their own', async () => {
-    const statements: ReturnType<typeof deferred<string>>[] = [];
-    const version = new StoreVersion(() => {
-      const statement = deferred<string>();
-      statements.push(statement);
-      return statement.promise;
-    });
+    const { version, statements } = overHeldStatements();
     const failing = version.afterNow();
     const later = version.afterNow();
     statements[0]!.reject(new Error('connection lost'));
@@ -116,47 +112,51 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     await t?.close();
   });
 
-  /** Runs statements over a connection of its own, as any other client of the database would. */
+  /**
+   * Runs statements over a connection of its own, as any other client of the database would, and
+   * returns the rows of the last one.
+   */
   async function onAnotherConnection(...statements: [string, unknown[]][]) {
     const client = new pg.Client({ connectionString: t.database!.url });
     await client.connect();
     try {
-      for (const [text, values] of statements) await client.query(text, values);
+      let rows: Record<string, unknown>[] = [];
+      for (const [text, values] of statements) rows = (await client.query(text, values)).rows;
+      return rows;
     } finally {
       await client.end();
     }
   }
 
-  async function onAnotherConnectionRead(text: string): Promise<{ n: number }[]> {
-    const client = new pg.Client({ connectionString: t.database!.url });
-    await client.connect();
-    try {
-      return (await client.query<{ n: number }>(text)).rows;
-    } finally {
-      await client.end();
-    }
+  /** A container's seal number read through kept reads, and how many times it was queried. */
+  function keptSeal(id: string) {
+    const reads = sharedReads<readonly { seal_number: string | null }[]>(other.db, frozenRows);
+    let queries = 0;
+    return {
+      queries: () => queries,
+      read: async () => {
+        const rows = await reads(`seal:${id}`, () => {
+          queries++;
+          return other.db
+            .selectFrom('containers')
+            .select('seal_number')
+            .where('id', '=', id)
+            .execute();
+        });
+        return rows[0]!.seal_number;
+      },
+    };
   }
 
   it('reads once while nothing changes and again after any commit to the rendered tables', async () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000301');
     const id = seeded.containers[0]!.id;
-    const reads = sharedReads<readonly { seal_number: string | null }[]>(other.db, frozenRows);
-    let queries = 0;
-    const seal = async () => {
-      const rows = await reads(`seal:${id}`, () => {
-        queries++;
-        return other.db
-          .selectFrom('containers')
-          .select('seal_number')
-          .where('id', '=', id)
-          .execute();
-      });
-      return rows[0]!.seal_number;
-    };
+    const kept = keptSeal(id);
+    const seal = kept.read;
 
     const before = await seal();
     expect(await seal()).toBe(before);
-    expect(queries).toBe(1);
+    expect(kept.queries()).toBe(1);
 
     // Writes that change no rendered row keep what was read.
     await onAnotherConnection([
@@ -170,7 +170,7 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     );
     await onAnotherConnection(['update accounts set name = name where id = $1', [t.accountA]]);
     expect(await seal()).toBe(before);
-    expect(queries).toBe(1);
+    expect(kept.queries()).toBe(1);
 
     // Another connection's commit, within the same millisecond as the read (updated_at stays).
     await onAnotherConnection([
@@ -178,9 +178,9 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
       ['S-2', id],
     ]);
     expect(await seal()).toBe('S-2');
-    expect(queries).toBe(2);
+    expect(kept.queries()).toBe(2);
     expect(await seal()).toBe('S-2');
-    expect(queries).toBe(2);
+    expect(kept.queries()).toBe(2);
 
     // The other instance's own path: a new transport event for another box ends it too.
     await t.service.store.tracking.addTransportEvent(seeded.containers[1]?.id ?? id, {
@@ -190,12 +190,12 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
       locationLocode: 'USLAX',
     });
     await seal();
-    expect(queries).toBe(3);
+    expect(kept.queries()).toBe(3);
 
     // Removing raw events ends it as well.
     await onAnotherConnection(['delete from raw_events where container_id = $1', [id]]);
     await seal();
-    expect(queries).toBe(4);
+    expect(kept.queries()).toBe(4);
   });
 
   it('lets two writers change rendered rows at once, neither waiting on the counter', async () => {
@@ -229,31 +229,33 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
 
   it('folds the counts of ended connections without moving the version', async () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000305');
-    await onAnotherConnection([
-      'update containers set seal_number = $1 where id = $2',
-      ['F', seeded.containers[0]!.id],
-    ]);
-    const rows = async () =>
-      Number(
-        (await onAnotherConnectionRead('select count(*)::int as n from rendered_versions'))[0]!.n,
-      );
+    const [{ pid }] = (await onAnotherConnection(
+      ['update containers set seal_number = $1 where id = $2', ['F', seeded.containers[0]!.id]],
+      ['select pg_backend_pid() as pid', []],
+    )) as [{ pid: number }];
+    const rowsOf = async (backend: number) =>
+      (await onAnotherConnection(['select 1 from rendered_versions where backend = $1', [backend]]))
+        .length;
+    expect(await rowsOf(pid)).toBe(1);
+    // The connection has ended once its backend has left pg_stat_activity.
+    await expect
+      .poll(
+        async () =>
+          (await onAnotherConnection(['select 1 from pg_stat_activity where pid = $1', [pid]]))
+            .length,
+        { timeout: 30_000 },
+      )
+      .toBe(0);
     const before = await readStoreVersion(other.db);
-    const rowsBefore = await rows();
     await foldRenderedVersions(other.db);
     expect(await readStoreVersion(other.db)).toBe(before);
-    expect(await rows()).toBeLessThan(rowsBefore);
+    expect(await rowsOf(pid)).toBe(0);
   });
 
   it('never answers a read asked after a commit with what was kept before it', async () => {
     const seeded = await seedShipment(t, t.accountA, 'MEDU900000302');
     const id = seeded.containers[0]!.id;
-    const reads = sharedReads<readonly { seal_number: string | null }[]>(other.db, frozenRows);
-    const seal = async () =>
-      (
-        await reads(`seal:${id}`, () =>
-          other.db.selectFrom('containers').select('seal_number').where('id', '=', id).execute(),
-        )
-      )[0]!.seal_number;
+    const seal = keptSeal(id).read;
     // Asks keep coming while commits land between them: each ask made after a commit shows it.
     for (let i = 0; i < 20; i++) {
       const asks = [seal(), seal()];
