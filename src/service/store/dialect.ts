@@ -207,3 +207,17 @@ export function isTransactionConflict(error: unknown): boolean {
 
 /** Attempts of a transaction undone by a conflict with another one before giving up. */
 export const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Runs `transaction` again when PostgreSQL undid it for a conflict with another one, up to
+ * CONFLICT_ATTEMPTS times in all: so it must do storage work only.
+ */
+export async function retryOnConflict<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (err) {
+      if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(err)) throw err;
+    }
+  }
+}

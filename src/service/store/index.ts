@@ -12,7 +12,7 @@ import { CallbackReceipts } from './callback-receipts';
 import { CustomFieldStore } from './custom-fields';
 import { PartyStore } from './parties';
 import { RateLimitWindows } from './rate-limit-windows';
-import { CONFLICT_ATTEMPTS, isTransactionConflict, storeKindOf } from './dialect';
+import { retryOnConflict, storeKindOf } from './dialect';
 import { DocumentStore } from './documents';
 import { RecordEdits } from './record-edits';
 import type { ReferenceData } from './reference';
@@ -113,14 +113,10 @@ export class ServiceStorage {
   async transaction<T>(work: (stores: ServiceStorage) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
     const db = this.db as Kysely<Database>;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await db
-          .transaction()
-          .execute((trx) => work(new ServiceStorage(trx, this.ref, this.clock, this.instanceId)));
-      } catch (err) {
-        if (attempt >= CONFLICT_ATTEMPTS || !isTransactionConflict(err)) throw err;
-      }
-    }
+    return retryOnConflict(() =>
+      db
+        .transaction()
+        .execute((trx) => work(new ServiceStorage(trx, this.ref, this.clock, this.instanceId))),
+    );
   }
 }

@@ -9,6 +9,8 @@ import type { Kysely } from 'kysely';
 import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { v5 as uuidv5 } from 'uuid';
+import { retryOnConflict } from './dialect';
+import { byImo } from './vessels';
 import {
   REFERENCE_FILES,
   type MetroAreaRecord,
@@ -266,7 +268,7 @@ export async function loadReferenceData(
     booking_prefixes: JSON.stringify(l.booking_prefixes),
     tracks_by: JSON.stringify(l.tracks_by),
   }));
-  const vessels = records.vessels.map((v) => ({
+  const vessels = [...records.vessels].sort(byImo).map((v) => ({
     id: referenceId('vessel', v.imo),
     imo: v.imo,
     mmsi: v.mmsi,
@@ -274,37 +276,42 @@ export async function loadReferenceData(
     operator_scac: v.operator_scac,
   }));
 
-  await db.transaction().execute(async (trx) => {
-    const upsert = async <T extends keyof Database>(
-      table: T,
-      rows: Record<string, unknown>[],
-      conflict: string,
-    ) => {
-      for (let i = 0; i < rows.length; i += 200) {
-        const chunk = rows.slice(i, i + 200);
-        const updatable = Object.keys(chunk[0]!).filter((k) => k !== 'id' && k !== conflict);
-        await trx
-          .insertInto(table)
-          // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic over tables
-          .values(chunk as any)
-          .onConflict((oc) =>
-            oc
-              .column(conflict as never)
-              .doUpdateSet(
-                (eb) =>
-                  Object.fromEntries(
-                    updatable.map((k) => [k, eb.ref(`excluded.${k}` as never)]),
-                  ) as never,
-              ),
-          )
-          .execute();
-      }
-    };
-    if (ports.length) await upsert('ports', ports as never, 'locode');
-    if (metros.length) await upsert('metro_areas', metros as never, 'locode');
-    if (terminals.length) await upsert('terminals', terminals as never, 'firms_code');
-    if (railTerminals.length) await upsert('rail_terminals', railTerminals as never, 'firms_code');
-    if (lines.length) await upsert('shipping_lines', lines as never, 'scac');
-    if (vessels.length) await upsert('vessels', vessels as never, 'imo');
-  });
+  // A running instance may be writing vessel positions meanwhile: rows are taken in its order,
+  // and a transaction PostgreSQL still undid for a conflict runs again.
+  await retryOnConflict(() =>
+    db.transaction().execute(async (trx) => {
+      const upsert = async <T extends keyof Database>(
+        table: T,
+        rows: Record<string, unknown>[],
+        conflict: string,
+      ) => {
+        for (let i = 0; i < rows.length; i += 200) {
+          const chunk = rows.slice(i, i + 200);
+          const updatable = Object.keys(chunk[0]!).filter((k) => k !== 'id' && k !== conflict);
+          await trx
+            .insertInto(table)
+            // eslint-disable-next-line @typescript-eslint/no-explicit-any -- generic over tables
+            .values(chunk as any)
+            .onConflict((oc) =>
+              oc
+                .column(conflict as never)
+                .doUpdateSet(
+                  (eb) =>
+                    Object.fromEntries(
+                      updatable.map((k) => [k, eb.ref(`excluded.${k}` as never)]),
+                    ) as never,
+                ),
+            )
+            .execute();
+        }
+      };
+      if (ports.length) await upsert('ports', ports as never, 'locode');
+      if (metros.length) await upsert('metro_areas', metros as never, 'locode');
+      if (terminals.length) await upsert('terminals', terminals as never, 'firms_code');
+      if (railTerminals.length)
+        await upsert('rail_terminals', railTerminals as never, 'firms_code');
+      if (lines.length) await upsert('shipping_lines', lines as never, 'scac');
+      if (vessels.length) await upsert('vessels', vessels as never, 'imo');
+    }),
+  );
 }

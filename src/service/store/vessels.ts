@@ -4,9 +4,17 @@
  * the vessel endpoints read, and the port and vessel look-ups of the route builder.
  */
 import type { Kysely } from 'kysely';
+import { retryOnConflict } from './dialect';
 import type { Database, PortsTable, VesselPositionsTable, VesselsTable } from './schema';
 
 /** A vessel's latest AIS position, written to the vessels table. */
+/**
+ * The one order in which writers take vessel rows (positions, the reference load): two that lock
+ * rows in one order never each hold a row the other waits for.
+ */
+export const byImo = (a: { imo: string }, b: { imo: string }): number =>
+  a.imo < b.imo ? -1 : a.imo > b.imo ? 1 : 0;
+
 export interface CurrentPosition {
   imo: string;
   mmsi: string;
@@ -101,28 +109,31 @@ export class VesselStore {
     current: readonly CurrentPosition[],
     history: readonly VesselPositionsTable[],
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const p of current) {
-        await trx
-          .updateTable('vessels')
-          .set({
-            latitude: p.latitude,
-            longitude: p.longitude,
-            nautical_speed_knots: p.speedKnots,
-            navigational_heading_degrees: p.headingDegrees,
-            position_timestamp: p.timestamp,
-            mmsi: p.mmsi,
-          })
-          .where('imo', '=', p.imo)
-          .execute();
-      }
-      for (let i = 0; i < history.length; i += 200) {
-        await trx
-          .insertInto('vessel_positions')
-          .values(history.slice(i, i + 200))
-          .execute();
-      }
-    });
+    const inKeyOrder = [...current].sort(byImo);
+    await retryOnConflict(() =>
+      this.db.transaction().execute(async (trx) => {
+        for (const p of inKeyOrder) {
+          await trx
+            .updateTable('vessels')
+            .set({
+              latitude: p.latitude,
+              longitude: p.longitude,
+              nautical_speed_knots: p.speedKnots,
+              navigational_heading_degrees: p.headingDegrees,
+              position_timestamp: p.timestamp,
+              mmsi: p.mmsi,
+            })
+            .where('imo', '=', p.imo)
+            .execute();
+        }
+        for (let i = 0; i < history.length; i += 200) {
+          await trx
+            .insertInto('vessel_positions')
+            .values(history.slice(i, i + 200))
+            .execute();
+        }
+      }),
+    );
   }
 
   /** The stored position history, for the route map and the vessel endpoints. */

@@ -9,9 +9,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { startService } from '../../../src/service';
+import { SHIPPED_REFERENCE_DIR, startService } from '../../../src/service';
 import { DatabaseUnreachableError, openDatabase } from '../../../src/service/store/db';
 import { isoFromTimestamptz } from '../../../src/service/store/dialect';
+import { loadReferenceData, readReferenceDir } from '../../../src/service/store/reference';
+import { VesselStore } from '../../../src/service/store/vessels';
 import { sql, withServiceDatabase } from '../../support/service-database';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../../support/service';
@@ -71,6 +73,50 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       expect(new Set(applied.map((r) => (r as { name: string }).name)).size).toBe(applied.length);
     } finally {
       for (const o of opened) await o.close();
+    }
+  });
+
+  it('loads the reference data while another instance writes vessel positions', async () => {
+    const url = await createDatabaseIn(inject('postgresUrl'));
+    const records = readReferenceDir(SHIPPED_REFERENCE_DIR);
+    const [starting, running] = await Promise.all(
+      [1, 2].map(() => openDatabase(tempDataDir(), { postgres: { url } })),
+    );
+    try {
+      await loadReferenceData(running!.db, records);
+      // The running instance's AIS batches name vessels in the order their messages came.
+      const vessels = new VesselStore(running!.db);
+      const batch = (round: number) =>
+        records.vessels
+          .map((v, i) => ({
+            imo: v.imo,
+            mmsi: v.mmsi,
+            latitude: (i % 80) - 40,
+            longitude: round,
+            speedKnots: 12,
+            headingDegrees: 90,
+            timestamp: new Date(Date.UTC(2026, 0, 1, 0, round)).toISOString(),
+          }))
+          .reverse();
+      let writing = true;
+      const positions = (async () => {
+        for (let round = 0; writing; round++) await vessels.recordPositions(batch(round), []);
+      })();
+      try {
+        for (let start = 0; start < 10; start++) await loadReferenceData(starting!.db, records);
+      } finally {
+        writing = false;
+        await positions;
+      }
+      const stored = await starting!.db
+        .selectFrom('vessels')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('latitude', 'is not', null)
+        .executeTakeFirstOrThrow();
+      expect(Number(stored.n)).toBe(records.vessels.length);
+    } finally {
+      await starting!.close();
+      await running!.close();
     }
   });
 
