@@ -96,6 +96,10 @@ export default defineConfig({
     // Each project names its files (arrays of `extends` would be concatenated).
     exclude: ['test/e2e/**', 'node_modules/**'],
     pool: 'forks',
+    // A worker's test files share its loaded modules instead of importing them afresh (about half
+    // a second a file: the unit project took 39 s, 15 s without). So a file undoes what it changes
+    // of the process (environment variables, umask) in its hooks.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Two cores on CI: keep parallelism modest so real-port integration tests stay stable.

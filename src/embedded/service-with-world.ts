@@ -27,36 +27,12 @@ import {
   type ErrorRates,
   type RunningSimWorld,
 } from '../sim';
+import { SIM_CLOCK_FILE, readSimClock, writeSimClock } from './sim-clock-file';
 
 export const KEY_FILE = 'embedded-key.json';
-export const SIM_CLOCK_FILE = 'sim-clock.json';
 /** How often (real time) the simulated time is saved, so a crash loses at most this much. */
 const SIM_CLOCK_SAVE_MS = 5_000;
 
-interface SavedSimClock {
-  /** Simulated time when last saved (epoch ms). */
-  simNow: number;
-  /** The world's origin (epoch ms, on the hour). */
-  origin: number;
-  seed: number;
-}
-
-function readSimClock(dataDir: string, seed: number): SavedSimClock | null {
-  try {
-    const saved = JSON.parse(
-      fs.readFileSync(path.join(dataDir, SIM_CLOCK_FILE), 'utf8'),
-    ) as Partial<SavedSimClock>;
-    const valid =
-      Number.isFinite(saved.simNow) && Number.isFinite(saved.origin) && saved.seed === seed;
-    return valid ? (saved as SavedSimClock) : null;
-  } catch {
-    return null;
-  }
-}
-
-function writeSimClock(dataDir: string, saved: SavedSimClock): void {
-  writePrivateFile(path.join(dataDir, SIM_CLOCK_FILE), JSON.stringify(saved));
-}
 export const DEFAULT_SEED = 42;
 export const DEFAULT_SIM_SPEED = 3600;
 /** The embedded service's per-account request limit (a guard against a runaway loop only). */

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { DateTime } from 'luxon';
+import { writeSimClock } from '../../src/embedded/sim-clock-file';
 import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
 import { boardCount, bridge, syncUntil } from '../support/e2e/app';
 
@@ -121,7 +122,18 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
     page,
   }) => {
     test.setTimeout(360_000);
-    app = await startBrowserMode(dataDir);
+    // The demo world's boxes are discharged in Los Angeles. Its clock (the edge a test sets)
+    // starts at the next 19:00 there, as a world saved then resumes, so local midnight is a few
+    // simulated hours away at launch and the reminder's wait does not hang on the hour CI runs.
+    // (A saved clock behind real time would be moved up to now.)
+    const seed = 42;
+    const now = DateTime.now().setZone('America/Los_Angeles');
+    let startedAt = now.set({ hour: 19 }).startOf('hour');
+    if (startedAt <= now) startedAt = startedAt.plus({ days: 1 });
+    const worldDir = join(dataDir, 'embedded-service');
+    mkdirSync(worldDir, { recursive: true, mode: 0o700 });
+    writeSimClock(worldDir, { simNow: startedAt.toMillis(), origin: startedAt.toMillis(), seed });
+    app = await startBrowserMode(dataDir, ['--seed', String(seed)]);
     await page.goto(`${app.url}#/containers`);
     const status = page.getByRole('combobox', { name: 'Status' });
     await syncUntil(page, async () =>
@@ -139,18 +151,18 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
     }>(app, 'listContainers', { status: ['picked_up'], limit: 1 });
     const box = picked.rows[0]!;
     const clock = await bridge<{ now: string; speed: number }>(app, 'getClock', null);
-    const zone = box.podTimezone;
+    const podZone = box.podTimezone;
     // Free time ends at the end of tomorrow there: the reminder's day of notice begins at the
     // coming midnight, after the source's baseline (a notice already running when the app
     // first looked is not news), so the reminder comes then, once.
-    const local = DateTime.fromISO(clock.now, { zone });
+    const local = DateTime.fromISO(clock.now, { zone: podZone });
     const untilMidnightMs = local.plus({ days: 1 }).startOf('day').diff(local).toMillis();
     const freeDays =
       1 +
       Math.round(
-        DateTime.fromISO(clock.now, { zone })
+        DateTime.fromISO(clock.now, { zone: podZone })
           .startOf('day')
-          .diff(DateTime.fromISO(box.pickedUpAt, { zone }).startOf('day'), 'days').days,
+          .diff(DateTime.fromISO(box.pickedUpAt, { zone: podZone }).startOf('day'), 'days').days,
       );
     const settings = await bridge<{ costs: { terminals: unknown[] } }>(app, 'getSettings', null);
     await bridge(app, 'updateSettings', {

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SIM_CLOCK_FILE, startEmbeddedService } from '../../src/embedded/service-with-world';
+import { SIM_CLOCK_FILE } from '../../src/embedded/sim-clock-file';
+import { startEmbeddedService } from '../../src/embedded/service-with-world';
 
 describe('embedded service restarts', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-embedded-'));
