@@ -4,6 +4,7 @@
  */
 import type { CachedEvent } from '../../shared/cached-resources';
 import { CacheOwner } from './connection';
+import { textHash } from './projection';
 
 export class EventsCache extends CacheOwner {
   /**
@@ -24,15 +25,17 @@ export class EventsCache extends CacheOwner {
    */
   storeHistory(containerSeq: number, events: readonly CachedEvent[]): void {
     const json = JSON.stringify([...events].sort(newestFirst));
-    const stored = this.stmt('SELECT json FROM container_events WHERE container_seq = ?').get(
+    const hash = textHash(json);
+    // The hash, not the text: reading a whole history back costs more than writing it.
+    const stored = this.stmt('SELECT hash FROM container_events WHERE container_seq = ?').get(
       containerSeq,
-    ) as { json: string } | undefined;
-    if (stored?.json === json) return;
+    ) as { hash: string | null } | undefined;
+    if (stored?.hash === hash) return;
     this.stmt(
-      `INSERT INTO container_events (container_seq, event_count, json) VALUES (?, ?, ?)
+      `INSERT INTO container_events (container_seq, event_count, json, hash) VALUES (?, ?, ?, ?)
        ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
-         json = excluded.json`,
-    ).run(containerSeq, events.length, json);
+         json = excluded.json, hash = excluded.hash`,
+    ).run(containerSeq, events.length, json, hash);
   }
 
   /**

@@ -267,4 +267,21 @@ export const MIGRATIONS: readonly string[] = [
     made_at TEXT NOT NULL
   ) STRICT;
   `,
+  // 12: the hash of each stored event history, so a sync tells an unchanged history from the
+  // hash alone instead of reading its whole text back (a history stored before has none and is
+  // written once more). Ahead of the text: a column after it is reached only through the text's
+  // overflow pages, so the table is made again rather than altered.
+  `
+  CREATE TABLE container_events_hashed (
+    container_seq INTEGER PRIMARY KEY,
+    event_count INTEGER NOT NULL CHECK (event_count >= 0),
+    hash TEXT,
+    json TEXT NOT NULL
+  ) STRICT;
+  INSERT INTO container_events_hashed (container_seq, event_count, json)
+    SELECT container_seq, event_count, json FROM container_events;
+  DROP TABLE container_events;
+  ALTER TABLE container_events_hashed RENAME TO container_events;
+  CREATE INDEX container_events_count ON container_events (event_count);
+  `,
 ];

@@ -43,7 +43,7 @@ export function canonicalJson(value: unknown): string {
   });
 }
 
-const textHash = (text: string): string =>
+export const textHash = (text: string): string =>
   createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
 /** A hash of the resource that ignores key order (for alert keys of records without a stamp). */

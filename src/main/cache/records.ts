@@ -63,16 +63,18 @@ export class RecordsCache extends CacheOwner {
       for (const s of page.shipments ?? []) {
         const row = shipmentRow(s);
         const existing = this.stmt(
-          `SELECT hash, json, ${SHIPMENT_SEARCHED.join(', ')} FROM shipments WHERE id = ?`,
-        ).get(s.id) as ShipmentRow | undefined;
+          `SELECT hash, ${SHIPMENT_SEARCHED.join(', ')} FROM shipments WHERE id = ?`,
+        ).get(s.id) as Omit<ShipmentRow, 'json'> | undefined;
         if (existing?.hash === row.hash) continue;
+        // Read before the write replaces it, and only when the alert rules compare it.
+        const before =
+          existing && detectAlerts ? this.storedRecord<CachedShipment>('shipments', s.id) : null;
         this.upsertShipment(row, now);
         if (searchedTextChanged(existing, row, SHIPMENT_SEARCHED)) {
           this.parts.search.refreshSearchForShipment(s.id);
         }
         outcome.shipmentsChanged++;
         if (detectAlerts) {
-          const before = existing ? (JSON.parse(existing.json) as CachedShipment) : null;
           const containerIds = (
             this.stmt('SELECT id FROM containers WHERE shipment_id = ? ORDER BY number').all(
               s.id,
@@ -84,13 +86,18 @@ export class RecordsCache extends CacheOwner {
       for (const c of page.containers ?? []) {
         const row = containerRow(c);
         const existing = this.stmt(
-          `SELECT seq, hash, json, events_stale, ${CONTAINER_SEARCHED.join(', ')}
+          `SELECT seq, hash, events_stale, ${CONTAINER_SEARCHED.join(', ')}
            FROM containers WHERE id = ?`,
-        ).get(c.id) as (ContainerRow & { seq: number; events_stale: number }) | undefined;
+        ).get(c.id) as
+          (Omit<ContainerRow, 'json'> & { seq: number; events_stale: number }) | undefined;
         const changed = existing?.hash !== row.hash;
         const events = page.events?.get(c.id);
         let seq = existing?.seq;
         if (changed) {
+          const before =
+            existing && detectAlerts
+              ? this.storedRecord<CachedContainer>('containers', c.id)
+              : null;
           // With its whole history in the page, the container's events are current once the
           // history below is stored in this transaction; otherwise a later step fetches them.
           seq = this.upsertContainer(row, now, events === undefined);
@@ -102,7 +109,6 @@ export class RecordsCache extends CacheOwner {
           outcome.containersChanged++;
           outcome.changedContainerIds.push(c.id);
           if (detectAlerts) {
-            const before = existing ? (JSON.parse(existing.json) as CachedContainer) : null;
             changes.containers.push({ before, after: c });
           }
         }
@@ -121,6 +127,13 @@ export class RecordsCache extends CacheOwner {
     const outcome = run.immediate();
     this.wrote();
     return outcome;
+  }
+
+  /** A stored record as it was written (its JSON text read only when needed). */
+  private storedRecord<T>(table: 'shipments' | 'containers', id: string): T | null {
+    const row = this.stmt(`SELECT json FROM ${table} WHERE id = ?`).get(id) as
+      { json: string } | undefined;
+    return row ? (JSON.parse(row.json) as T) : null;
   }
 
   private upsertShipment(row: ShipmentRow, now: string): void {

@@ -30,10 +30,10 @@ export const SHIPMENT_SEARCHED = [
   'customer_name',
 ] as const;
 
-export function searchedTextChanged<R>(
-  stored: R | undefined,
+export function searchedTextChanged<R, C extends keyof R>(
+  stored: Pick<R, C> | undefined,
   row: R,
-  columns: readonly (keyof R)[],
+  columns: readonly C[],
 ) {
   return !stored || columns.some((column) => stored[column] !== row[column]);
 }

@@ -54,14 +54,30 @@ export function startWalk(
   run: RunState,
   kind: 'shipments' | 'containers',
 ): CollectionWalk {
-  const cursorKey = kind === 'shipments' ? STATE.shipmentsCursor : STATE.containersCursor;
+  const cursorKey = CURSOR_KEYS[kind];
   const cursor = run.incremental ? ctx.options.cache.getState<string>(cursorKey) : null;
-  const includes = kind === 'containers' ? ['shipment', 'pod_terminal', 'transport_events'] : [];
-  if (run.customFields) includes.push('custom_fields');
-  const include = includes.length ? `&include=${includes.join(',')}` : '';
-  const filter = cursor ? `&filter[updated_at][start]=${encodeURIComponent(cursor)}` : '';
-  const path = `${kind}?page[size]=${ctx.pageSize}${include}${filter}`;
+  const path = walkPath(kind, { pageSize: ctx.pageSize, cursor, customFields: run.customFields });
   return { kind, cursorKey, incremental: cursor !== null, pages: run.client.startPages(path) };
+}
+
+/** Where each collection's walk keeps its cursor (the newest `updated_at` it stored). */
+export const CURSOR_KEYS = {
+  shipments: STATE.shipmentsCursor,
+  containers: STATE.containersCursor,
+} as const;
+
+/** The first page's path of a walk: from `cursor` when given, with the includes it uses. */
+export function walkPath(
+  kind: 'shipments' | 'containers',
+  options: { pageSize: number; cursor: string | null; customFields: boolean },
+): string {
+  const includes = kind === 'containers' ? ['shipment', 'pod_terminal', 'transport_events'] : [];
+  if (options.customFields) includes.push('custom_fields');
+  const include = includes.length ? `&include=${includes.join(',')}` : '';
+  const filter = options.cursor
+    ? `&filter[updated_at][start]=${encodeURIComponent(options.cursor)}`
+    : '';
+  return `${kind}?page[size]=${options.pageSize}${include}${filter}`;
 }
 
 /** Reads every page of a started walk into the cache. */

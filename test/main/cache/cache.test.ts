@@ -444,6 +444,30 @@ describe('applying pages', () => {
     ]);
   });
 
+  it('stores a history whose event changed in place (same ids), and keeps an unchanged one', () => {
+    const { ready } = seed();
+    const history = cache.board.containerDetail(ready.id)!.events;
+    const version = (n: number) =>
+      container(
+        { ...ready.attributes, pickup_lfd: at(30 + n), updated_at: at(n) },
+        { id: ready.id, shipmentId: ready.relationships!.shipment!.data!.id },
+      );
+    const corrected = history.map((e, i) =>
+      i === 0 ? { ...e, attributes: { ...e.attributes, location_locode: 'USOAK' } } : e,
+    );
+    cache.applyPage({ containers: [version(1)], events: new Map([[ready.id, corrected]]) }, at(1));
+    expect(cache.board.containerDetail(ready.id)!.events).toEqual(corrected);
+    const stored = () =>
+      cache.db.prepare('SELECT hash, json FROM container_events').all() as {
+        hash: string;
+        json: string;
+      }[];
+    const before = stored();
+    cache.applyPage({ containers: [version(2)], events: new Map([[ready.id, corrected]]) }, at(2));
+    expect(stored()).toEqual(before);
+    expect(cache.board.containerDetail(ready.id)!.events).toEqual(corrected);
+  });
+
   it('finds a record by each searched field after that field alone changes', () => {
     const { s1, s2, ready } = seed();
     const search = (text: string) =>
