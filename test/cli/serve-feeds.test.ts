@@ -7,7 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startReceiver, until, verifySignatures } from '../support/webhook-receiver';
+import { startReceiver, verifySignatures } from '../support/webhook-receiver';
+import { until } from '../support/wait';
 import { runCli, serveCli } from '../support/cli';
 
 const dirs: string[] = [];
@@ -57,7 +58,7 @@ describe('quayside serve and its feeds', () => {
         },
       });
       expect(created.status).toBe(201);
-      await until(() => receiver.received.length > 0, 30_000);
+      await until(() => receiver.received.length > 0);
       const delivered = receiver.received[0]!;
       expect(delivered.json.data.attributes.event).toBe('tracking_request.succeeded');
       expect(verifySignatures(delivered, hook.body.data.attributes.secret).reference).toBe(true);

@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { startEmbeddedService, type EmbeddedService } from '../../src/embedded/service-with-world';
 import { ManualClock } from '../../src/shared/clock';
 import { demoShipments, demoTrackingRequests } from '../../src/sim';
+import { until } from '../support/wait';
 
 const DAY = 86_400_000;
 const SEED = 5;
@@ -35,14 +36,6 @@ async function bookingRequests(e: EmbeddedService): Promise<any[]> {
     out.push(...body.data.filter((r: any) => r.attributes.request_type === 'booking_number'));
     if (body.data.length < 100) return out;
   }
-}
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error('condition not reached');
 }
 
 describe('embedded service with a living world', () => {

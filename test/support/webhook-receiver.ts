@@ -103,12 +103,3 @@ export function verifySignatures(
     standard: sigs.includes(`v1,${expectedStd}`),
   };
 }
-
-/** Waits (briefly, in real time) for a condition driven by real I/O. */
-export async function until(cond: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

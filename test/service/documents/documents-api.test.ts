@@ -3,12 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedShipment, startTestService, type TestService } from '../../support/service';
-import {
-  startReceiver,
-  until,
-  verifySignatures,
-  type Receiver,
-} from '../../support/webhook-receiver';
+import { startReceiver, verifySignatures, type Receiver } from '../../support/webhook-receiver';
 import {
   ARRIVAL,
   BILL,
@@ -23,6 +18,7 @@ import {
   wrongCheckDigit,
 } from '../../support/documents/generated-pdfs';
 import { sha256Hex } from '../../../src/service/documents/files';
+import { until } from '../../support/wait';
 
 let t: TestService;
 let receiver: Receiver;

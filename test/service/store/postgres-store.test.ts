@@ -17,6 +17,7 @@ import { VesselStore } from '../../../src/service/store/vessels';
 import { sql, withServiceDatabase } from '../../support/service-database';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../../support/service';
+import { until } from '../../support/wait';
 
 const dirs: string[] = [];
 const tempDataDir = () => {
@@ -163,10 +164,9 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       expect(body.errors[0]).toMatchObject({ status: '503', title: 'Service Unavailable' });
       await relay.restore();
       let up = await get();
-      for (let i = 0; i < 20 && up.status !== 200; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        up = await get();
-      }
+      await until(async () => (up = await get()).status === 200, 60_000, 100).catch(
+        () => undefined,
+      );
       expect(up.status).toBe(200);
     } finally {
       await service.close();

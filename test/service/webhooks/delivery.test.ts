@@ -13,11 +13,11 @@ import {
 } from '../../support/service';
 import {
   startReceiver,
-  until,
   verifySignatures,
   type Answer,
   type Receiver,
 } from '../../support/webhook-receiver';
+import { until } from '../../support/wait';
 
 const FOUR_HOURS = 4 * 60 * 60_000 + 1000;
 const DISCHARGED = 'container.transport.vessel_discharged';
@@ -385,7 +385,7 @@ describe('webhook delivery', () => {
       .mockRejectedValueOnce(new Error('SQLITE_BUSY: database is locked'));
     await discharge(t, seeded.containers[0]!.id);
     // Nothing new is recorded after the failed look-up: only the worker's own retry delivers.
-    await until(() => receiver.received.length === 1, 60_000);
+    await until(() => receiver.received.length === 1);
     expect(lookUp.mock.calls.length).toBeGreaterThan(1);
     // That delivery's own recording finishes before the next part counts recordings.
     await idle(t);
@@ -394,7 +394,7 @@ describe('webhook delivery', () => {
       .spyOn(store, 'recordAttempt')
       .mockRejectedValueOnce(new Error('SQLITE_BUSY: database is locked'));
     await discharge(t, seeded.containers[1]!.id);
-    await until(() => receiver.received.length === 3, 60_000);
+    await until(() => receiver.received.length === 3);
     await idle(t);
     expect(record).toHaveBeenCalledTimes(2);
     // The unrecorded send went again after the pause, with the same id; the record is whole.

@@ -18,6 +18,7 @@ import { ManualClock } from '../../../../src/shared/clock';
 import { startSimWorld, type RunningSimWorld } from '../../../../src/sim';
 import { buildEvents } from '../../../../src/sim/carriers/events';
 import type { ShipmentPlan } from '../../../../src/sim/world/plan';
+import { until } from '../../../support/wait';
 
 const START = Date.UTC(2026, 2, 10, 6);
 const DAY = 86_400_000;
@@ -166,10 +167,13 @@ describe('DCSA event subscriptions', () => {
     // The carrier pushes on its own every second; this only saves the wait.
     await sim.pushCarrierSubscriptions();
     let afterPush = await eventsSeen(pushed, pushedId);
-    for (let i = 0; i < 50 && JSON.stringify(afterPush) !== JSON.stringify(polledState); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      afterPush = await eventsSeen(pushed, pushedId);
-    }
+    await until(
+      async () =>
+        JSON.stringify((afterPush = await eventsSeen(pushed, pushedId))) ===
+        JSON.stringify(polledState),
+      60_000,
+      100,
+    ).catch(() => undefined);
     expect(afterPush).toEqual(polledState);
     // Its own line check was due too, but a live subscription stands in for it.
     await pushed.engine!.drain();
