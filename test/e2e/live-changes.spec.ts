@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
+import { boardCount, steadyBoardCount } from '../support/e2e/app';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -129,36 +130,20 @@ test.describe('live changes', () => {
         { timeout: 60_000, intervals: [2_000] },
       )
       .toBeGreaterThan(0);
-    const shown = async () =>
-      Number(
-        /([\d,]+) containers?\b/.exec((await count.textContent()) ?? '')?.[1]?.replace(/,/g, ''),
-      );
     // A sync still in flight may add the service's newest boxes after this reading.
-    const before = await shown();
+    const before = await boardCount(page);
 
     service.kill('SIGKILL');
     await page.getByRole('button', { name: 'Sync now' }).click();
     const offline = page.getByRole('status').filter({ hasText: 'Offline' }).first();
     await expect(offline).toBeVisible({ timeout: 60_000 });
     // Still browsable from the cache: no row lost, none changes while offline, and a
-    // container's detail opens. What the last sync wrote before the service died reaches the
-    // board when it fetches its rows again: read the count once it is steady.
-    let cached = -1;
-    await expect
-      .poll(
-        async () => {
-          const now = await shown();
-          const steady = now === cached;
-          cached = now;
-          return steady;
-        },
-        { intervals: [1_000], timeout: 15_000 },
-      )
-      .toBe(true);
+    // container's detail opens.
+    const cached = await steadyBoardCount(page);
     expect(cached).toBeGreaterThanOrEqual(before);
     await page.getByRole('button', { name: 'Sync now' }).click();
     await expect(offline).toBeVisible();
-    expect(await shown()).toBe(cached);
+    expect(await boardCount(page)).toBe(cached);
     const grid = page.getByRole('grid', { name: 'Containers' });
     const row = grid.getByRole('row').nth(1);
     const number = ((await row.getByRole('gridcell').first().textContent()) ?? '').trim();

@@ -80,6 +80,27 @@ export async function boardCount(page: Page): Promise<number> {
   return match?.[1] ? Number(match[1].replace(/,/g, '')) : 0;
 }
 
+/**
+ * The board's count once two readings a second apart agree. What a sync wrote just before the
+ * service went away reaches the board when it reads its rows again, so a count read at once
+ * may still grow; the steady one is what the cache holds.
+ */
+export async function steadyBoardCount(page: Page): Promise<number> {
+  let last = -1;
+  await expect
+    .poll(
+      async () => {
+        const now = await boardCount(page);
+        const steady = now === last;
+        last = now;
+        return steady;
+      },
+      { intervals: [1_000], timeout: 30_000 },
+    )
+    .toBe(true);
+  return last;
+}
+
 export interface WorldShipment {
   billOfLading: string;
   scac: string;
