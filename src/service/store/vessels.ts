@@ -7,7 +7,6 @@ import type { Kysely } from 'kysely';
 import { retryOnConflict } from './dialect';
 import type { Database, PortsTable, VesselPositionsTable, VesselsTable } from './schema';
 
-/** A vessel's latest AIS position, written to the vessels table. */
 /**
  * The one order in which writers take vessel rows (positions, the reference load): two that lock
  * rows in one order never each hold a row the other waits for.
@@ -15,6 +14,7 @@ import type { Database, PortsTable, VesselPositionsTable, VesselsTable } from '.
 export const byImo = (a: { imo: string }, b: { imo: string }): number =>
   a.imo < b.imo ? -1 : a.imo > b.imo ? 1 : 0;
 
+/** A vessel's latest AIS position, written to the vessels table. */
 export interface CurrentPosition {
   imo: string;
   mmsi: string;

@@ -17,7 +17,6 @@ import { VesselStore } from '../../../src/service/store/vessels';
 import { sql, withServiceDatabase } from '../../support/service-database';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../../support/service';
-import { until } from '../../support/wait';
 
 const dirs: string[] = [];
 const tempDataDir = () => {
@@ -163,11 +162,9 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       const body = (await down.json()) as { errors: { status: string; title: string }[] };
       expect(body.errors[0]).toMatchObject({ status: '503', title: 'Service Unavailable' });
       await relay.restore();
-      let up = await get();
-      await until(async () => (up = await get()).status === 200, 60_000, 100).catch(
-        () => undefined,
-      );
-      expect(up.status).toBe(200);
+      await expect
+        .poll(async () => (await get()).status, { timeout: 60_000, interval: 100 })
+        .toBe(200);
     } finally {
       await service.close();
       await relay.close().catch(() => undefined);

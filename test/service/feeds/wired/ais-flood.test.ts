@@ -11,7 +11,6 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../../../src/service';
 import { parseFeedsConfig } from '../../../../src/service/feeds/config';
 import { type1 } from '../../../support/nmea-encoder';
-import { until } from '../../../support/wait';
 
 const GARBAGE = 2_000;
 let service: RunningService;
@@ -74,9 +73,10 @@ it('counts a flood of garbage as rejected, still decodes a good report and keeps
     `${type1({ mmsi: 366123456, lat: 33.7, lon: -118.2, sog: 12, cog: 90, heading: 90 })}\r\n`,
   );
 
-  let decoded = 0;
-  await until(async () => (decoded = await metric('result="decoded"')) >= 1).catch(() => undefined);
-  expect(decoded).toBe(1);
+  await expect
+    .poll(() => metric('result="decoded"'), { timeout: 60_000, interval: 25 })
+    .toBeGreaterThanOrEqual(1);
+  expect(await metric('result="decoded"')).toBe(1);
   expect(await metric('result="rejected"')).toBe(GARBAGE);
 
   const lines = await fetch(`${service.baseUrl}/shipping_lines`, {

@@ -18,7 +18,6 @@ import { ManualClock } from '../../../../src/shared/clock';
 import { startSimWorld, type RunningSimWorld } from '../../../../src/sim';
 import { buildEvents } from '../../../../src/sim/carriers/events';
 import type { ShipmentPlan } from '../../../../src/sim/world/plan';
-import { until } from '../../../support/wait';
 
 const START = Date.UTC(2026, 2, 10, 6);
 const DAY = 86_400_000;
@@ -166,15 +165,9 @@ describe('DCSA event subscriptions', () => {
 
     // The carrier pushes on its own every second; this only saves the wait.
     await sim.pushCarrierSubscriptions();
-    let afterPush = await eventsSeen(pushed, pushedId);
-    await until(
-      async () =>
-        JSON.stringify((afterPush = await eventsSeen(pushed, pushedId))) ===
-        JSON.stringify(polledState),
-      60_000,
-      100,
-    ).catch(() => undefined);
-    expect(afterPush).toEqual(polledState);
+    await expect
+      .poll(() => eventsSeen(pushed, pushedId), { timeout: 60_000, interval: 100 })
+      .toEqual(polledState);
     // Its own line check was due too, but a live subscription stands in for it.
     await pushed.engine!.drain();
     expect(await carrierRequests(pushed)).toBe(asked);
