@@ -7,7 +7,9 @@
  *   >= 0.8, detail p99 <= 1.5.
  * - The same list and detail load on one and on three instances (separate processes) sharing
  *   one PostgreSQL database, the connections split between them as a load balancer would: three
- *   must not be slower than one (list >= 1, detail p99 <= 1).
+ *   must not be slower than one (list >= 1, detail p99 <= 1). Beside them, for reference, the
+ *   same load on one and three bare servers sending the same bytes: what adding processes costs
+ *   on this machine before any work of the service's own.
  * - List page latency (first page of 30, one client, median of 200) as the table grows from 10k
  *   to 100k containers (1M with --full), seeded straight into the store: the page cost must stay
  *   flat (ratio largest/smallest, goal <= 1.5).
@@ -28,6 +30,7 @@ import { load, quick } from './lib/load';
 import { median, reportResult } from './lib/report';
 import { seedBenchData } from './lib/seed';
 import { serveInChild, type ChildService } from './lib/service-process';
+import { bareInChild, type BareProcess } from './lib/bare-process';
 
 const { values } = parseArgs({
   options: {
@@ -174,13 +177,24 @@ try {
     target: { max: 1.5 },
     note: `GET /v2/containers/{id}?include=shipment, 50 connections, ${seconds} s each`,
   });
-  // One and three instances, each its own process, on the same PostgreSQL database.
+  // One and three instances, each its own process, on the same PostgreSQL database; then the
+  // same load on one and three bare servers sending the same bytes (this machine's ceiling).
   {
     const s = small.postgres;
     const detail = `/v2/containers/${s.containerIds[s.containerIds.length >> 1]}?include=shipment`;
     const key = s.headers.Authorization.replace(/^Token /, '');
-    const instances: ChildService[] = [];
+    /** Warmed up as long as then measured: list throughput and worst instance's detail p99. */
+    const measure = async (origins: string[]) => {
+      await loadAcross(origins, LIST_PATH, s.headers, 10);
+      await loadAcross(origins, detail, s.headers, 50);
+      const list = await loadAcross(origins, LIST_PATH, s.headers, 10);
+      const one = await loadAcross(origins, detail, s.headers, 50);
+      return { perSecond: list.perSecond, p99: one.p99 };
+    };
     const measured: Record<number, { perSecond: number; p99: number }> = {};
+    const bare: Record<number, { perSecond: number; p99: number }> = {};
+    const instances: ChildService[] = [];
+    const bareServers: BareProcess[] = [];
     try {
       for (const count of [1, 3]) {
         while (instances.length < count)
@@ -191,27 +205,37 @@ try {
         // row were still compiling their hot paths (their CPU per request fell by a third
         // between a 1 s and a 10 s warm-up), while the first had served the one-instance row.
         await Promise.all(instances.map((instance) => instance.memory()));
-        const origins = instances.map((i) => i.baseUrl.replace(/\/v2$/, ''));
-        await loadAcross(origins, LIST_PATH, s.headers, 10);
-        await loadAcross(origins, detail, s.headers, 50);
-        const list = await loadAcross(origins, LIST_PATH, s.headers, 10);
-        const one = await loadAcross(origins, detail, s.headers, 50);
-        measured[count] = { perSecond: list.perSecond, p99: one.p99 };
+        measured[count] = await measure(instances.map((i) => i.baseUrl.replace(/\/v2$/, '')));
         console.log(
-          `postgres, ${count} instance(s): list ${list.perSecond.toFixed(0)} req/s, detail p99 ${one.p99} ms`,
+          `postgres, ${count} instance(s): list ${measured[count]!.perSecond.toFixed(0)} req/s, detail p99 ${measured[count]!.p99} ms`,
+        );
+      }
+      const origin = instances[0]!.baseUrl.replace(/\/v2$/, '');
+      const bodies = {
+        list: await (await fetch(origin + LIST_PATH, { headers: s.headers })).text(),
+        detail: await (await fetch(origin + detail, { headers: s.headers })).text(),
+      };
+      for (const instance of instances.splice(0)) await instance.close();
+      for (const count of [1, 3]) {
+        while (bareServers.length < count) bareServers.push(await bareInChild(bodies));
+        bare[count] = await measure(bareServers.map((b) => b.origin));
+        console.log(
+          `bare server, ${count} process(es): list ${bare[count]!.perSecond.toFixed(0)} req/s, detail p99 ${bare[count]!.p99} ms`,
         );
       }
     } finally {
       for (const instance of instances) await instance.close();
+      for (const server of bareServers) await server.close();
     }
     const cores = os.availableParallelism();
+    const ceiling = `the same load on 1 and 3 bare servers (separate processes) sending the same bytes gave ${(bare[3]!.perSecond / bare[1]!.perSecond).toFixed(2)} (row "bare server list throughput, 3 processes vs 1")`;
     reportResult({
       name: 'postgres list throughput, 3 instances vs 1',
       value: measured[3]!.perSecond,
       baseline: measured[1]!.perSecond,
       unit: 'req/s',
       target: { min: 1 },
-      note: `${LIST_PATH} on ${SIZES[0]} containers, 10 connections split across the instances (separate processes, one database), ${seconds} s; this machine has ${cores} cores shared by the instances, PostgreSQL and the load generator`,
+      note: `${LIST_PATH} on ${SIZES[0]} containers, 10 connections split across the instances (separate processes, one database), ${seconds} s; this machine has ${cores} cores shared by the instances, PostgreSQL and the load generator; ${ceiling}`,
     });
     reportResult({
       name: 'postgres detail p99, 3 instances vs 1',
@@ -219,7 +243,23 @@ try {
       baseline: measured[1]!.p99,
       unit: 'ms',
       target: { max: 1 },
-      note: `GET /v2/containers/{id}?include=shipment, 50 connections split across the instances, worst instance's p99, ${seconds} s; ${cores} cores`,
+      note: `GET /v2/containers/{id}?include=shipment, 50 connections split across the instances, worst instance's p99, ${seconds} s; ${cores} cores; bare servers gave ${(bare[3]!.p99 / bare[1]!.p99).toFixed(2)}`,
+    });
+    reportResult({
+      name: 'bare server list throughput, 3 processes vs 1',
+      value: bare[3]!.perSecond,
+      baseline: bare[1]!.perSecond,
+      unit: 'req/s',
+      target: null,
+      note: `what adding processes costs on this machine before any work of the service's own: a bare Fastify server per process sending the service's list bytes, the same load and split as the row "postgres list throughput, 3 instances vs 1"; no target of its own`,
+    });
+    reportResult({
+      name: 'bare server detail p99, 3 processes vs 1',
+      value: bare[3]!.p99,
+      baseline: bare[1]!.p99,
+      unit: 'ms',
+      target: null,
+      note: `as the row above for the detail load of the row "postgres detail p99, 3 instances vs 1"; no target of its own`,
     });
   }
   const smallPage = {
