@@ -442,14 +442,16 @@ export interface WorkLeasesTable {
   expires_at_ms: number;
 }
 
-/** One budget's allowed hits in the current window (see rate-limit-windows.ts). */
+/**
+ * One budget's allowed hits in the current window, on PostgreSQL only (see
+ * rate-limit-windows.ts; written by the `rate_limit_take` function of migration 0022).
+ */
 export interface RateLimitWindowsTable {
   /** `<budget>:<account id>` */
   key: string;
-  /** JSON object: allowed hits per epoch second inside the window. */
-  hits: string;
-  /** 1 when the last take was refused. */
-  refused: number;
+  /** Epoch seconds with hits inside the window, and the hits of each (same positions). */
+  seconds: number[];
+  counts: number[];
   last_at_ms: number;
 }
 

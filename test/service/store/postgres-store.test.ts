@@ -1,6 +1,7 @@
 /**
- * What only the PostgreSQL store has to prove: instances starting together migrate once, an
- * unreachable database fails the start with one line, and a database lost while running answers
+ * What only the PostgreSQL store has to prove: instances starting together migrate once, the
+ * shared request budgets count exactly across connections, an unreachable database fails the
+ * start with one line, and a database lost while running answers
  * 503 JSON:API errors and serves again once it is back. Runs in the `postgres` test project.
  */
 import fs from 'node:fs';
@@ -14,6 +15,7 @@ import { DatabaseUnreachableError, openDatabase } from '../../../src/service/sto
 import { isoFromTimestamptz } from '../../../src/service/store/dialect';
 import { loadReferenceData, readReferenceDir } from '../../../src/service/store/reference';
 import { VesselStore } from '../../../src/service/store/vessels';
+import { RateLimitWindows } from '../../../src/service/store/rate-limit-windows';
 import { sql, withServiceDatabase } from '../../support/service-database';
 import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { FIXTURE_REFERENCE_DIR } from '../../support/service';
@@ -117,6 +119,57 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
     } finally {
       await starting!.close();
       await running!.close();
+    }
+  });
+
+  it('counts a shared budget per second, across connections, and lets hits leave the window', async () => {
+    const url = await createDatabaseIn(inject('postgresUrl'));
+    const [a, b] = await Promise.all(
+      [1, 2].map(() => openDatabase(tempDataDir(), { postgres: { url } })),
+    );
+    try {
+      const [one, two] = [new RateLimitWindows(a!.db), new RateLimitWindows(b!.db)];
+      const t = 1_000_000_000; // a whole second, in ms
+      expect(await one.take('requests:x', 5, 60_000, t, 3)).toEqual({
+        granted: 3,
+        oldestMs: t,
+        used: 3,
+      });
+      // From another instance a second and a half later: only two of four fit.
+      expect(await two.take('requests:x', 5, 60_000, t + 1_500, 4)).toEqual({
+        granted: 2,
+        oldestMs: t,
+        used: 5,
+      });
+      // Another budget is counted apart.
+      expect((await two.take('refreshes:x', 5, 60_000, t + 1_500, 1)).used).toBe(1);
+      // A minute after the first second its three hits have left; the next second's two stay.
+      expect(await one.take('requests:x', 5, 60_000, t + 60_500, 4)).toEqual({
+        granted: 3,
+        oldestMs: t + 1_000,
+        used: 5,
+      });
+      // A slightly slower clock on another instance still counts into the same window.
+      expect(await two.take('requests:x', 5, 60_000, t + 60_200, 1)).toMatchObject({
+        granted: 0,
+        used: 5,
+      });
+      // Takes racing on both connections never grant more than the limit.
+      const later = t + 200_000;
+      const takes = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          (i % 2 ? one : two).take('requests:y', 7, 60_000, later + i, 1),
+        ),
+      );
+      expect(takes.reduce((sum, r) => sum + r.granted, 0)).toBe(7);
+      expect(Math.max(...takes.map((r) => r.used))).toBe(7);
+      // Budgets untouched since a given time are dropped.
+      await one.prune(later);
+      const left = await a!.db.selectFrom('rate_limit_windows').select('key').execute();
+      expect(left.map((r) => r.key)).toEqual(['requests:y']);
+    } finally {
+      await a!.close();
+      await b!.close();
     }
   });
 
