@@ -710,8 +710,8 @@ const rateLimitWindows: Migration = {
     await db.schema
       .createTable('rate_limit_windows')
       .addColumn('key', 'varchar(200)', (c) => c.primaryKey())
-      // JSON object: allowed hits per second (epoch seconds) inside the window. Replaced on
-      // PostgreSQL by two arrays and a function (0022).
+      // JSON object: allowed hits per second (epoch seconds) inside the window. Replaced by
+      // rate_limit_budgets (0022).
       .addColumn('hits', 'text', (c) => c.notNull())
       .addColumn('refused', 'integer', (c) => c.notNull().defaultTo(0))
       // Not indexed: every request rewrites its budget's row, which then stays a cheap in-page
@@ -1039,18 +1039,18 @@ const renderedVersions: Migration = {
 };
 
 /**
- * PostgreSQL: the shared request budgets as two arrays (epoch seconds and hits in each) counted by
- * one PL/pgSQL function, `rate_limit_take` (store/rate-limit-windows.ts). The JSON object it
- * replaces was turned into rows and back twice on every take: 276 µs of the server's CPU a take
- * against 103 µs now, measured one after another on one connection. The budgets last a minute, so
- * the old counts are dropped rather than converted. SQLite keeps its unused copy of the table
- * (its budgets live in process memory).
+ * PostgreSQL: the shared request budgets as two arrays (epoch seconds and hits in each) in
+ * `rate_limit_budgets`, counted by one PL/pgSQL function, `rate_limit_take`
+ * (store/rate-limit-windows.ts). The JSON object of `rate_limit_windows` was turned into rows and
+ * back twice on every take: 276 µs of the server's CPU a take against 103 µs now, measured one
+ * after another on one connection. The old table is left as it is, for instances of the previous
+ * version still running beside new ones while they are replaced (each side keeps its own budget
+ * for that minute). SQLite needs neither (its budgets live in process memory).
  */
 const rateLimitArrays: Migration = {
   async up(db: AnyDb) {
     if (storeKindOf(db) !== 'postgres') return;
-    await sql`DROP TABLE IF EXISTS rate_limit_windows`.execute(db);
-    await sql`CREATE TABLE rate_limit_windows (
+    await sql`CREATE TABLE IF NOT EXISTS rate_limit_budgets (
       key varchar(200) PRIMARY KEY,
       seconds bigint[] NOT NULL,
       counts bigint[] NOT NULL,
@@ -1072,12 +1072,12 @@ const rateLimitArrays: Migration = {
         at int := 0;
         total bigint := 0;
       BEGIN
-        SELECT seconds, counts INTO old_s, old_c FROM rate_limit_windows
+        SELECT seconds, counts INTO old_s, old_c FROM rate_limit_budgets
           WHERE key = p_key FOR UPDATE;
         IF NOT FOUND THEN
-          INSERT INTO rate_limit_windows (key, seconds, counts, last_at_ms)
+          INSERT INTO rate_limit_budgets (key, seconds, counts, last_at_ms)
             VALUES (p_key, '{}', '{}', p_now_ms) ON CONFLICT (key) DO NOTHING;
-          SELECT seconds, counts INTO old_s, old_c FROM rate_limit_windows
+          SELECT seconds, counts INTO old_s, old_c FROM rate_limit_budgets
             WHERE key = p_key FOR UPDATE;
         END IF;
         FOR i IN 1..coalesce(array_length(old_s, 1), 0) LOOP
@@ -1096,7 +1096,7 @@ const rateLimitArrays: Migration = {
         END IF;
         used := total + granted;
         SELECT min(x) INTO oldest_s FROM unnest(new_s) AS x;
-        UPDATE rate_limit_windows SET seconds = new_s, counts = new_c, last_at_ms = p_now_ms
+        UPDATE rate_limit_budgets SET seconds = new_s, counts = new_c, last_at_ms = p_now_ms
           WHERE key = p_key;
       END $$`.execute(db);
   },

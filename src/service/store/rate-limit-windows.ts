@@ -46,6 +46,6 @@ export class RateLimitWindows {
 
   /** Deletes budgets untouched since `beforeMs` (their windows are empty). */
   async prune(beforeMs: number): Promise<void> {
-    await this.db.deleteFrom('rate_limit_windows').where('last_at_ms', '<', beforeMs).execute();
+    await this.db.deleteFrom('rate_limit_budgets').where('last_at_ms', '<', beforeMs).execute();
   }
 }

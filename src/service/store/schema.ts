@@ -364,7 +364,7 @@ export interface Database {
   parties: PartiesTable;
   work_leases: WorkLeasesTable;
   callback_receipts: CallbackReceiptsTable;
-  rate_limit_windows: RateLimitWindowsTable;
+  rate_limit_budgets: RateLimitBudgetsTable;
   account_record_counts: AccountRecordCountsTable;
 }
 
@@ -444,9 +444,10 @@ export interface WorkLeasesTable {
 
 /**
  * One budget's allowed hits in the current window, on PostgreSQL only (see
- * rate-limit-windows.ts; written by the `rate_limit_take` function of migration 0022).
+ * rate-limit-windows.ts; written by the `rate_limit_take` function of migration 0022). The
+ * `rate_limit_windows` table it replaced is no longer read.
  */
-export interface RateLimitWindowsTable {
+export interface RateLimitBudgetsTable {
   /** `<budget>:<account id>` */
   key: string;
   /** Epoch seconds with hits inside the window, and the hits of each (same positions). */

@@ -165,7 +165,7 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       expect(Math.max(...takes.map((r) => r.used))).toBe(7);
       // Budgets untouched since a given time are dropped.
       await one.prune(later);
-      const left = await a!.db.selectFrom('rate_limit_windows').select('key').execute();
+      const left = await a!.db.selectFrom('rate_limit_budgets').select('key').execute();
       expect(left.map((r) => r.key)).toEqual(['requests:y']);
     } finally {
       await a!.close();
