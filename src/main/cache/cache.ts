@@ -26,6 +26,7 @@ import { DeliveryOrdersCache } from './delivery-orders';
 import { EventsCache } from './events';
 import { InvoicesCache } from './invoices';
 import { RecordsCache } from './records';
+import type { PreparedPage } from './prepared-page';
 import { RouteMapCache } from './route-maps';
 import { SearchIndex } from './search-index';
 import { SyncStateCache } from './sync-state';
@@ -155,6 +156,10 @@ export class Cache implements CacheStore {
   // Records (records.ts)
   applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome {
     return this.records.applyPage(page, now, detectAlerts);
+  }
+
+  applyPreparedPage(page: PreparedPage, now: string, detectAlerts?: AlertDetector): PageOutcome {
+    return this.records.applyPrepared(page, now, detectAlerts);
   }
   deleteMissing(kind: 'shipments' | 'containers', seenIds: ReadonlySet<string>): number {
     return this.records.deleteMissing(kind, seenIds);

@@ -4,15 +4,15 @@
  */
 import type { CachedEvent } from '../../shared/cached-resources';
 import { CacheOwner } from './connection';
-import { textHash } from './projection';
+import { preparedHistory, type PreparedHistory } from './prepared-page';
 
 export class EventsCache extends CacheOwner {
   /**
    * Stores a container's whole event history as one row, newest first, and clears its flag
    * unless the history is known to be incomplete (then the next sync asks again).
    */
-  writeEvents(containerSeq: number, events: readonly CachedEvent[], complete = true): void {
-    this.storeHistory(containerSeq, events);
+  writeEvents(containerSeq: number, history: PreparedHistory, complete = true): void {
+    this.storeHistory(containerSeq, history);
     if (!complete) return;
     this.stmt('UPDATE containers SET events_stale = 0 WHERE seq = ? AND events_stale = 1').run(
       containerSeq,
@@ -23,19 +23,17 @@ export class EventsCache extends CacheOwner {
    * Stores a container's whole event history as one row, newest first; an unchanged history (a
    * container changed, not its events, the usual case) is not written again.
    */
-  storeHistory(containerSeq: number, events: readonly CachedEvent[]): void {
-    const json = JSON.stringify([...events].sort(newestFirst));
-    const hash = textHash(json);
+  storeHistory(containerSeq: number, history: PreparedHistory): void {
     // The hash, not the text: reading a whole history back costs more than writing it.
     const stored = this.stmt('SELECT hash FROM container_events WHERE container_seq = ?').get(
       containerSeq,
     ) as { hash: string | null } | undefined;
-    if (stored?.hash === hash) return;
+    if (stored?.hash === history.hash) return;
     this.stmt(
       `INSERT INTO container_events (container_seq, event_count, json, hash) VALUES (?, ?, ?, ?)
        ON CONFLICT(container_seq) DO UPDATE SET event_count = excluded.event_count,
          json = excluded.json, hash = excluded.hash`,
-    ).run(containerSeq, events.length, json, hash);
+    ).run(containerSeq, history.count, history.json, history.hash);
   }
 
   /**
@@ -51,7 +49,7 @@ export class EventsCache extends CacheOwner {
       .transaction(() => {
         const row = this.stmt('SELECT seq FROM containers WHERE id = ?').get(containerId) as
           { seq: number } | undefined;
-        if (row) this.writeEvents(row.seq, events, complete);
+        if (row) this.writeEvents(row.seq, preparedHistory(events), complete);
       })
       .immediate();
   }
@@ -64,14 +62,4 @@ export class EventsCache extends CacheOwner {
       }[]
     ).map((r) => r.id);
   }
-}
-
-/** The order events are stored and shown in: newest first, undated last, then by id. */
-function newestFirst(a: CachedEvent, b: CachedEvent): number {
-  const x = a.attributes;
-  const y = b.attributes;
-  if ((x.timestamp === null) !== (y.timestamp === null)) return x.timestamp === null ? 1 : -1;
-  if (x.timestamp !== y.timestamp) return x.timestamp! > y.timestamp! ? -1 : 1;
-  if (x.created_at !== y.created_at) return (x.created_at ?? '') > (y.created_at ?? '') ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -26,6 +26,7 @@ export interface StoredInvoice extends ReceivedInvoice {
   enteredAt: string;
 }
 import type { CustomFieldDefinitionRecord, CustomFieldValueSet } from './custom-fields';
+import type { PreparedPage } from './prepared-page';
 
 /** What one page write changed: each changed record as it was stored before and as it is now. */
 export interface PageChanges {
@@ -114,6 +115,8 @@ export interface CacheStore {
   /** A run of writes ended (a sync): fold the log into the file now, off this thread. */
   requestCheckpoint(): void;
   applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome;
+  /** applyPage for a page whose rows were already projected (cache/prepared-page.ts). */
+  applyPreparedPage(page: PreparedPage, now: string, detectAlerts?: AlertDetector): PageOutcome;
   replaceEvents(
     containerId: string,
     events: readonly CachedEvent[],

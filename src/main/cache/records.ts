@@ -10,7 +10,8 @@ import type { AlertsCache } from './alerts';
 import type { CustomFieldCache } from './custom-field-cache';
 import type { EventsCache } from './events';
 import type { AlertDetector, CachePage, PageChanges, PageOutcome } from './interface';
-import { containerRow, shipmentRow, type ContainerRow, type ShipmentRow } from './projection';
+import type { ContainerRow, ShipmentRow } from './projection';
+import { preparePage, type PreparedPage } from './prepared-page';
 import {
   CONTAINER_SEARCHED,
   SEARCH_INSERT,
@@ -35,13 +36,18 @@ export class RecordsCache extends CacheOwner {
     super(connection);
   }
 
+  /** Applies one page of records (see applyPrepared), projecting its rows here first. */
+  applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome {
+    return this.applyPrepared(preparePage(page), now, detectAlerts);
+  }
+
   /**
    * Applies one page in one transaction: unchanged records (same content hash) are skipped,
    * changed ones replaced. `detectAlerts` turns the write's changes into alerts, which are stored
    * (deduplicated) in the same transaction, so a change and its alert are committed together even
    * if the process dies right after. Returns the new alerts, to be notified after the commit.
    */
-  applyPage(page: CachePage, now: string, detectAlerts?: AlertDetector): PageOutcome {
+  applyPrepared(page: PreparedPage, now: string, detectAlerts?: AlertDetector): PageOutcome {
     const run = this.db.transaction((): PageOutcome => {
       const outcome: PageOutcome = {
         shipmentsChanged: 0,
@@ -51,70 +57,69 @@ export class RecordsCache extends CacheOwner {
       };
       const changes: PageChanges = { shipments: [], containers: [] };
       // Values first, so that a record written below is indexed for search with them.
-      const valuesChanged = (page.customFieldValues ?? []).filter((set) =>
+      const valuesChanged = page.customFieldValues.filter((set) =>
         this.parts.customFields.replaceCustomFieldValues(set),
       );
-      for (const t of page.terminals ?? []) {
+      for (const t of page.terminals) {
         this.stmt(
           `INSERT INTO terminals (id, name, json) VALUES (?, ?, ?)
            ON CONFLICT(id) DO UPDATE SET name = excluded.name, json = excluded.json`,
-        ).run(t.id, t.attributes.name, JSON.stringify(t));
+        ).run(t.id, t.name, t.json);
       }
-      for (const s of page.shipments ?? []) {
-        const row = shipmentRow(s);
+      for (const { row, record } of page.shipments) {
         const existing = this.stmt(
           `SELECT hash, ${SHIPMENT_SEARCHED.join(', ')} FROM shipments WHERE id = ?`,
-        ).get(s.id) as Omit<ShipmentRow, 'json'> | undefined;
+        ).get(row.id) as Omit<ShipmentRow, 'json'> | undefined;
         if (existing?.hash === row.hash) continue;
         // Read before the write replaces it, and only when the alert rules compare it.
         const before =
-          existing && detectAlerts ? this.storedRecord<CachedShipment>('shipments', s.id) : null;
+          existing && detectAlerts ? this.storedRecord<CachedShipment>('shipments', row.id) : null;
         this.upsertShipment(row, now);
         if (searchedTextChanged(existing, row, SHIPMENT_SEARCHED)) {
-          this.parts.search.refreshSearchForShipment(s.id);
+          this.parts.search.refreshSearchForShipment(row.id);
         }
         outcome.shipmentsChanged++;
         if (detectAlerts) {
           const containerIds = (
             this.stmt('SELECT id FROM containers WHERE shipment_id = ? ORDER BY number').all(
-              s.id,
+              row.id,
             ) as { id: string }[]
           ).map((r) => r.id);
-          changes.shipments.push({ before, after: s, containerIds });
+          const after = record ?? (JSON.parse(row.json) as CachedShipment);
+          changes.shipments.push({ before, after, containerIds });
         }
       }
-      for (const c of page.containers ?? []) {
-        const row = containerRow(c);
+      for (const { row, history, record } of page.containers) {
         const existing = this.stmt(
           `SELECT seq, hash, events_stale, ${CONTAINER_SEARCHED.join(', ')}
            FROM containers WHERE id = ?`,
-        ).get(c.id) as
+        ).get(row.id) as
           (Omit<ContainerRow, 'json'> & { seq: number; events_stale: number }) | undefined;
         const changed = existing?.hash !== row.hash;
-        const events = page.events?.get(c.id);
         let seq = existing?.seq;
         if (changed) {
           const before =
             existing && detectAlerts
-              ? this.storedRecord<CachedContainer>('containers', c.id)
+              ? this.storedRecord<CachedContainer>('containers', row.id)
               : null;
           // With its whole history in the page, the container's events are current once the
           // history below is stored in this transaction; otherwise a later step fetches them.
-          seq = this.upsertContainer(row, now, events === undefined);
+          seq = this.upsertContainer(row, now, history === null);
           if (searchedTextChanged(existing, row, CONTAINER_SEARCHED)) {
             // A container new to the cache has no search row to remove yet.
             if (existing) this.stmt('DELETE FROM container_search WHERE rowid = ?').run(seq);
             this.stmt(`${SEARCH_INSERT} WHERE c.seq = ?`).run(seq);
           }
           outcome.containersChanged++;
-          outcome.changedContainerIds.push(c.id);
+          outcome.changedContainerIds.push(row.id);
           if (detectAlerts) {
-            changes.containers.push({ before, after: c });
+            const after = record ?? (JSON.parse(row.json) as CachedContainer);
+            changes.containers.push({ before, after });
           }
         }
-        if (events && seq !== undefined) {
-          if (changed) this.parts.events.storeHistory(seq, events);
-          else if (existing?.events_stale === 1) this.parts.events.writeEvents(seq, events);
+        if (history && seq !== undefined) {
+          if (changed) this.parts.events.storeHistory(seq, history);
+          else if (existing?.events_stale === 1) this.parts.events.writeEvents(seq, history);
         }
       }
       for (const set of valuesChanged) {

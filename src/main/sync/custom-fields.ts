@@ -21,7 +21,7 @@ const API_SLUG_RE = /^[a-z][a-z0-9_]{0,62}$/;
 
 /** A checked value as the cache stores it, or null (reported) when its slug is unusable. */
 export function customFieldValue(
-  run: RunState,
+  run: Pick<RunState, 'pending' | 'definitionIdsSeen'>,
   v: TypeMap['custom_field'],
 ): CustomFieldValueRecord | null {
   if (!API_SLUG_RE.test(v.attributes.api_slug)) {

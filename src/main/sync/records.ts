@@ -13,7 +13,7 @@ import type {
 } from '../../shared/cached-resources';
 import type { CollectionPage } from './client';
 import { checkRecords, typeOf } from './validate';
-import { nextTurn } from '../turns';
+import { inTurns, nextTurn } from '../turns';
 import type { CustomFieldValueRecord, CustomFieldValueSet } from '../cache/custom-fields';
 import {
   reportSkipped,
@@ -118,13 +118,37 @@ export async function walkCollection(
   return { cursorKey, maxUpdated };
 }
 
-/** Checks one page's records and included resources and cuts them into write slices. */
+/** Checks one page's records on the main thread, a slice per turn (see checkPage). */
 export async function readPage(
   ctx: SyncContext,
   run: RunState,
   kind: 'shipments' | 'containers',
   page: { data: unknown[]; included: unknown[] },
-): Promise<{ primary: CachePage & { shipments: CachedShipment[] }; slices: CachePage[] }> {
+): Promise<CheckedPage> {
+  const checked = await inTurns(checkPage(kind, page, run));
+  reportSkipped(ctx, run);
+  return checked;
+}
+
+/** A page's records as checked: all of them, and cut into write slices. */
+export interface CheckedPage {
+  primary: CachePage & { shipments: CachedShipment[] };
+  slices: CachePage[];
+}
+
+/** Where checking a page reports what it skipped and which definitions values name. */
+export type PageSink = Pick<RunState, 'pending' | 'definitionIdsSeen'>;
+
+/**
+ * Checks one page's records and included resources and cuts them into write slices. Pure but for
+ * `sink`; yields between slices of work, so that the main thread runs it a slice per turn
+ * (readPage) and the page thread at once (page-worker.ts).
+ */
+export function* checkPage(
+  kind: 'shipments' | 'containers',
+  page: { data: unknown[]; included: unknown[] },
+  sink: PageSink,
+): Generator<void, CheckedPage> {
   const shipments: CachedShipment[] = [];
   const terminals: CachedTerminal[] = [];
   const includedContainers: CachedContainer[] = [];
@@ -133,33 +157,33 @@ export async function readPage(
   const includedValues = new Map<string, CustomFieldValueRecord>();
   // Included records are checked like primary ones, and a bad one is reported by its id.
   for (const [i, inc] of page.included.entries()) {
-    if (i > 0 && i % CHECK_SLICE === 0) await nextTurn();
+    if (i > 0 && i % CHECK_SLICE === 0) yield;
     const type = typeOf(inc);
-    if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], run.pending));
+    if (type === 'shipment') shipments.push(...checkRecords('shipment', [inc], sink.pending));
     else if (type === 'container') {
-      includedContainers.push(...checkRecords('container', [inc], run.pending));
+      includedContainers.push(...checkRecords('container', [inc], sink.pending));
     } else if (type === 'terminal' || type === 'rail_terminal') {
-      terminals.push(...checkRecords(type, [inc], run.pending));
+      terminals.push(...checkRecords(type, [inc], sink.pending));
     } else if (type === 'transport_event') {
-      for (const e of checkRecords('transport_event', [inc], run.pending)) {
+      for (const e of checkRecords('transport_event', [inc], sink.pending)) {
         includedEvents.set(e.id, e);
       }
-    } else if (type === 'port') checkRecords('port', [inc], run.pending);
+    } else if (type === 'port') checkRecords('port', [inc], sink.pending);
     else if (type === 'custom_field') {
-      for (const v of checkRecords('custom_field', [inc], run.pending)) {
-        const value = customFieldValue(run, v);
+      for (const v of checkRecords('custom_field', [inc], sink.pending)) {
+        const value = customFieldValue(sink, v);
         if (value) includedValues.set(v.id, value);
       }
     }
   }
   const checked: (CachedShipment | CachedContainer)[] = [];
   for (let i = 0; i < page.data.length; i += CHECK_SLICE) {
-    await nextTurn();
+    yield;
     const slice = page.data.slice(i, i + CHECK_SLICE);
     checked.push(
       ...(kind === 'shipments'
-        ? checkRecords('shipment', slice, run.pending)
-        : checkRecords('container', slice, run.pending)),
+        ? checkRecords('shipment', slice, sink.pending)
+        : checkRecords('container', slice, sink.pending)),
     );
   }
   // Each primary record's values, when the page holds them all; the relationship itself is
@@ -185,7 +209,6 @@ export async function readPage(
           containers: includedContainers,
         }
       : { shipments, containers: checked as CachedContainer[] };
-  reportSkipped(ctx, run);
   for (const c of primary.containers ?? []) {
     // Included events are used only when the page holds the container's whole history.
     const ids = c.relationships?.transport_events?.data?.map((d) => d.id);
