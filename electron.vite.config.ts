@@ -25,6 +25,8 @@ export default defineConfig({
           'document-worker': resolve('src/service/documents/document-worker.ts'),
           // The cache's checkpointing thread (src/main/cache/checkpointer.ts finds it here).
           'checkpoint-worker': resolve('src/main/cache/checkpoint-worker.ts'),
+          // The sync's page thread (src/main/sync/page-thread.ts finds it here).
+          'page-worker': resolve('src/main/sync/page-worker.ts'),
         },
       },
     },

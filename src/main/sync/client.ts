@@ -115,7 +115,12 @@ export class V2Client {
    */
   async get(
     pathOrUrl: string,
-    options: { headers?: Record<string, string>; accept?: readonly number[] } = {},
+    options: {
+      headers?: Record<string, string>;
+      accept?: readonly number[];
+      /** Reads the body from its text (JSON.parse in slices by default). */
+      read?: (text: string) => Promise<unknown>;
+    } = {},
   ): Promise<V2Response> {
     const url = this.resolve(pathOrUrl);
     let last: V2Error = new V2Error('unreachable', 'The service could not be reached.');
@@ -167,8 +172,9 @@ export class V2Client {
       if (text.length > 0) {
         try {
           // Large pages in pieces, so the app stays responsive while a sync reads them.
-          body = await parseJsonSliced(text);
-        } catch {
+          body = await (options.read ?? parseJsonSliced)(text);
+        } catch (error) {
+          if (!(error instanceof SyntaxError)) throw error;
           // A cut-off body is a transport failure: try again.
           last = new V2Error('bad_response', 'The service sent an unreadable (non-JSON) answer.');
           if (status >= 200 && status < 300) continue;
@@ -196,18 +202,22 @@ export class V2Client {
   }
 
   /**
-   * Walks a collection page by page through `links.next`. Yields each page's `data` and
-   * `included` as they arrive, so the caller commits page by page. The next page is requested
-   * while the caller works on the current one, so the service's time overlaps with the
-   * caller's validation and writes; pages are still handed over strictly in order.
+   * Walks a collection page by page through `links.next`. Yields each page as it arrives, so the
+   * caller commits page by page. The next page is requested while the caller works on the
+   * current one, so the service's time overlaps with the caller's validation and writes; pages
+   * are still handed over strictly in order. `reading` turns a page's text into the page (its
+   * `data` and `included` by default).
    */
-  async *pages(path: string): AsyncGenerator<CollectionPage> {
+  async *pages<P = CollectionPage>(
+    path: string,
+    reading: PageReading<P> = PLAIN_PAGES as unknown as PageReading<P>,
+  ): AsyncGenerator<P> {
     const visited = new Set<string>();
     const request = (next: string) => {
       const url = this.resolve(next).toString();
       if (visited.has(url)) throw new V2Error('bad_response', 'The service sent a paging loop.');
       visited.add(url);
-      const response = this.get(url);
+      const response = this.get(url, { read: reading.read });
       // Awaited below; this only keeps a failure of a page nobody waits for any more (the
       // caller stopped early) from surfacing as an unhandled rejection.
       response.catch(() => undefined);
@@ -215,15 +225,15 @@ export class V2Client {
     };
     let pending: Promise<V2Response> | null = request(path);
     while (pending) {
-      const { body } = await pending;
-      const page = collectionEnvelope(body);
+      const page = (await pending).body as P | null;
       if (!page) {
         throw new V2Error(
           'bad_response',
           'The service answered with something that is not a /v2 list.',
         );
       }
-      pending = page.next ? request(page.next) : null;
+      const next = reading.next(page);
+      pending = next ? request(next) : null;
       yield page;
     }
   }
@@ -232,8 +242,8 @@ export class V2Client {
    * `pages(path)` with its first request sent now rather than at the first read. A failure of
    * that request surfaces when the pages are read (and nowhere if they never are).
    */
-  startPages(path: string): AsyncIterable<CollectionPage> {
-    const pages = this.pages(path);
+  startPages<P = CollectionPage>(path: string, reading?: PageReading<P>): AsyncIterable<P> {
+    const pages = this.pages(path, reading);
     const first = pages.next();
     first.catch(() => undefined);
     return {
@@ -243,6 +253,20 @@ export class V2Client {
     };
   }
 }
+
+/** How a walk reads its pages' bodies (see V2Client.pages). */
+export interface PageReading<P> {
+  /** The page from the body's text; null when it is no /v2 list. Unreadable JSON: SyntaxError. */
+  read(text: string): Promise<P | null>;
+  /** The page's `links.next`, null on the last page. */
+  next(page: P): string | null;
+}
+
+/** A page as JSON, its `data` and `included` unchecked. */
+const PLAIN_PAGES: PageReading<CollectionPage & { next: string | null }> = {
+  read: async (text) => collectionEnvelope(await parseJsonSliced(text)),
+  next: (page) => page.next,
+};
 
 /** One page of a collection walk. */
 export interface CollectionPage {

@@ -1,0 +1,87 @@
+/**
+ * A walk's page read on the page thread gives what reading it on the main thread gives: the same
+ * envelope, findings and rows, slice by slice. Unreadable JSON is a SyntaxError (the client asks
+ * again), and JSON that is no /v2 list is told apart from it.
+ */
+import { describe, expect, it } from 'vitest';
+import { readWalkPage } from '../../../src/main/sync/page-thread';
+import { walkPath } from '../../../src/main/sync/records';
+import { stepsHere, type WalkPage, type WalkStep } from '../../../src/main/sync/walk-page';
+import { smallServiceForFile } from '../../support/sync-harness';
+
+const harness = smallServiceForFile();
+
+async function pageText(kind: 'shipments' | 'containers'): Promise<string> {
+  const { baseUrl, apiKey } = harness();
+  const path = walkPath(kind, { pageSize: 100, cursor: null, customFields: true });
+  const response = await fetch(`${baseUrl}/${path}`, {
+    headers: { Authorization: `Token ${apiKey}` },
+  });
+  expect(response.status).toBe(200);
+  return response.text();
+}
+
+/** Every step of a page as plain values (the records kept beside rows on this thread left out). */
+async function stepsOf(page: WalkPage): Promise<unknown[]> {
+  const { rest, ...envelope } = page;
+  const steps: unknown[] = [envelope];
+  for await (const step of rest) {
+    if (step.type === 'findings') steps.push(step);
+    else {
+      steps.push({
+        ...step.page,
+        shipments: step.page.shipments.map(({ row }) => ({ row })),
+        containers: step.page.containers.map(({ row, history }) => ({ row, history })),
+      });
+    }
+  }
+  return steps;
+}
+
+async function here(kind: 'shipments' | 'containers', text: string): Promise<unknown[]> {
+  const steps = stepsHere(kind, text);
+  const first = (await steps.next()).value as WalkStep & { type: 'envelope' };
+  const { type: _type, ...envelope } = first;
+  const rest = {
+    async *[Symbol.asyncIterator]() {
+      for await (const step of steps) yield step as Exclude<WalkStep, { type: 'envelope' }>;
+    },
+  };
+  return stepsOf({ ...envelope, rest } as WalkPage);
+}
+
+describe('the page thread', () => {
+  for (const kind of ['containers', 'shipments'] as const) {
+    it(`reads a ${kind} page as the main thread does`, async () => {
+      const text = await pageText(kind);
+      const page = await readWalkPage(kind, text);
+      expect(page).not.toBeNull();
+      const threaded = await stepsOf(page!);
+      expect(threaded).toEqual(await here(kind, text));
+      // The envelope, the findings, and at least one slice with rows.
+      const rows = threaded.slice(2) as { containers: unknown[]; shipments: unknown[] }[];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.some((s) => s.containers.length + s.shipments.length > 0)).toBe(true);
+    });
+  }
+
+  it('reports a malformed record by its id and keeps its id listed', async () => {
+    const body = JSON.parse(await pageText('containers')) as { data: { id: string }[] };
+    const bad = { ...body.data[0]!, attributes: 'not an object' };
+    body.data[0] = bad as unknown as { id: string };
+    const page = await readWalkPage('containers', JSON.stringify(body));
+    expect(page!.ids).toContain(bad.id);
+    const [findings] = (await stepsOf(page!)).slice(1) as {
+      skipped: { id: string | null; type: string }[];
+    }[];
+    expect(findings!.skipped).toContainEqual(expect.objectContaining({ id: bad.id }));
+  });
+
+  it('throws a SyntaxError for unreadable JSON and gives null for JSON that is no list', async () => {
+    const text = await pageText('containers');
+    await expect(readWalkPage('containers', text.slice(0, text.length >> 1))).rejects.toThrow(
+      SyntaxError,
+    );
+    expect(await readWalkPage('containers', '{"errors":[]}')).toBeNull();
+  });
+});
