@@ -16,8 +16,6 @@ import { Worker } from 'node:worker_threads';
 import type { PageRequest } from './page-worker';
 import { stepsHere, walkPageFrom, type WalkKind, type WalkPage, type WalkStep } from './walk-page';
 
-type ThreadMessage = { id: number } & (WalkStep | { type: 'syntax' } | { type: 'end' });
-
 /**
  * Starts the thread. The built app bundles it as its own file in out/main (see
  * electron.vite.config.ts), beside this module's bundle or one folder above its chunk; from
@@ -36,14 +34,20 @@ function startPageWorker(): Worker {
   );
 }
 
+type ThreadStep =
+  WalkStep | { type: 'syntax' } | { type: 'failed'; message: string } | { type: 'end' };
+
 /** The steps of one page as the thread sends them. */
 class StepQueue {
-  private readonly steps: (WalkStep | { type: 'syntax' } | { type: 'end' })[] = [];
+  private readonly steps: ThreadStep[] = [];
   private waiting: (() => void) | null = null;
   /** Set when the thread stopped before the page's end. */
   stopped = false;
 
-  push(step: WalkStep | { type: 'syntax' } | { type: 'end' }): void {
+  /** `hold`: keeps the process alive while a reader waits for the thread (and only then). */
+  constructor(private readonly hold: (waiting: boolean) => void) {}
+
+  push(step: ThreadStep): void {
     this.steps.push(step);
     this.wake();
   }
@@ -59,10 +63,15 @@ class StepQueue {
     waiting?.();
   }
 
-  async take(): Promise<WalkStep | { type: 'syntax' } | { type: 'end' } | null> {
+  async take(): Promise<ThreadStep | null> {
     while (this.steps.length === 0) {
       if (this.stopped) return null;
-      await new Promise<void>((resolve) => (this.waiting = resolve));
+      this.hold(true);
+      try {
+        await new Promise<void>((resolve) => (this.waiting = resolve));
+      } finally {
+        this.hold(false);
+      }
     }
     return this.steps.shift()!;
   }
@@ -73,15 +82,22 @@ class PageThread {
   private failed = false;
   private lastId = 0;
   private readonly pages = new Map<number, StepQueue>();
+  /** Readers waiting for the thread: only they keep the process alive. */
+  private waiting = 0;
+
+  private hold(waiting: boolean): void {
+    this.waiting += waiting ? 1 : -1;
+    if (this.waiting > 0) this.worker?.ref();
+    else this.worker?.unref();
+  }
 
   /** The page's steps from the thread, or null when there is no thread (read here instead). */
   steps(kind: WalkKind, text: string): AsyncIterator<WalkStep> | null {
     const worker = this.running();
     if (!worker) return null;
     const id = ++this.lastId;
-    const queue = new StepQueue();
+    const queue = new StepQueue((waiting) => this.hold(waiting));
     this.pages.set(id, queue);
-    worker.ref();
     worker.postMessage({ id, kind, text } satisfies PageRequest);
     return this.iterate(id, queue, kind, text);
   }
@@ -104,12 +120,12 @@ class PageThread {
         }
         if (step.type === 'end') return;
         if (step.type === 'syntax') throw new SyntaxError('Unreadable JSON in a page');
+        if (step.type === 'failed') throw new Error(step.message);
         taken++;
         yield step;
       }
     } finally {
       this.pages.delete(id);
-      if (this.pages.size === 0) this.worker?.unref();
     }
   }
 
@@ -119,9 +135,8 @@ class PageThread {
     try {
       const worker = startPageWorker();
       worker.unref();
-      worker.on('message', (message: ThreadMessage) => {
-        const { id, ...step } = message;
-        this.pages.get(id)?.push(step as WalkStep);
+      worker.on('message', ({ id, ...step }: { id: number } & ThreadStep) => {
+        this.pages.get(id)?.push(step as ThreadStep);
       });
       const stop = () => {
         this.failed = true;

@@ -4,8 +4,8 @@
  * while this thread prepares the next slice.
  *
  * Messages in: `{ id, kind, text }`. Out, for each id in order: its steps (`WalkStep`, records
- * left out: only plain values cross), `{ id, type: 'syntax' }` for unreadable JSON, and
- * `{ id, type: 'end' }`.
+ * left out: only plain values cross), `{ id, type: 'syntax' }` for unreadable JSON,
+ * `{ id, type: 'failed', message }` when reading it failed otherwise, and `{ id, type: 'end' }`.
  */
 import { parentPort } from 'node:worker_threads';
 import { walkPageSteps, type WalkKind } from './walk-page';
@@ -27,8 +27,14 @@ port.on('message', ({ id, kind, text }: PageRequest) => {
     port.postMessage({ id, type: 'syntax' });
     return;
   }
-  for (const step of walkPageSteps(kind, body, false)) {
-    if (step) port.postMessage({ id, ...step });
+  try {
+    for (const step of walkPageSteps(kind, body, false)) {
+      if (step) port.postMessage({ id, ...step });
+    }
+  } catch (error) {
+    // A fault in reading one page fails that page, not the thread.
+    port.postMessage({ id, type: 'failed', message: String((error as Error)?.message ?? error) });
+    return;
   }
   port.postMessage({ id, type: 'end' });
 });

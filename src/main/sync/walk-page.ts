@@ -115,6 +115,11 @@ export async function walkPageFrom(steps: AsyncIterator<WalkStep>): Promise<Walk
           }
           return { done: false, value: step.value };
         },
+        // A walk that stops early lets the source go (the thread's reader, its place in the queue).
+        return: async () => {
+          await steps.return?.();
+          return { done: true, value: undefined };
+        },
       }),
     },
   };

@@ -1,8 +1,11 @@
 /**
  * A walk's page read on the page thread gives what reading it on the main thread gives: the same
  * envelope, findings and rows, slice by slice. Unreadable JSON is a SyntaxError (the client asks
- * again), and JSON that is no /v2 list is told apart from it.
+ * again), and JSON that is no /v2 list is told apart from it. A page left unread (a walk that
+ * stopped) does not keep the process alive.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readWalkPage } from '../../../src/main/sync/page-thread';
 import { walkPath } from '../../../src/main/sync/records';
@@ -83,5 +86,38 @@ describe('the page thread', () => {
       SyntaxError,
     );
     expect(await readWalkPage('containers', '{"errors":[]}')).toBeNull();
+  });
+
+  it('lets the process end when a walk stops before reading its pages to the end', async () => {
+    const module = fileURLToPath(new URL('../../../src/main/sync/page-thread.ts', import.meta.url));
+    // One page read to its envelope only, as a walk's prefetched page is when the walk fails;
+    // one given up after its first step.
+    const script = `
+      import { readWalkPage } from ${JSON.stringify(module)};
+      const text = JSON.stringify({
+        data: [{ id: 'c1', type: 'container', attributes: { number: 'MSCU1234565' } }],
+        included: [],
+        meta: { total: 1 },
+      });
+      const unread = await readWalkPage('containers', text);
+      const started = await readWalkPage('containers', text);
+      const steps = started.rest[Symbol.asyncIterator]();
+      await steps.next();
+      await steps.return();
+      console.log('read', unread.ids.length + started.ids.length);`;
+    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>(
+      (resolve) => {
+        const child = execFile(
+          process.execPath,
+          ['--import', 'tsx', '--input-type=module', '-e', script],
+          { timeout: 60_000 },
+          (error, out) =>
+            resolve({ code: error ? ((error.code as number) ?? -1) : 0, stdout: out }),
+        );
+        child.stdin?.end();
+      },
+    );
+    expect(stdout.trim()).toBe('read 2');
+    expect(code).toBe(0);
   });
 });
