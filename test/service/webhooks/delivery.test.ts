@@ -283,7 +283,10 @@ describe('webhook delivery', () => {
   });
 
   it('a slow receiver does not delay another receiver', async () => {
-    const { t, seeded } = await setup();
+    // The slow receiver holds its requests until released: the sender must not give up on them
+    // first (10 s by default), or its two waiting notifications would go out in their place and
+    // it would hold six. A busy machine can take longer than that to record the six discharges.
+    const { t, seeded } = await setup(undefined, { webhookTimeoutMs: 300_000 });
     const slow = await startReceiver(() => 'hold');
     cleanups.push(() => slow.close());
     const fast = await startReceiver();
