@@ -156,10 +156,15 @@ class PageThread {
 
 const thread = new PageThread();
 
+/** The page's steps as the page thread reads them; null where the thread cannot run. */
+export function stepsOnThread(kind: WalkKind, text: string): AsyncIterator<WalkStep> | null {
+  return thread.steps(kind, text);
+}
+
 /**
  * A walk's page read from its text (on the page thread where there is one); null when the body
  * is JSON but no /v2 collection. Unreadable JSON throws a SyntaxError (the client asks again).
  */
 export function readWalkPage(kind: WalkKind, text: string): Promise<WalkPage | null> {
-  return walkPageFrom(thread.steps(kind, text) ?? stepsHere(kind, text));
+  return walkPageFrom(stepsOnThread(kind, text) ?? stepsHere(kind, text));
 }

@@ -7,9 +7,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { readWalkPage } from '../../../src/main/sync/page-thread';
+import { readWalkPage, stepsOnThread } from '../../../src/main/sync/page-thread';
 import { walkPath } from '../../../src/main/sync/records';
-import { stepsHere, type WalkPage, type WalkStep } from '../../../src/main/sync/walk-page';
+import { stepsHere, walkPageFrom, type WalkPage } from '../../../src/main/sync/walk-page';
 import { smallServiceForFile } from '../../support/sync-harness';
 
 const harness = smallServiceForFile();
@@ -41,26 +41,15 @@ async function stepsOf(page: WalkPage): Promise<unknown[]> {
   return steps;
 }
 
-async function here(kind: 'shipments' | 'containers', text: string): Promise<unknown[]> {
-  const steps = stepsHere(kind, text);
-  const first = (await steps.next()).value as WalkStep & { type: 'envelope' };
-  const { type: _type, ...envelope } = first;
-  const rest = {
-    async *[Symbol.asyncIterator]() {
-      for await (const step of steps) yield step as Exclude<WalkStep, { type: 'envelope' }>;
-    },
-  };
-  return stepsOf({ ...envelope, rest } as WalkPage);
-}
-
 describe('the page thread', () => {
   for (const kind of ['containers', 'shipments'] as const) {
     it(`reads a ${kind} page as the main thread does`, async () => {
       const text = await pageText(kind);
-      const page = await readWalkPage(kind, text);
-      expect(page).not.toBeNull();
-      const threaded = await stepsOf(page!);
-      expect(threaded).toEqual(await here(kind, text));
+      // Read on the thread itself (readWalkPage would fall back to this thread without one).
+      const onThread = stepsOnThread(kind, text);
+      expect(onThread).not.toBeNull();
+      const threaded = await stepsOf((await walkPageFrom(onThread!))!);
+      expect(threaded).toEqual(await stepsOf((await walkPageFrom(stepsHere(kind, text)))!));
       // The envelope, the findings, and at least one slice with rows.
       const rows = threaded.slice(2) as { containers: unknown[]; shipments: unknown[] }[];
       expect(rows.length).toBeGreaterThan(0);
