@@ -49,8 +49,17 @@ export async function runSyncCommand(options: SyncCommandOptions): Promise<SyncR
     connection: () => ({ baseUrl: options.baseUrl, apiKey: options.apiKey }),
     onSkipped: (s) => void out.write(`skipped ${s.type} ${s.id ?? '(no id)'}: ${s.reason}\n`),
   });
+  // The client's waits between retries run on the clock's timers, which never keep a process
+  // alive on their own (see below): without this hold a one-shot sync against a service that
+  // does not answer ended in the middle of its retries, with no message.
+  const releaseRun = holdProcessOpen();
   try {
-    let result = await engine.sync();
+    let result: SyncResult;
+    try {
+      result = await engine.sync();
+    } finally {
+      releaseRun();
+    }
     out.write(`${summaryLine(result)}\n`);
     if (!options.watch) return result;
     const stop =
