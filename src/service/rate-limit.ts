@@ -99,20 +99,29 @@ export class RollingWindowLimiter {
 
 /** The store's shared budgets, as far as the limits need them. */
 export interface SharedWindows {
-  /** Counts up to `count` hits, as many as fit under `limit`; `granted` says how many. */
+  /**
+   * Counts up to `count` hits, as many as fit under `limit`; `granted` says how many. First
+   * removes `giveBack.count` hits an earlier take counted at `giveBack.atMs` and did not use.
+   */
   take(
     key: string,
     limit: number,
     windowMs: number,
     nowMs: number,
     count: number,
+    giveBack?: { atMs: number; count: number },
   ): Promise<{ granted: number; oldestMs: number | null; used: number }>;
   /** Forgets budgets untouched since `beforeMs`. */
   prune(beforeMs: number): Promise<void>;
 }
 
-/** How long the room a statement found in a shared window is trusted (surelyAllows). */
+/** How long the room a statement found in a shared window is trusted. */
 const ROOM_KNOWN_MS = 1_000;
+
+/** Hits taken ahead are at most this share of the room a window has left... */
+const AHEAD_SHARE_OF_ROOM = 0.1;
+/** ...and none while it has fewer places left than this (then each take is counted exactly). */
+const AHEAD_MIN_ROOM = 1_000;
 
 type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -129,22 +138,46 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
+/** What one instance knows of one shared budget between statements. */
+interface SharedKey {
+  /** Takes waiting while a statement on this key runs; undefined when none runs. */
+  queued?: Waiting[];
+  /** Room left in the window as the last statement found it, and when. */
+  roomLeft: number;
+  roomAtMs: number;
+  /** Hits the database counted in the second starting at `aheadSecond`, not yet handed out. */
+  ahead: number;
+  aheadSecond: number;
+  /** Takes seen in the second starting at `seenSecond`, and in the whole second before it. */
+  seen: number;
+  seenSecond: number;
+  seenBefore: number;
+}
+
+const ALLOWED: TakeResult = { allowed: true };
+const secondOf = (ms: number) => ms - (ms % BUCKET_MS);
+
 /**
  * A rolling window kept in the database and shared by every instance using it; hits are counted
  * per second there, so one leaves the window up to a second early.
  *
  * One statement per budget at a time: takes that arrive while it runs wait and go together in
  * the next one, which asks for as many hits as there are takes and lets through as many as were
- * granted (in arrival order). Under load a request then costs a fraction of a round trip instead
- * of one write each, all writing one row; exactness is kept, since the database counts only the
- * hits it granted.
+ * granted (in arrival order).
+ *
+ * Far from the limit (a thousand places or more left) a statement also asks ahead for the takes
+ * this instance expects in the rest of the second (its pace in the second before), at most a
+ * tenth of the room left; the takes that come in that second are granted from those hits without
+ * a round trip. The database counts them in the second they are used, and the next statement
+ * gives back those left over, so the window holds only hits granted to requests and the limit is
+ * never passed. Near the limit nothing is asked ahead and every take is counted as it comes; what
+ * other instances still hold for the current second when the window fills is at most about a
+ * second of their own pace. Under load a busy budget then costs about one statement a second per
+ * instance instead of one write per few requests, all writing one row.
  */
 export class SharedWindowLimiter {
   private prunedAt = -Infinity;
-  /** Takes waiting per key while a statement on that key runs. */
-  private readonly queued = new Map<string, Waiting[]>();
-  /** Room left in each key's window as the last statement on it found, and when. */
-  private readonly room = new Map<string, { left: number; atMs: number }>();
+  private readonly keys = new Map<string, SharedKey>();
 
   constructor(
     private readonly windows: SharedWindows,
@@ -156,59 +189,135 @@ export class SharedWindowLimiter {
   ) {}
 
   take(key: string): Promise<TakeResult> {
+    const state = this.keyState(key);
+    this.countSeen(state, this.clock.now());
     return new Promise((resolve, reject) => {
-      const waiting = this.queued.get(key);
-      if (waiting) {
-        waiting.push({ resolve, reject });
+      if (state.queued) {
+        state.queued.push({ resolve, reject });
         return;
       }
-      this.queued.set(key, []);
-      void this.run(key, [{ resolve, reject }]);
+      if (this.handOutAhead(state, [{ resolve, reject }]).length === 0) return;
+      state.queued = [];
+      void this.run(key, state, [{ resolve, reject }]);
     });
   }
 
   /**
-   * Whether a take on `key` now is all but certain to be granted: the last statement on it, less
-   * than a second ago, left room for every take already waiting and a tenth of the limit more
-   * (other instances draw on the same budget meanwhile).
+   * Whether a take on `key` now is all but certain to be granted: hits taken ahead for this
+   * second cover it, or the last statement on it, less than a second ago, left room for every
+   * take already waiting and a tenth of the limit more (other instances draw on the same budget
+   * meanwhile).
    */
   surelyAllows(key: string): boolean {
-    const room = this.room.get(key);
-    if (!room || this.clock.now() - room.atMs >= ROOM_KNOWN_MS) return false;
-    const waiting = this.queued.get(key)?.length ?? 0;
-    return room.left - waiting > Math.max(1, this.limit / 10);
+    const state = this.keys.get(key);
+    if (!state) return false;
+    const now = this.clock.now();
+    const waiting = state.queued?.length ?? 0;
+    if (state.aheadSecond === secondOf(now) && state.ahead > waiting) return true;
+    if (now - state.roomAtMs >= ROOM_KNOWN_MS) return false;
+    return state.roomLeft - waiting > Math.max(1, this.limit / 10);
+  }
+
+  private keyState(key: string): SharedKey {
+    let state = this.keys.get(key);
+    if (!state) {
+      state = {
+        roomLeft: 0,
+        roomAtMs: -Infinity,
+        ahead: 0,
+        aheadSecond: -Infinity,
+        seen: 0,
+        seenSecond: -Infinity,
+        seenBefore: 0,
+      };
+      this.keys.set(key, state);
+    }
+    return state;
+  }
+
+  private countSeen(state: SharedKey, now: number): void {
+    this.rollSeen(state, now);
+    state.seen++;
+  }
+
+  private rollSeen(state: SharedKey, now: number): void {
+    const second = secondOf(now);
+    if (state.seenSecond === second) return;
+    state.seenBefore = state.seenSecond === second - BUCKET_MS ? state.seen : 0;
+    state.seen = 0;
+    state.seenSecond = second;
+  }
+
+  /** Grants what hits taken ahead for this second cover; returns the takes left waiting. */
+  private handOutAhead(state: SharedKey, batch: Waiting[]): Waiting[] {
+    if (state.ahead === 0 || state.aheadSecond !== secondOf(this.clock.now())) return batch;
+    const covered = Math.min(state.ahead, batch.length);
+    state.ahead -= covered;
+    for (const take of batch.slice(0, covered)) take.resolve(ALLOWED);
+    return batch.slice(covered);
+  }
+
+  /** Hits to ask for beyond `asked`: the rest of this second at this instance's pace. */
+  private askAhead(state: SharedKey, now: number, asked: number): number {
+    if (now - state.roomAtMs >= ROOM_KNOWN_MS || state.roomLeft < AHEAD_MIN_ROOM) return 0;
+    this.rollSeen(state, now);
+    const rest = (BUCKET_MS - (now % BUCKET_MS)) / BUCKET_MS;
+    const expected = Math.ceil(state.seenBefore * rest);
+    const share = Math.floor((state.roomLeft - asked) * AHEAD_SHARE_OF_ROOM);
+    return Math.max(0, Math.min(expected, share));
   }
 
   /** Takes `batch` in one statement, then the takes that queued meanwhile, until none is left. */
-  private async run(key: string, batch: Waiting[]): Promise<void> {
+  private async run(key: string, state: SharedKey, batch: Waiting[]): Promise<void> {
     while (batch.length > 0) {
       const now = this.clock.now();
+      const extra = this.askAhead(state, now, batch.length);
+      // Left over from an earlier second (handOutAhead uses them up within their own).
+      const giveBack =
+        state.ahead > 0 ? { atMs: state.aheadSecond, count: state.ahead } : undefined;
       try {
         const result = await this.windows.take(
           `${this.name}:${key}`,
           this.limit,
           this.windowMs,
           now,
-          batch.length,
+          batch.length + extra,
+          giveBack,
         );
-        this.room.set(key, { left: this.limit - result.used, atMs: now });
+        state.roomLeft = this.limit - result.used;
+        state.roomAtMs = now;
+        const handed = Math.min(result.granted, batch.length);
+        state.ahead = result.granted - handed;
+        state.aheadSecond = secondOf(now);
         const oldest = result.oldestMs ?? now;
         const refused: TakeResult = {
           allowed: false,
           retryAfterSeconds: Math.max(1, Math.ceil((oldest + this.windowMs - now) / 1000)),
         };
-        batch.forEach((take, i) => take.resolve(i < result.granted ? { allowed: true } : refused));
+        batch.forEach((take, i) => take.resolve(i < handed ? ALLOWED : refused));
       } catch (error) {
+        // Whether the statement gave the hits back is unknown: they are not given back twice
+        // (an unused hit counted leaves with its window; one given back twice would let the
+        // window pass its limit).
+        state.ahead = 0;
         for (const take of batch) take.reject(error);
       }
       if (now - this.prunedAt >= this.windowMs) {
         this.prunedAt = now;
+        this.forgetIdleKeys(now);
         // Housekeeping only: a failed prune is tried again a window later.
         await this.windows.prune(now - this.windowMs).catch(() => undefined);
       }
-      batch = this.queued.get(key)!.splice(0);
+      batch = this.handOutAhead(state, state.queued!.splice(0));
     }
-    this.queued.delete(key);
+    state.queued = undefined;
+  }
+
+  /** Drops what is known of budgets with no take for a window (their hits have left it). */
+  private forgetIdleKeys(now: number): void {
+    for (const [key, state] of this.keys) {
+      if (!state.queued && state.seenSecond < now - this.windowMs) this.keys.delete(key);
+    }
   }
 }
 

@@ -126,4 +126,105 @@ describe('SharedWindowLimiter', () => {
     while (budget.hits() < 27) await limits.takeRequest('account');
     expect(limits.overlapRequestTake('account')).toBeUndefined();
   });
+
+  /**
+   * The database's budget as rate_limit_give_back_and_take keeps it: hits per second, a give-back
+   * removed from its second before the take is counted.
+   */
+  function secondsWindows(limit: number) {
+    const perSecond = new Map<number, number>();
+    const statements: { atMs: number; count: number; giveBack?: number }[] = [];
+    const total = () => [...perSecond.values()].reduce((sum, n) => sum + n, 0);
+    const windows: SharedWindows = {
+      async take(_key, _limit, _windowMs, nowMs, count, giveBack) {
+        statements.push({ atMs: nowMs, count, giveBack: giveBack?.count });
+        if (giveBack) {
+          const second = giveBack.atMs - (giveBack.atMs % 1000);
+          perSecond.set(second, (perSecond.get(second) ?? 0) - giveBack.count);
+        }
+        const granted = Math.max(0, Math.min(count, limit - total()));
+        const second = nowMs - (nowMs % 1000);
+        perSecond.set(second, (perSecond.get(second) ?? 0) + granted);
+        return { granted, oldestMs: START, used: total() };
+      },
+      prune: async () => undefined,
+    };
+    return { windows, statements, perSecond, total };
+  }
+
+  /** `count` takes one after another, `stepMs` apart; how many were allowed. */
+  async function takeSteadily(
+    limiter: SharedWindowLimiter,
+    clock: ManualClock,
+    count: number,
+    stepMs: number,
+  ) {
+    let allowed = 0;
+    for (let i = 0; i < count; i++) {
+      if ((await limiter.take('account')).allowed) allowed++;
+      clock.advance(stepMs);
+    }
+    return allowed;
+  }
+
+  it('asks ahead for the rest of a busy second and gives back what it did not use', async () => {
+    const clock = new ManualClock(START);
+    const budget = secondsWindows(100_000);
+    const limiter = new SharedWindowLimiter(budget.windows, 'requests', clock, 100_000);
+    // A first second at 50 takes a second: nothing known of the pace, a statement each.
+    expect(await takeSteadily(limiter, clock, 50, 20)).toBe(50);
+    expect(budget.statements).toHaveLength(50);
+    // The next second at the same pace: one statement asks for the whole second.
+    expect(await takeSteadily(limiter, clock, 40, 20)).toBe(40);
+    expect(budget.statements.slice(50)).toEqual([{ atMs: START + 1000, count: 51 }]);
+    // Eleven fewer came than were asked for: the next second's statement gives them back, so
+    // the database holds what was granted, counted in the second each was used.
+    clock.advanceTo(START + 2000);
+    expect(await limiter.take('account')).toEqual({ allowed: true });
+    expect(budget.statements.at(-1)).toMatchObject({ atMs: START + 2000, giveBack: 11 });
+    expect(budget.perSecond.get(START)).toBe(50);
+    expect(budget.perSecond.get(START + 1000)).toBe(40);
+  });
+
+  it('asks nothing ahead near the limit, so every place in the window goes to a request', async () => {
+    const clock = new ManualClock(START);
+    const limit = 3_000;
+    const budget = secondsWindows(limit);
+    const limiter = new SharedWindowLimiter(budget.windows, 'requests', clock, limit);
+    // 1,000 takes a second, for four seconds: the window fills in the third.
+    let allowed = 0;
+    for (let second = 0; second < 4; second++) {
+      clock.advanceTo(START + second * 1000);
+      allowed += await takeSteadily(limiter, clock, 1000, 1);
+    }
+    expect(allowed).toBe(limit);
+    expect(budget.total()).toBe(limit);
+    // Asked ahead while a thousand places or more were left, never after.
+    const aheadAt = budget.statements.filter((s) => s.count > 1);
+    expect(aheadAt.length).toBeGreaterThan(0);
+    expect(Math.max(...aheadAt.map((s) => s.atMs))).toBeLessThan(START + 2000);
+  });
+
+  it('never gives back hits whose statement failed', async () => {
+    const clock = new ManualClock(START);
+    const budget = secondsWindows(100_000);
+    let failNext = false;
+    const windows: SharedWindows = {
+      take(...args) {
+        if (failNext) return Promise.reject(new Error('connection lost'));
+        return budget.windows.take(...args);
+      },
+      prune: async () => undefined,
+    };
+    const limiter = new SharedWindowLimiter(windows, 'requests', clock, 100_000);
+    await takeSteadily(limiter, clock, 50, 20);
+    await limiter.take('account'); // second 1: 50 taken ahead
+    clock.advanceTo(START + 2000);
+    failNext = true;
+    await expect(limiter.take('account')).rejects.toThrow('connection lost');
+    failNext = false;
+    await limiter.take('account');
+    // The failed statement may have given the 50 back already: the next one does not again.
+    expect(budget.statements.at(-1)?.giveBack).toBeUndefined();
+  });
 });

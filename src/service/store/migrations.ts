@@ -1102,6 +1102,70 @@ const rateLimitArrays: Migration = {
   },
 };
 
+/**
+ * A take may first give back hits an instance took ahead and did not use (SharedWindowLimiter
+ * asks for the rest of a second's expected requests in one statement and returns what is left
+ * with its next one), so the window counts only hits that were granted to requests. One home for
+ * the rule: `rate_limit_take` (0022), still called by instances of the previous version, becomes
+ * this function with nothing to give back.
+ */
+const rateLimitGiveBack: Migration = {
+  async up(db: AnyDb) {
+    if (storeKindOf(db) !== 'postgres') return;
+    await sql`CREATE OR REPLACE FUNCTION rate_limit_give_back_and_take(
+        p_key text, p_limit bigint, p_cutoff_ms bigint, p_now_ms bigint, p_count bigint,
+        p_back_s bigint, p_back bigint,
+        OUT granted bigint, OUT oldest_s bigint, OUT used bigint)
+      LANGUAGE plpgsql AS $$
+      DECLARE
+        now_s bigint := floor(p_now_ms / 1000.0);
+        old_s bigint[];
+        old_c bigint[];
+        new_s bigint[] := '{}';
+        new_c bigint[] := '{}';
+        c bigint;
+        at int := 0;
+        total bigint := 0;
+      BEGIN
+        SELECT seconds, counts INTO old_s, old_c FROM rate_limit_budgets
+          WHERE key = p_key FOR UPDATE;
+        IF NOT FOUND THEN
+          INSERT INTO rate_limit_budgets (key, seconds, counts, last_at_ms)
+            VALUES (p_key, '{}', '{}', p_now_ms) ON CONFLICT (key) DO NOTHING;
+          SELECT seconds, counts INTO old_s, old_c FROM rate_limit_budgets
+            WHERE key = p_key FOR UPDATE;
+        END IF;
+        FOR i IN 1..coalesce(array_length(old_s, 1), 0) LOOP
+          c := old_c[i];
+          IF old_s[i] = p_back_s THEN c := greatest(0, c - p_back); END IF;
+          IF old_s[i] * 1000 > p_cutoff_ms AND c > 0 THEN
+            new_s := new_s || old_s[i];
+            new_c := new_c || c;
+            total := total + c;
+            IF old_s[i] = now_s THEN at := coalesce(array_length(new_s, 1), 0); END IF;
+          END IF;
+        END LOOP;
+        granted := greatest(0, least(p_count, p_limit - total));
+        IF granted > 0 THEN
+          IF at > 0 THEN new_c[at] := new_c[at] + granted;
+          ELSE new_s := new_s || now_s; new_c := new_c || granted;
+          END IF;
+        END IF;
+        used := total + granted;
+        SELECT min(x) INTO oldest_s FROM unnest(new_s) AS x;
+        UPDATE rate_limit_budgets SET seconds = new_s, counts = new_c, last_at_ms = p_now_ms
+          WHERE key = p_key;
+      END $$`.execute(db);
+    await sql`CREATE OR REPLACE FUNCTION rate_limit_take(
+        p_key text, p_limit bigint, p_cutoff_ms bigint, p_now_ms bigint, p_count bigint,
+        OUT granted bigint, OUT oldest_s bigint, OUT used bigint)
+      LANGUAGE sql AS $$
+        SELECT * FROM rate_limit_give_back_and_take(p_key, p_limit, p_cutoff_ms, p_now_ms,
+          p_count, NULL, 0)
+      $$`.execute(db);
+  },
+};
+
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -1126,6 +1190,7 @@ export const migrations: Record<string, Migration> = {
   '0020_delivery_order_emails': deliveryOrderEmails,
   '0021_rendered_versions': renderedVersions,
   '0022_rate_limit_arrays': rateLimitArrays,
+  '0023_rate_limit_give_back': rateLimitGiveBack,
 };
 
 export const migrationProvider: MigrationProvider = {

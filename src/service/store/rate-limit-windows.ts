@@ -24,7 +24,8 @@ export class RateLimitWindows {
 
   /**
    * Records up to `count` hits on `key` at `nowMs`, as many as keep the hits within `windowMs`
-   * at `limit` or fewer.
+   * at `limit` or fewer, after removing `giveBack.count` hits that an earlier take counted at
+   * `giveBack.atMs` and that were not used.
    */
   async take(
     key: string,
@@ -32,10 +33,13 @@ export class RateLimitWindows {
     windowMs: number,
     nowMs: number,
     count = 1,
+    giveBack?: { atMs: number; count: number },
   ): Promise<WindowTake> {
+    const backSecond = giveBack ? Math.floor(giveBack.atMs / 1000) : null;
     const { rows } = await sql<{ granted: string; oldest_s: string | null; used: string }>`
-      SELECT granted, oldest_s, used FROM rate_limit_take(${key}, ${limit}::bigint,
-        ${nowMs - windowMs}::bigint, ${nowMs}::bigint, ${count}::bigint)`.execute(this.db);
+      SELECT granted, oldest_s, used FROM rate_limit_give_back_and_take(${key}, ${limit}::bigint,
+        ${nowMs - windowMs}::bigint, ${nowMs}::bigint, ${count}::bigint,
+        ${backSecond}::bigint, ${giveBack?.count ?? 0}::bigint)`.execute(this.db);
     const row = rows[0]!;
     return {
       granted: Number(row.granted),

@@ -444,8 +444,8 @@ export interface WorkLeasesTable {
 
 /**
  * One budget's allowed hits in the current window, on PostgreSQL only (see
- * rate-limit-windows.ts; written by the `rate_limit_take` function of migration 0022). The
- * `rate_limit_windows` table it replaced is no longer read.
+ * rate-limit-windows.ts; written by the `rate_limit_give_back_and_take` function of migration
+ * 0023). The `rate_limit_windows` table it replaced is no longer read.
  */
 export interface RateLimitBudgetsTable {
   /** `<budget>:<account id>` */

@@ -163,10 +163,23 @@ describe.skipIf(testStoreKind() !== 'postgres')('the PostgreSQL store', () => {
       );
       expect(takes.reduce((sum, r) => sum + r.granted, 0)).toBe(7);
       expect(Math.max(...takes.map((r) => r.used))).toBe(7);
+      // Hits taken ahead and not used are given back to the second they were counted in, before
+      // the take: here four of seven come back, so four new ones fit.
+      const back = t + 300_000;
+      expect((await one.take('requests:z', 7, 60_000, back, 7)).used).toBe(7);
+      expect(
+        await two.take('requests:z', 7, 60_000, back + 1_200, 5, { atMs: back + 400, count: 4 }),
+      ).toEqual({ granted: 4, oldestMs: back, used: 7 });
+      // An instance of the previous version still takes through rate_limit_take (0022), which
+      // is now the same function with nothing to give back.
+      const { rows } = await sql<{ granted: number; used: number }>`
+        SELECT granted, used FROM rate_limit_take('requests:z', 8, ${back - 60_000 + 1_300}::bigint,
+          ${back + 1_300}::bigint, 3)`.execute(a!.db);
+      expect(rows[0]).toEqual({ granted: 1, used: 8 });
       // Budgets untouched since a given time are dropped.
-      await one.prune(later);
+      await one.prune(back);
       const left = await a!.db.selectFrom('rate_limit_budgets').select('key').execute();
-      expect(left.map((r) => r.key)).toEqual(['requests:y']);
+      expect(left.map((r) => r.key)).toEqual(['requests:z']);
     } finally {
       await a!.close();
       await b!.close();
