@@ -120,8 +120,13 @@ const ROOM_KNOWN_MS = 1_000;
 
 /** Hits taken ahead are at most this share of the room a window has left... */
 const AHEAD_SHARE_OF_ROOM = 0.1;
-/** ...and none while it has fewer places left than this (then each take is counted exactly). */
+/** ...and none while it has fewer places left than this (then each take is counted exactly)... */
 const AHEAD_MIN_ROOM = 1_000;
+/**
+ * ...or when the room was last seen longer ago than this: two seconds, so that a budget asked
+ * ahead once a second stays known (the database grants only what fits whatever is asked).
+ */
+const AHEAD_ROOM_KNOWN_MS = 2_000;
 
 type TakeResult = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
@@ -259,7 +264,7 @@ export class SharedWindowLimiter {
 
   /** Hits to ask for beyond `asked`: the rest of this second at this instance's pace. */
   private askAhead(state: SharedKey, now: number, asked: number): number {
-    if (now - state.roomAtMs >= ROOM_KNOWN_MS || state.roomLeft < AHEAD_MIN_ROOM) return 0;
+    if (now - state.roomAtMs >= AHEAD_ROOM_KNOWN_MS || state.roomLeft < AHEAD_MIN_ROOM) return 0;
     this.rollSeen(state, now);
     const rest = (BUCKET_MS - (now % BUCKET_MS)) / BUCKET_MS;
     const expected = Math.ceil(state.seenBefore * rest);

@@ -180,8 +180,13 @@ describe('SharedWindowLimiter', () => {
     // Eleven fewer came than were asked for: the next second's statement gives them back, so
     // the database holds what was granted, counted in the second each was used.
     clock.advanceTo(START + 2000);
-    expect(await limiter.take('account')).toEqual({ allowed: true });
-    expect(budget.statements.at(-1)).toMatchObject({ atMs: START + 2000, giveBack: 11 });
+    expect(await takeSteadily(limiter, clock, 50, 20)).toBe(50);
+    // ...and asks for the new second at the pace of the last one (40); when 50 come, once more
+    // for the rest of the second at that pace (0.18 s left: 8).
+    expect(budget.statements.slice(51)).toEqual([
+      { atMs: START + 2000, count: 41, giveBack: 11 },
+      { atMs: START + 2820, count: 9, giveBack: undefined },
+    ]);
     expect(budget.perSecond.get(START)).toBe(50);
     expect(budget.perSecond.get(START + 1000)).toBe(40);
   });
