@@ -60,7 +60,7 @@ test.describe('accessibility', () => {
     test(`every view in the ${colorScheme} theme has no serious or critical violation`, async ({
       page,
     }) => {
-      test.setTimeout(180_000);
+      test.setTimeout(360_000);
       await page.emulateMedia({ colorScheme });
       await page.goto(app.url);
       await syncUntil(page, async () => (await page.getByTestId('worklist-row').count()) > 0);

@@ -29,9 +29,10 @@ test.describe('browser mode', () => {
       }
       // The launch token leaves the address bar once the page has it.
       expect(page.url()).not.toContain('token=');
-      // The embedded service starts with the app, so the first sync soon succeeds.
+      // The embedded service starts with the app, so the first sync soon succeeds; it says
+      // "loading" while the demo world's lookups are under way, a minute at most (first-sync.ts).
       await expect(page.getByRole('status').first()).toContainText('Up to date', {
-        timeout: 30_000,
+        timeout: 120_000,
       });
 
       await nav.getByRole('link', { name: 'Settings' }).click();

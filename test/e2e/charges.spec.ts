@@ -36,7 +36,7 @@ async function disputedContainer(): Promise<{ id: string; charges: ContainerChar
 test('a container with charges shows its days and a day to dispute, and exports them as CSV', async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await page.goto(`${fresh.app.url}#/containers`);
   let found: Awaited<ReturnType<typeof disputedContainer>> = null;
   await syncUntil(
@@ -91,7 +91,7 @@ const settledBefore = (generatedAt: string) =>
 test("a container's statement and its customer's pass-through, both exported as CSV, tell the same days", async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.setTimeout(360_000);
   await page.goto(`${fresh.app.url}#/containers`);
   // A customer's container with charged days already settled (before the last two days).
   let found: {

@@ -131,7 +131,7 @@ async function embeddedService(dataDir: string): Promise<{ baseUrl: string; apiK
         }
         return false;
       },
-      { timeout: 60_000, intervals: [1_000] },
+      { timeout: 120_000, intervals: [1_000] },
     )
     .toBe(true);
   return found!;
@@ -190,7 +190,7 @@ test.describe('custom fields on the board', () => {
   test('define "Haulier", set it from the detail view, see, filter and export it', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const service = await embeddedService(fresh.dataDir);
     const definition = await send(service, '/custom_field_definitions', {
       data: {
@@ -220,7 +220,7 @@ test.describe('custom fields on the board', () => {
           if (await sync.isEnabled()) await sync.click();
           return boardCount(page);
         },
-        { timeout: 90_000, intervals: [2_000] },
+        { timeout: 180_000, intervals: [2_000] },
       )
       .toBeGreaterThan(1);
 
@@ -265,7 +265,7 @@ test.describe('custom fields on the board', () => {
           await filter.selectOption('acme');
           return boardCount(page);
         },
-        { timeout: 60_000, intervals: [2_000] },
+        { timeout: 120_000, intervals: [2_000] },
       )
       .toBe(1);
     await expect(page.getByTestId('board-count')).toHaveText('1 container');
@@ -290,7 +290,7 @@ test.describe('custom fields on the board', () => {
   test('a PO number set on the Track form shows on the board with the shipment', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     const service = await embeddedService(fresh.dataDir);
     for (const entityType of ['TrackingRequest', 'Shipment']) {
       await send(service, '/custom_field_definitions', {
@@ -333,7 +333,7 @@ test.describe('custom fields on the board', () => {
           const a = body.data[0]?.attributes;
           return a ? `${a.status}${a.failed_reason ? ` (${a.failed_reason})` : ''}` : 'none';
         },
-        { timeout: 60_000, intervals: [1_000] },
+        { timeout: 120_000, intervals: [1_000] },
       )
       .toBe('created');
 
@@ -359,7 +359,7 @@ test.describe('custom fields on the board', () => {
           if (await sync.isEnabled()) await sync.click();
           return boardCount(page);
         },
-        { timeout: 90_000, intervals: [2_000] },
+        { timeout: 180_000, intervals: [2_000] },
       )
       .toBe(1);
     const row = page.locator('[role=rowgroup].board__body [role=row]').first();

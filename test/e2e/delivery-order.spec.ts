@@ -17,7 +17,7 @@ test.describe('delivery order', () => {
   test('assign a trucker, make the delivery order, its PDF states the box and the trucker', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     await page.goto(`${fresh.app.url}#/containers`);
     await expect
       .poll(
@@ -26,7 +26,7 @@ test.describe('delivery order', () => {
           if (await sync.isEnabled()) await sync.click();
           return boardCount(page);
         },
-        { timeout: 90_000, intervals: [2_000] },
+        { timeout: 180_000, intervals: [2_000] },
       )
       .toBeGreaterThan(0);
     const firstRow = page.locator('[role=rowgroup].board__body [role=row]').first();
@@ -47,7 +47,7 @@ test.describe('delivery order', () => {
     await expect(make).toBeEnabled();
     await make.click();
     const outcome = panel.getByTestId('delivery-order-outcome');
-    await expect(outcome).toContainText('kept with the shipment', { timeout: 30_000 });
+    await expect(outcome).toContainText('kept with the shipment', { timeout: 60_000 });
     await expect(outcome).toContainText('No outgoing mail server');
     const downloading = page.waitForEvent('download');
     await outcome.getByRole('link', { name: /^Download delivery-order-/ }).click();

@@ -28,7 +28,7 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     await page.goto(`${fresh.app.url}#/containers`);
     await syncUntil(page, async () => (await boardCount(page)) > 1); // sorting needs two rows
     // The first sync lands page by page: count the board once it has finished.
-    await expect(page.locator('.sync-status--idle')).toBeVisible({ timeout: 60_000 });
+    await expect(page.locator('.sync-status--idle')).toBeVisible({ timeout: 120_000 });
     const grid = page.getByRole('grid', { name: 'Containers' });
     await expect(grid.getByRole('row').nth(1)).not.toHaveAttribute('aria-busy', 'true');
     await page.screenshot({ path: test.info().outputPath('board.png') });
@@ -149,7 +149,7 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     // The past path is drawn from AIS positions the service has recorded since it started; the
     // map refreshes as syncs bring newer data.
     await expect
-      .poll(() => map.getByTestId('map-past-path').count(), { timeout: 60_000 })
+      .poll(() => map.getByTestId('map-past-path').count(), { timeout: 120_000 })
       .toBeGreaterThan(0);
     await expect(map.getByTestId('map-vessel')).toHaveCount(1);
     await expect(map.getByTestId('map-vessel')).toHaveAttribute('aria-label', /heading \d+°/);

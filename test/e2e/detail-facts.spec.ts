@@ -25,7 +25,7 @@ test.describe('the detail tells the facts', () => {
   let rows: BoardRow[] = [];
 
   test.beforeAll(async ({ browser }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     dataDir = mkdtempSync(join(tmpdir(), 'quayside-facts-'));
     app = await startBrowserMode(dataDir);
     const page = await browser.newPage();

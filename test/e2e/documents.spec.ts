@@ -38,7 +38,7 @@ test.describe('documents in the desktop app', () => {
   test('an arrival notice dropped on Track is read, tracked in one click and listed on its shipment', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     const shipment = await untrackedShipment(fresh.app);
     const [container] = shipment.containers as [string];
     await page.goto(`${fresh.app.url}#/containers`);
@@ -56,7 +56,7 @@ test.describe('documents in the desktop app', () => {
     await expect(refused.getByRole('alert')).toHaveText(/not a PDF, PNG or JPEG/);
 
     const upload = page.getByTestId('document-upload').filter({ hasText: 'arrival-notice.pdf' });
-    await expect(upload.getByRole('status')).toHaveText('Arrival notice', { timeout: 60_000 });
+    await expect(upload.getByRole('status')).toHaveText('Arrival notice', { timeout: 120_000 });
     const row = upload.getByTestId('extracted-number').filter({ hasText: container });
     await expect(row).toContainText('Container');
     await expect(row.getByRole('cell').nth(3)).toHaveText('2'); // the page it is printed on
@@ -90,7 +90,7 @@ test.describe('documents in the desktop app', () => {
           shipmentId = rows.find((r) => r.billOfLading === shipment.billOfLading)?.id;
           return Boolean(shipmentId);
         },
-        { timeout: 60_000, intervals: [1500] },
+        { timeout: 120_000, intervals: [1500] },
       )
       .toBe(true);
     await page.goto(`${new URL(fresh.app.url).origin}/#/shipments/${shipmentId!}`);
@@ -115,13 +115,13 @@ test.describe('documents in the desktop app', () => {
       { name: 'notice-again.pdf', bytes: await arrivalNoticeFor(shipment) },
     ]);
     const again = page.getByTestId('document-upload').filter({ hasText: 'notice-again.pdf' });
-    await expect(again.getByRole('status')).toHaveText('Arrival notice', { timeout: 60_000 });
+    await expect(again.getByRole('status')).toHaveText('Arrival notice', { timeout: 120_000 });
     await expect(again.getByTestId('stated-dates')).toHaveText(
       'The arrival notice says: last free day Mon 9 Feb',
     );
     const tracked = again.getByTestId('extracted-number').filter({ hasText: container });
     await expect(tracked.getByTestId('already-tracked')).toContainText(`open ${container}`, {
-      timeout: 30_000,
+      timeout: 60_000,
     });
     await expect(tracked.getByTestId('live-dates')).toContainText('Live:');
     await expect(again.getByRole('checkbox', { name: `Track ${container}` })).not.toBeChecked();

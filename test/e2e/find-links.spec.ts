@@ -36,7 +36,7 @@ test('opens a shipment by B/L, a container typed with spaces, and a customer ref
         }
         return false;
       },
-      { timeout: 90_000, intervals: [1000] },
+      { timeout: 180_000, intervals: [1000] },
     )
     .toBe(true);
   const shipment = detail!.shipment;

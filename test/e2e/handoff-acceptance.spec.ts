@@ -68,7 +68,7 @@ test.describe('the hand-off against a service with its own feeds', () => {
   test('bulk-assign a trucker, make the delivery order, the terminal moves the LFD: one alert', async ({
     page,
   }) => {
-    test.setTimeout(300_000);
+    test.setTimeout(600_000);
     const today = DateTime.now().setZone(ZONE);
     const said = today.plus({ days: 3 });
     const moved = today.plus({ days: 2 });
@@ -134,7 +134,7 @@ test.describe('the hand-off against a service with its own feeds', () => {
     await expect(panel.getByTestId('detail-trucker')).toContainText('Harbor Dray (HBDR)');
     await panel.getByRole('button', { name: 'Make delivery order' }).click();
     const outcome = panel.getByTestId('delivery-order-outcome');
-    await expect(outcome).toContainText('kept with the shipment', { timeout: 30_000 });
+    await expect(outcome).toContainText('kept with the shipment', { timeout: 60_000 });
     const downloading = page.waitForEvent('download');
     await outcome.getByRole('link', { name: /^Download delivery-order-/ }).click();
     const download = await downloading;
@@ -175,7 +175,7 @@ test.describe('the hand-off against a service with its own feeds', () => {
     const asked = feeds.terminalAsks();
     feeds.terminal.lastFreeDay = lfdOn(moved);
     await page.getByRole('button', { name: 'Refresh now' }).click();
-    await expect.poll(() => feeds!.terminalAsks(), { timeout: 60_000 }).toBeGreaterThan(asked);
+    await expect.poll(() => feeds!.terminalAsks(), { timeout: 120_000 }).toBeGreaterThan(asked);
     const outdated = async () =>
       (await bridge<AlertList>(app!, 'listAlerts', { limit: 500 })).alerts.filter(
         (a) => a.kind === 'delivery_order_outdated',
@@ -200,7 +200,7 @@ test.describe('the hand-off against a service with its own feeds', () => {
           async () =>
             (await bridge<{ lastSuccessAt: string | null }>(app!, 'getSyncStatus', null))
               .lastSuccessAt,
-          { timeout: 60_000 },
+          { timeout: 120_000 },
         )
         .not.toBe(before);
     }

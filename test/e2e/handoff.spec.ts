@@ -34,7 +34,7 @@ test.describe('the hand-off to a trucker', () => {
   test('assign a trucker to two boxes in bulk, one from its detail; board, filter and worklist follow', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     await page.goto(`${fresh.app.url}#/containers`);
     await expect
       .poll(
@@ -43,7 +43,7 @@ test.describe('the hand-off to a trucker', () => {
           if (await sync.isEnabled()) await sync.click();
           return boardCount(page);
         },
-        { timeout: 90_000, intervals: [2_000] },
+        { timeout: 180_000, intervals: [2_000] },
       )
       .toBeGreaterThan(3);
     // The Trucker column and filter exist before any trucker does; every box says none yet.

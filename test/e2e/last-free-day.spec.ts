@@ -72,7 +72,7 @@ test.describe('last free day', () => {
   test('counts down through the whole last free day and is overdue the next morning', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     await page.goto(`${app.url}#/containers`);
     const row = await containerWithLfd(page, app);
     // The deadline the board leads with (the earliest that counts where the box is): on its day

@@ -33,7 +33,7 @@ test.describe('live changes', () => {
     page,
     context,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     // Two simulated hours per second: LFDs get set and moved within a minute or so.
     app = await startBrowserMode(dataDir, ['--sim-speed', '7200']);
     await context.grantPermissions(['notifications']);
@@ -58,7 +58,7 @@ test.describe('live changes', () => {
       .getByRole('region', { name: 'Notifications' })
       .getByText(/^LFD changed for [A-Z]{4}\d{7}/)
       .first();
-    await expect(toast).toBeVisible({ timeout: 150_000 });
+    await expect(toast).toBeVisible({ timeout: 300_000 });
     const title = (await toast.textContent())?.trim() ?? '';
     const number = /[A-Z]{4}\d{7}/.exec(title)?.[0] ?? '';
     // The newest toast about a container carries its find link, to copy and pass on (a newer
@@ -67,7 +67,7 @@ test.describe('live changes', () => {
       page
         .getByRole('region', { name: 'Notifications' })
         .getByRole('button', { name: 'Copy link' }),
-    ).toHaveAttribute('data-link', /^quayside:\/\/find\?q=[A-Z]{4}\d{7}$/, { timeout: 150_000 });
+    ).toHaveAttribute('data-link', /^quayside:\/\/find\?q=[A-Z]{4}\d{7}$/, { timeout: 300_000 });
 
     await expect
       .poll(() =>
@@ -88,7 +88,7 @@ test.describe('live changes', () => {
   test('when the service goes away, the cached board stays browsable and says offline', async ({
     page,
   }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(480_000);
     // A separate tracking service the app connects to as a remote one.
     const serviceDir = join(dataDir, 'remote-service');
     service = spawn(
@@ -98,7 +98,7 @@ test.describe('live changes', () => {
     );
     let output = '';
     service.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await expect.poll(() => /API key: (\S+)/.test(output), { timeout: 60_000 }).toBe(true);
+    await expect.poll(() => /API key: (\S+)/.test(output), { timeout: 120_000 }).toBe(true);
     const baseUrl = /listening on (\S+)/.exec(output)?.[1] ?? '';
     const apiKey = /API key: (\S+)/.exec(output)?.[1] ?? '';
 
@@ -127,7 +127,7 @@ test.describe('live changes', () => {
           await page.getByRole('button', { name: 'Sync now' }).click();
           return Number(/([\d,]+) containers?\b/.exec((await count.textContent()) ?? '')?.[1] ?? 0);
         },
-        { timeout: 60_000, intervals: [2_000] },
+        { timeout: 120_000, intervals: [2_000] },
       )
       .toBeGreaterThan(0);
     // A sync still in flight may add the service's newest boxes after this reading.
@@ -136,7 +136,7 @@ test.describe('live changes', () => {
     service.kill('SIGKILL');
     await page.getByRole('button', { name: 'Sync now' }).click();
     const offline = page.getByRole('status').filter({ hasText: 'Offline' }).first();
-    await expect(offline).toBeVisible({ timeout: 60_000 });
+    await expect(offline).toBeVisible({ timeout: 120_000 });
     // Still browsable from the cache: no row lost, none changes while offline, and a
     // container's detail opens.
     const cached = await steadyBoardCount(page);

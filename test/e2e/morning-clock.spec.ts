@@ -21,7 +21,7 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
   });
 
   test('a saved view survives a restart of the app', async ({ page }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     app = await startBrowserMode(dataDir);
     await page.goto(`${app.url}#/containers`);
     await page.getByRole('combobox', { name: 'Readiness' }).selectOption('no');
@@ -49,7 +49,7 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
     page,
     context,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     await context.grantPermissions(['notifications']);
     // Record the desktop notifications the page raises (the OS notification centre is the edge).
     await page.addInitScript(() => {
@@ -87,7 +87,7 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
           { kinds: ['daily_digest'] },
         )
       ).alerts.filter((alert) => Date.parse(alert.createdAt) >= at.toMillis());
-    await expect.poll(async () => (await digests()).length, { timeout: 60_000 }).toBe(1);
+    await expect.poll(async () => (await digests()).length, { timeout: 120_000 }).toBe(1);
     const [digest] = await digests();
     expect(digest?.body).toMatch(
       /^[\d,]+ to move today, [\d,]+ LFD tomorrow, \$[\d,]+ accruing\.$/,
@@ -121,7 +121,7 @@ test.describe('saved views, the daily digest and the per diem clock', () => {
   test('after pickup the board counts down to the empty return and reminds once', async ({
     page,
   }) => {
-    test.setTimeout(360_000);
+    test.setTimeout(720_000);
     // The demo world's boxes are discharged in Los Angeles. Its clock (the edge a test sets)
     // starts at the next 19:00 there, as a world saved then resumes, so local midnight is a few
     // simulated hours away at launch and the reminder's wait does not hang on the hour CI runs.

@@ -47,16 +47,16 @@ test.describe('route map', () => {
   test('a trans-Pacific container is one continuous line across the antimeridian; the wheel scrolls the page', async ({
     page,
   }) => {
-    test.setTimeout(150_000);
+    test.setTimeout(300_000);
     app = await startBrowserMode(dataDir);
     await page.goto(app.url);
     await expect(page.getByRole('status').first()).toContainText('Up to date', {
-      timeout: 60_000,
+      timeout: 120_000,
     });
     let id: string | null = null;
     await expect
       .poll(async () => (id = await transPacificContainer(app!)), {
-        timeout: 60_000,
+        timeout: 120_000,
         intervals: [3_000],
       })
       .not.toBeNull();

@@ -32,7 +32,7 @@ test.describe('rail leg and ramp on the route', () => {
   test('a box on rail and one at a ramp show the rail leg and end at the ramp', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     await page.goto(ctx.app.url);
     const boxes = await railBoxes(page);
 
@@ -42,7 +42,7 @@ test.describe('rail leg and ramp on the route', () => {
         await expect(page.getByRole('heading', { name: row.number })).toBeVisible();
         const map = page.getByRole('region', { name: 'Route map' });
         const rail = map.getByTestId('map-rail-leg');
-        await expect(rail).toHaveCount(1, { timeout: 30_000 });
+        await expect(rail).toHaveCount(1, { timeout: 60_000 });
         // On rail the leg is under way; at the ramp it is behind the box.
         await expect(rail).toHaveAttribute(
           'data-status',

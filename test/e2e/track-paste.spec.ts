@@ -15,7 +15,7 @@ test.describe('pasting a list of numbers on Track', () => {
   test('a list of 20 with one typo tracks 19 and keeps the typo to fix; a B/L is recognised', async ({
     page,
   }) => {
-    test.setTimeout(180_000);
+    test.setTimeout(360_000);
     await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
     await syncUntil(page, async () => /^[1-9]/.test((await count.textContent()) ?? ''));
@@ -35,7 +35,7 @@ test.describe('pasting a list of numbers on Track', () => {
     await page.getByRole('button', { name: 'Track 19 numbers' }).click();
 
     const submitted = page.getByTestId('submitted-request');
-    await expect(submitted).toHaveCount(20, { timeout: 60_000 });
+    await expect(submitted).toHaveCount(20, { timeout: 120_000 });
     await expect(submitted.filter({ hasText: 'Not sent' })).toHaveCount(0);
     await expect(submitted.filter({ hasText: typo })).toContainText(
       'Set aside: Check digit does not match',
@@ -51,7 +51,7 @@ test.describe('pasting a list of numbers on Track', () => {
     await page.getByLabel('Shipping line (SCAC)').fill('');
     await expect(help).toContainText('MEDUQS4410 is not a container number');
     await page.getByRole('button', { name: 'Track', exact: true }).click();
-    await expect(submitted).toHaveCount(21, { timeout: 60_000 });
+    await expect(submitted).toHaveCount(21, { timeout: 120_000 });
     const bill = submitted.filter({ hasText: 'MEDUQS4410' });
     await expect(bill).not.toContainText('Not sent');
     await expect(bill).not.toContainText('Set aside');
@@ -59,6 +59,6 @@ test.describe('pasting a list of numbers on Track', () => {
 
     // The requests are the service's own: the Requests view lists them.
     await page.getByRole('link', { name: 'Requests' }).click();
-    await expect(page.getByText(valid[18]!)).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText(valid[18]!)).toBeVisible({ timeout: 60_000 });
   });
 });

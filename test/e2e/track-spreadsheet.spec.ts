@@ -11,7 +11,7 @@ test.describe('tracking the numbers of a spreadsheet', () => {
   test('a CSV is previewed with its bad row marked, and its good numbers are tracked', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     // Two container numbers of the simulated world, from the board, with the first one's line.
     await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
@@ -64,7 +64,7 @@ test.describe('tracking the numbers of a spreadsheet', () => {
       page.getByText(
         /^(2 numbers sent|1 number sent, 1 number already tracked|2 numbers already tracked): see Submitted\.$/,
       ),
-    ).toBeVisible({ timeout: 30_000 });
+    ).toBeVisible({ timeout: 60_000 });
     const submitted = page.getByTestId('submitted-request');
     await expect(submitted).toHaveCount(2);
     for (const number of [first, second]) {
@@ -72,7 +72,7 @@ test.describe('tracking the numbers of a spreadsheet', () => {
       await expect(entry).toHaveCount(1);
       await expect(entry).not.toContainText('Not sent');
       await expect(entry.getByRole('link', { name: `open ${number}` })).toBeVisible({
-        timeout: 30_000,
+        timeout: 60_000,
       });
     }
     await expect(submitted.filter({ hasText: typo })).toHaveCount(0);

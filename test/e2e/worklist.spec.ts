@@ -9,7 +9,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
   test('opens on the worklist: sections by urgency with their places, each row with its reason and next action', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto(fresh.app.url);
     await expect(page.getByRole('heading', { name: 'Worklist', level: 1 })).toBeVisible();
     await syncUntil(page, async () => (await worklistRows(page).count()) > 0);
@@ -76,7 +76,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
   test('"Show completed" is off by default: the board lists no empty-returned box until it is on', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto(`${fresh.app.url}#/containers`);
     const toggle = page.getByRole('checkbox', { name: 'Show completed' });
     await expect(toggle).not.toBeChecked();
@@ -90,7 +90,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
     // The status facet counts every cached box: the world always has some returned empty.
     await expect
       .poll(async () => (await status.locator('option').allTextContents()).join('|'), {
-        timeout: 60_000,
+        timeout: 120_000,
       })
       .toContain('Empty returned');
     await status.selectOption('empty_returned');
@@ -103,7 +103,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
   test('the board fits 1280, 1440 and 2200 px windows; ? shows the keys, / filters', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
     const shown = async () =>
@@ -172,7 +172,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
   test('at 1280 px the Trucker column is reached by scrolling the board sideways', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
@@ -210,7 +210,7 @@ test.describe('the dispatcher morning on the embedded default', () => {
   test('the Track form maps line names, refuses over-long input and links a duplicate to its container', async ({
     page,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(240_000);
     await page.goto(`${fresh.app.url}#/containers`);
     const count = page.getByTestId('board-count');
     await syncUntil(page, async () => /^[1-9]/.test((await count.textContent()) ?? ''));

@@ -95,7 +95,7 @@ export async function steadyBoardCount(page: Page): Promise<number> {
         last = now;
         return steady;
       },
-      { intervals: [1_000], timeout: 30_000 },
+      { intervals: [1_000], timeout: 60_000 },
     )
     .toBe(true);
   return last;
@@ -127,7 +127,7 @@ export async function untrackedShipment(app: LaunchedApp): Promise<WorldShipment
         }).catch(() => null);
         return requests !== null;
       },
-      { timeout: 60_000 },
+      { timeout: 120_000 },
     )
     .toBe(true);
   const tracked = new Set(requests!.rows.map((row) => row.number));

@@ -33,7 +33,7 @@ export function startBrowserMode(
   );
   let output = '';
   return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no url within 60 s:\n${output}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`no url within 120 s:\n${output}`)), 120_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Quayside is running at (\S+)/.exec(output);
