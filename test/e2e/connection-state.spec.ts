@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
-import { boardCount, steadyBoardCount } from '../support/e2e/app';
+import { boardCount, openFirstBoardContainer, steadyBoardCount } from '../support/e2e/app';
 
 /** The embedded service process of the app using `dataDir` (its options name the folder). */
 function servicePid(dataDir: string): number | null {
@@ -120,11 +120,7 @@ test.describe('connection state', () => {
 
     // The cached board still answers: no row is lost, and a container's detail opens.
     expect(await steadyBoardCount(page)).toBeGreaterThanOrEqual(rows);
-    const grid = page.getByRole('grid', { name: 'Containers' });
-    const row = grid.getByRole('row').nth(1);
-    const number = ((await row.getByRole('gridcell').first().textContent()) ?? '').trim();
-    await row.click();
-    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    await openFirstBoardContainer(page);
     await page.screenshot({ path: test.info().outputPath('hung.png') });
 
     process.kill(pid, 'SIGCONT');

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { boardCount, freshAppPerTest } from '../support/e2e/app';
+import { boardCount, freshAppPerTest, openFirstBoardContainer } from '../support/e2e/app';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -226,11 +226,8 @@ test.describe('custom fields on the board', () => {
 
     // Set the haulier on the first container from its detail view.
     const board = page.getByRole('grid', { name: 'Containers' });
-    const firstRow = page.locator('[role=rowgroup].board__body [role=row]').first();
-    const number = ((await firstRow.locator('[data-col="number"]').textContent()) ?? '').trim();
+    const number = await openFirstBoardContainer(page);
     expect(number).toMatch(/^[A-Z]{4}\d{7}$/);
-    await firstRow.click();
-    await expect(page.getByRole('heading', { name: number })).toBeVisible();
     const haulier = page.getByLabel('Haulier', { exact: true });
     await expect(haulier).toBeEnabled();
     await haulier.selectOption('acme');

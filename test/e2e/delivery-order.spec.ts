@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { extractText, getDocumentProxy } from 'unpdf';
 import type { ContainerDetail } from '../../src/shared/desktop';
-import { boardCount, bridge, freshAppPerTest } from '../support/e2e/app';
+import { boardCount, bridge, freshAppPerTest, openFirstBoardContainer } from '../support/e2e/app';
 
 test.describe('delivery order', () => {
   const fresh = freshAppPerTest('quayside-order-');
@@ -29,10 +29,7 @@ test.describe('delivery order', () => {
         { timeout: 180_000, intervals: [2_000] },
       )
       .toBeGreaterThan(0);
-    const firstRow = page.locator('[role=rowgroup].board__body [role=row]').first();
-    const number = ((await firstRow.locator('[data-col="number"]').textContent()) ?? '').trim();
-    await firstRow.locator('[data-col="number"]').click();
-    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    const number = await openFirstBoardContainer(page);
 
     const panel = page.getByRole('region', { name: 'Trucker' });
     const make = panel.getByRole('button', { name: 'Make delivery order' });

@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { boardCount, freshAppPerTest, syncUntil, untrackedShipment } from '../support/e2e/app';
+import {
+  boardCount,
+  freshAppPerTest,
+  openFirstBoardContainer,
+  syncUntil,
+  untrackedShipment,
+} from '../support/e2e/app';
 
 const columnValues = async (page: Page, header: string) => {
   const headers = await page.getByRole('columnheader').allTextContents();
@@ -104,10 +110,7 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     await page.goto(`${fresh.app.url}#/containers`);
     await page.getByRole('button', { name: /^At sea/ }).click();
     await syncUntil(page, async () => (await boardCount(page)) > 0);
-    const row = page.getByRole('grid', { name: 'Containers' }).getByRole('row').nth(1);
-    const number = (await row.getByRole('gridcell').first().textContent()) ?? '';
-    await row.click();
-    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    await openFirstBoardContainer(page);
     // A box at sea was loaded and sailed at the port of loading: the line's events say when.
     const dates = page.getByRole('region', { name: 'Key dates' });
     for (const label of ['Loaded at POL', 'Departed POL']) {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
-import { boardCount, steadyBoardCount } from '../support/e2e/app';
+import { boardCount, openFirstBoardContainer, steadyBoardCount } from '../support/e2e/app';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
 
@@ -144,11 +144,7 @@ test.describe('live changes', () => {
     await page.getByRole('button', { name: 'Sync now' }).click();
     await expect(offline).toBeVisible();
     expect(await boardCount(page)).toBe(cached);
-    const grid = page.getByRole('grid', { name: 'Containers' });
-    const row = grid.getByRole('row').nth(1);
-    const number = ((await row.getByRole('gridcell').first().textContent()) ?? '').trim();
-    await row.click();
-    await expect(page.getByRole('heading', { name: number })).toBeVisible();
+    await openFirstBoardContainer(page);
     await page.screenshot({ path: test.info().outputPath('offline-detail.png') });
   });
 });

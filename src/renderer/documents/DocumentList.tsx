@@ -8,6 +8,7 @@ import { describeFailure } from '../hooks/use-bridge';
 import { formatDateTime } from '../lib/format';
 import { documentTypeLabel } from './ExtractionPanel';
 import { openDocument } from './open-document';
+import { TableScroll } from '../components/TableScroll';
 
 export function DocumentList({
   documents,
@@ -32,7 +33,7 @@ export function DocumentList({
           {error}
         </p>
       ) : null}
-      <div className="table-wrap">
+      <TableScroll label={label}>
         <table className="data-table" aria-label={label}>
           <thead>
             <tr>
@@ -90,7 +91,7 @@ export function DocumentList({
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
     </>
   );
 }

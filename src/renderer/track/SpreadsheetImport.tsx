@@ -19,6 +19,7 @@ import { describeFailure } from '../hooks/use-bridge';
 import { describeOutcome, type SubmittedRequest } from '../lib/track-outcome';
 import { countOf } from '../../shared/words';
 import './spreadsheet-import.css';
+import { TableScroll } from '../components/TableScroll';
 
 const TYPE_LABELS: Record<(typeof REQUEST_TYPES)[number], string> = {
   container: 'Container',
@@ -178,7 +179,7 @@ export function SpreadsheetImport({
               ))}
             </ul>
           ) : null}
-          <div className="table-wrap sheet-import__table">
+          <TableScroll label="Spreadsheet rows" className="sheet-import__table">
             <table className="data-table" aria-label="Spreadsheet rows">
               <thead>
                 <tr>
@@ -215,7 +216,7 @@ export function SpreadsheetImport({
                 })}
               </tbody>
             </table>
-          </div>
+          </TableScroll>
           <div className="settings__actions">
             <button
               type="button"

@@ -5,6 +5,7 @@ import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { formatShortDateTime, humanize } from '../lib/format';
 import { formatCount } from '../../shared/words';
+import { TableScroll } from '../components/TableScroll';
 
 const PAGE = 200;
 
@@ -31,7 +32,7 @@ export function RequestsView() {
           </p>
         </div>
       ) : list.value ? (
-        <div className="table-wrap">
+        <TableScroll label="Tracking requests">
           <table className="data-table" aria-label="Tracking requests">
             <thead>
               <tr>
@@ -60,7 +61,7 @@ export function RequestsView() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : list.loading ? (
         <p aria-busy="true">Loading tracking requests…</p>
       ) : null}

@@ -7,6 +7,7 @@ import { useNow } from '../hooks/use-now';
 import { formatDateTime, statusLabel } from '../lib/format';
 import { CustomerChargesPanel } from '../charges/CustomerChargesPanel';
 import { CustomFieldsPanel } from '../custom-fields/CustomFieldsPanel';
+import { TableScroll } from '../components/TableScroll';
 
 export function ShipmentDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();
@@ -59,7 +60,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
         <dd>{formatDateTime(s.pod_ata_at ?? s.pod_eta_at, s.pod_timezone)}</dd>
       </dl>
       <h3>Containers</h3>
-      <div className="table-wrap">
+      <TableScroll label="Containers of this shipment">
         <table className="data-table" aria-label="Containers of this shipment">
           <thead>
             <tr>
@@ -86,7 +87,7 @@ export function ShipmentDetailView({ id }: { id: string }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableScroll>
       {s.customer_name ? <CustomerChargesPanel customer={s.customer_name} /> : null}
       <CustomFieldsPanel entityType="shipment" id={id} />
       <ShipmentDocuments shipmentId={id} />

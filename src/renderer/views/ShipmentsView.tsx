@@ -5,6 +5,7 @@ import { useAsync } from '../hooks/use-async';
 import { useDataVersion } from '../hooks/data-version';
 import { formatDate } from '../lib/format';
 import { navigate } from '../lib/navigation';
+import { TableScroll } from '../components/TableScroll';
 
 const PAGE = 200;
 
@@ -45,7 +46,7 @@ export function ShipmentsView() {
           <h2>{search ? 'No shipments match' : 'No shipments yet'}</h2>
         </div>
       ) : list.value ? (
-        <div className="table-wrap">
+        <TableScroll label="Shipments">
           <table className="data-table" aria-label="Shipments">
             <thead>
               <tr>
@@ -90,7 +91,7 @@ export function ShipmentsView() {
               ))}
             </tbody>
           </table>
-        </div>
+        </TableScroll>
       ) : (
         <p aria-busy="true">Loading shipments…</p>
       )}

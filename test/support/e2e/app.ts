@@ -62,7 +62,7 @@ export async function bridge<T>(app: LaunchedApp, method: string, argument: unkn
 export async function syncUntil(
   page: Page,
   done: () => Promise<boolean>,
-  timeoutMs = 60_000,
+  timeoutMs = 180_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await done())) {
@@ -71,6 +71,20 @@ export async function syncUntil(
     if (await button.isEnabled()) await button.click();
     await page.waitForTimeout(1500);
   }
+}
+
+/**
+ * Opens the first container on the board as a user does (a click on its row) and returns its
+ * number once its detail shows. A sync landing between reading the row and clicking it may
+ * reorder the board, so the row is found again by its number.
+ */
+export async function openFirstBoardContainer(page: Page): Promise<string> {
+  const rows = page.locator('[role=rowgroup].board__body [role=row]');
+  await expect(rows.first()).not.toHaveAttribute('aria-busy', 'true');
+  const number = ((await rows.first().locator('[data-col="number"]').textContent()) ?? '').trim();
+  await rows.filter({ hasText: number }).first().locator('[data-col="number"]').click();
+  await expect(page.getByRole('heading', { name: number })).toBeVisible();
+  return number;
 }
 
 /** How many containers the board's count line says it shows ("1,234 containers"); 0 before. */
