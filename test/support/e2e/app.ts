@@ -82,7 +82,7 @@ export async function openFirstBoardContainer(page: Page): Promise<string> {
   const rows = page.locator('[role=rowgroup].board__body [role=row]');
   await expect(rows.first()).not.toHaveAttribute('aria-busy', 'true');
   const number = ((await rows.first().locator('[data-col="number"]').textContent()) ?? '').trim();
-  await rows.filter({ hasText: number }).first().locator('[data-col="number"]').click();
+  await rows.filter({ hasText: number }).first().click();
   await expect(page.getByRole('heading', { name: number })).toBeVisible();
   return number;
 }
