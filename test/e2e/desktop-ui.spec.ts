@@ -187,14 +187,14 @@ test.describe('desktop UI against the embedded service and simulated world', () 
 
     await page.getByRole('link', { name: 'Containers' }).click();
     await page.getByRole('searchbox', { name: 'Filter containers' }).fill(target.number);
-    await syncUntil(page, async () => (await boardCount(page)) === 1, 50_000);
+    await syncUntil(page, async () => (await boardCount(page)) === 1, 120_000);
     await expect(page.getByRole('grid', { name: 'Containers' })).toContainText(target.number);
   });
 
   test('the alerts centre lists alerts and marks them read', async ({ page }) => {
     await page.goto(`${fresh.app.url}#/alerts`);
     const alerts = page.getByTestId('alert-item');
-    await syncUntil(page, async () => (await alerts.count()) > 0, 50_000);
+    await syncUntil(page, async () => (await alerts.count()) > 0, 120_000);
     await expect(alerts.first()).toBeVisible();
     await page.screenshot({ path: test.info().outputPath('alerts.png') });
     await page.getByLabel('Unread only').check();
