@@ -11,36 +11,18 @@ import { expect, test, type Page } from '@playwright/test';
 import { DateTime } from 'luxon';
 import { hasLeftTerminal, rowHeadlineDeadline } from '../../src/shared/container';
 import type { BoardPage, BoardRow } from '../../src/shared/desktop';
+import { bridge, syncUntil } from '../support/e2e/app';
 import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
-
-async function listContainers(app: LaunchedApp): Promise<BoardRow[]> {
-  const url = new URL(app.url);
-  const response = await fetch(`${url.origin}/bridge/listContainers`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      'X-Quayside-Token': url.searchParams.get('token') ?? '',
-    },
-    body: JSON.stringify({ argument: { limit: 1000 } }),
-  });
-  const reply = (await response.json()) as { ok: boolean; result: BoardPage };
-  if (!reply.ok) throw new Error(`listContainers failed: ${JSON.stringify(reply)}`);
-  return reply.result.rows;
-}
 
 /** A container still at the terminal with a last free day, syncing until the world has one. */
 async function containerWithLfd(page: Page, app: LaunchedApp): Promise<BoardRow> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    const row = (await listContainers(app)).find(
-      (r) => rowHeadlineDeadline(r) !== null && !hasLeftTerminal(r.status),
-    );
-    if (row) return row;
-    if (Date.now() > deadline) throw new Error('no container with a last free day after syncing');
-    const button = page.getByRole('button', { name: 'Sync now' });
-    if (await button.isEnabled()) await button.click();
-    await page.waitForTimeout(1500);
-  }
+  let found: BoardRow | undefined;
+  await syncUntil(page, async () => {
+    const { rows } = await bridge<BoardPage>(app, 'listContainers', { limit: 1000 });
+    found = rows.find((r) => rowHeadlineDeadline(r) !== null && !hasLeftTerminal(r.status));
+    return found !== undefined;
+  });
+  return found!;
 }
 
 test.describe('last free day', () => {
