@@ -61,10 +61,11 @@ test('a container with charges shows its days and a day to dispute, and exports 
   // Every charged day is a row (the header row besides). The demo clock runs on (600 times real
   // time): a day may accrue between reading the statement and the view showing it, so the view
   // is held against the statement read just before and just after counting its rows.
-  const daysNow = async () => {
+  /** Charged days in the statement as it reads now, for the given charges (the demo clock runs). */
+  const daysNow = async (kinds: readonly ('demurrage' | 'detention')[] = [section.kind]) => {
     const now = (await bridge<ContainerCharges>(fresh.app, 'getContainerCharges', { id }))
       .statement;
-    return (section.kind === 'demurrage' ? now.demurrage : now.detention)?.days.length ?? 0;
+    return kinds.reduce((sum, kind) => sum + (now[kind]?.days.length ?? 0), 0);
   };
   await expect
     .poll(async () => {
@@ -79,11 +80,7 @@ test('a container with charges shows its days and a day to dispute, and exports 
   await expect(flaggedRow).toContainText(`Dispute: ${flagged.dispute!.reasons[0]}`);
   await expect(panel.getByText(section.disputes[0]!.summary)).toBeVisible();
 
-  const allDaysNow = async () => {
-    const now = (await bridge<ContainerCharges>(fresh.app, 'getContainerCharges', { id }))
-      .statement;
-    return (now.demurrage?.days.length ?? 0) + (now.detention?.days.length ?? 0);
-  };
+  const allDaysNow = () => daysNow(['demurrage', 'detention']);
   const daysBefore = await allDaysNow();
   const download = page.waitForEvent('download');
   await panel.getByRole('button', { name: 'Export CSV' }).click();
