@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SHRINK_FLOOR, fitColumnWidths } from '../../src/renderer/board/fit';
+import { SHRINK_FLOOR, TRIM_SHARE, fitColumnWidths } from '../../src/renderer/board/fit';
 
 const sum = (widths: Record<string, number>) => Object.values(widths).reduce((a, b) => a + b, 0);
 
@@ -21,9 +21,23 @@ describe('board columns fitted to content and to the window', () => {
     expect(widths.pod).toBe(260 - 78);
   });
 
+  it('trims the other columns slightly when the floor leaves the board a little too wide', () => {
+    // The floor leaves 118+96+210+224+120+110 = 878: 28 px too wide for 850.
+    const widths = fitColumnWidths(natural, 850, undefined, { status: 90 });
+    expect(sum(widths)).toBe(850);
+    expect(widths.pod).toBe(SHRINK_FLOOR);
+    // The number, readiness and holds keep their whole width; the header's label is never cut.
+    expect([widths.number, widths.ready, widths.holds]).toEqual([118, 224, 120]);
+    expect(widths.status).toBeGreaterThanOrEqual(90);
+    expect(widths.lfd).toBeGreaterThanOrEqual(Math.ceil(210 * (1 - TRIM_SHARE)));
+    expect(widths.lfd).toBeLessThan(210);
+  });
+
   it('stops at the floor and lets the board scroll when even that is too wide', () => {
     const widths = fitColumnWidths(natural, 700);
     expect(widths.pod).toBe(SHRINK_FLOOR);
     expect(sum(widths)).toBeGreaterThan(700);
+    // No trim either: it would cut text and still leave a scrollbar.
+    expect([widths.status, widths.lfd]).toEqual([96, 210]);
   });
 });

@@ -96,6 +96,8 @@ export const BoardTable = memo(function BoardTable(props: Props) {
   // Widths fitted to the content shown so far (a column only grows as more rows are seen) and
   // spread over the board's width; a width the user dragged wins over the fitted one.
   const natural = useRef<Record<string, number>>({});
+  /** Each column's header label with its chrome: the least a fitted column is given. */
+  const labels = useRef<Record<string, number>>({});
   const [boardWidth, setBoardWidth] = useState(0);
   const [fitted, setFitted] = useState<ColumnSizingState>({});
   const [measured, setMeasured] = useState(0);
@@ -112,8 +114,10 @@ export const BoardTable = memo(function BoardTable(props: Props) {
     for (const fit of fits) {
       const cell = fit.closest<HTMLElement>('[data-col]')!;
       const id = cell.dataset.col ?? '';
-      const chrome = cell.getAttribute('role') === 'columnheader' ? HEADER_CHROME : CELL_CHROME;
-      widths[id] = Math.max(widths[id] ?? 0, fit.getBoundingClientRect().width + chrome);
+      const header = cell.getAttribute('role') === 'columnheader';
+      const width = fit.getBoundingClientRect().width + (header ? HEADER_CHROME : CELL_CHROME);
+      widths[id] = Math.max(widths[id] ?? 0, width);
+      if (header) labels.current[id] = width;
     }
     const next = { ...natural.current };
     let grew = false;
@@ -195,7 +199,7 @@ export const BoardTable = memo(function BoardTable(props: Props) {
     const free = Object.fromEntries(
       Object.entries(measured).filter(([id]) => props.columnSizing[id] === undefined),
     );
-    const next = fitColumnWidths(free, boardWidth - userWidth);
+    const next = fitColumnWidths(free, boardWidth - userWidth, undefined, labels.current);
     setFitted((previous) => (JSON.stringify(previous) === JSON.stringify(next) ? previous : next));
   }, [visibleIds, boardWidth, props.columnSizing, measured]);
 
