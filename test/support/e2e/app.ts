@@ -74,17 +74,20 @@ export async function syncUntil(
 }
 
 /**
- * Opens the first container on the board as a user does (a click on its row) and returns its
- * number once its detail shows. A sync landing between reading the row and clicking it may
- * reorder the board, so the row is found again by its number.
+ * Opens the first container on the board as a user does (a click on its row) and returns the
+ * number of the container whose detail then shows. A sync landing between reading the row and
+ * clicking it may reorder the board, so the row is found again by its number; one landing during
+ * the click itself may still put another box under the pointer, and the test goes on with the
+ * box that opened, as a user would read it from the detail's heading.
  */
 export async function openFirstBoardContainer(page: Page): Promise<string> {
   const rows = page.locator('[role=rowgroup].board__body [role=row]');
   await expect(rows.first()).not.toHaveAttribute('aria-busy', 'true');
   const number = ((await rows.first().locator('[data-col="number"]').textContent()) ?? '').trim();
   await rows.filter({ hasText: number }).first().click();
-  await expect(page.getByRole('heading', { name: number })).toBeVisible();
-  return number;
+  const detail = page.getByRole('article', { name: /^Container / });
+  await expect(detail).toBeVisible();
+  return ((await detail.getByRole('heading', { level: 2 }).first().textContent()) ?? '').trim();
 }
 
 /** How many containers the board's count line says it shows ("1,234 containers"); 0 before. */
