@@ -221,7 +221,8 @@ export function ChargesSection({
   const [saved, setSaved] = useState(0);
   const charges = useAsync(
     () => quayside.getContainerCharges({ id: containerId }),
-    `charges-${containerId}-${dataVersion}-${saved}`,
+    `charges-${containerId}`,
+    `${dataVersion}-${saved}`,
   );
   const [exportState, setExportState] = useState<string | null>(null);
   const value = charges.value;

@@ -127,7 +127,8 @@ export function CustomFieldsPanel({
   const offline = useOffline();
   const fields = useAsync(
     () => quayside.listCustomFields({ entityType, id }),
-    `${entityType}-${id}-${version}`,
+    `${entityType}-${id}`,
+    version,
   );
   const [drafts, setDrafts] = useState<Record<string, string | string[]>>({});
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);

@@ -102,7 +102,8 @@ export function ExtractionPanel({ document: doc }: { document: DocumentSummary }
   const dataVersion = useDataVersion();
   const tracked = useAsync(
     () => trackedOnBoard(trackable.map((n) => n.value)),
-    `${doc.id}|${trackable.map((n) => n.value).join(',')}|${dataVersion}`,
+    `${doc.id}|${trackable.map((n) => n.value).join(',')}`,
+    dataVersion,
   );
   const [selected, setSelected] = useState<ReadonlySet<string>>(
     () => new Set(trackable.map((n) => n.value)),

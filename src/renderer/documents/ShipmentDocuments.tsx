@@ -8,7 +8,8 @@ export function ShipmentDocuments({ shipmentId }: { shipmentId: string }) {
   const dataVersion = useDataVersion();
   const documents = useAsync(
     () => quayside.listShipmentDocuments({ shipmentId }),
-    `${shipmentId}-${dataVersion}`,
+    shipmentId,
+    dataVersion,
   );
   return (
     <section aria-label="Documents of this shipment">

@@ -32,7 +32,8 @@ export function AlertsView({
         kinds: kind ? [kind] : undefined,
         limit: PAGE,
       }),
-    `${unreadOnly}|${containerId}|${kind}|${dataVersion}|${revision}`,
+    `${unreadOnly}|${containerId}|${kind}`,
+    `${dataVersion}|${revision}`,
   );
   const alerts = list.value?.alerts ?? [];
 

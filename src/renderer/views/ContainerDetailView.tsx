@@ -47,7 +47,7 @@ const SOURCE_LABELS: Record<string, string> = {
 
 export function ContainerDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();
-  const detail = useAsync(() => quayside.getContainerDetail({ id }), `${id}-${dataVersion}`);
+  const detail = useAsync(() => quayside.getContainerDetail({ id }), id, dataVersion);
 
   if (detail.error && !detail.value) {
     return (
@@ -77,7 +77,8 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
   const pickupZone = rowPlaceZone(row);
   const map = useAsync(
     () => quayside.getRouteMap({ containerId: row.id }),
-    `map-${row.id}-${dataVersion}`,
+    `map-${row.id}`,
+    dataVersion,
   );
   const itemFees = fees.filter((fee) => fee.type !== 'total');
   const references = [
@@ -424,7 +425,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
 
 /** The box's trucker: shown, and assigned for this box or every box of its shipment. */
 function TruckerPanel({ row, dataVersion }: { row: BoardRow; dataVersion: number }) {
-  const truckers = useAsync(() => quayside.listTruckers(), `truckers-${dataVersion}`);
+  const truckers = useAsync(() => quayside.listTruckers(), 'truckers', dataVersion);
   const [wholeShipment, setWholeShipment] = useState(false);
   const list = truckers.value ?? [];
   const assigned = list.find((t) => t.id === row.truckerId);

@@ -164,7 +164,7 @@ export function ContainersView() {
     {},
   );
 
-  const facets = useAsync(() => quayside.getBoardFacets(), `facets-${dataVersion}`);
+  const facets = useAsync(() => quayside.getBoardFacets(), 'facets', dataVersion);
   // Custom field columns are hidden until chosen in the Columns menu.
   const customFields = facets.value?.customFields;
   const fieldsKey = JSON.stringify(customFields ?? []);
@@ -199,12 +199,13 @@ export function ContainersView() {
   });
   const pages = useBoardPages(query, dataVersion);
   const syncStatus = useSyncStatus().value;
-  const counts = useAsync(() => quayside.getViewCounts(), `counts-${dataVersion}`);
+  const counts = useAsync(() => quayside.getViewCounts(), 'counts', dataVersion);
   const settings = useSettings();
   const queryKey = JSON.stringify({ ...query, sort: undefined });
   const viewCost = useAsync(
     () => quayside.getViewCost({ ...query, sort: undefined }),
-    `cost-${dataVersion}-${queryKey}-${JSON.stringify(settings?.costs ?? null)}-${Math.floor(now / 60_000)}`,
+    `cost-${queryKey}`,
+    `${dataVersion}-${JSON.stringify(settings?.costs ?? null)}-${Math.floor(now / 60_000)}`,
   );
 
   const update = (change: Partial<Filters>) => setFilters({ ...filters, ...change });

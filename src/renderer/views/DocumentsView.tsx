@@ -15,7 +15,7 @@ export function DocumentsView() {
   const dataVersion = useDataVersion();
   const { uploads } = useDocumentUploads();
   const finished = uploads.filter((u) => u.stage === 'done').length;
-  const list = useAsync(() => quayside.listDocuments(), `${dataVersion}-${finished}`);
+  const list = useAsync(() => quayside.listDocuments(), 'documents', `${dataVersion}-${finished}`);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const selected = list.value?.rows.find((doc) => doc.id === selectedId) ?? null;
 

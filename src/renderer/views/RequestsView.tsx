@@ -14,7 +14,8 @@ export function RequestsView() {
   const [offset, setOffset] = useState(0);
   const list = useAsync(
     () => quayside.listTrackingRequests({ offset, limit: PAGE }),
-    `${offset}|${dataVersion}`,
+    `${offset}`,
+    dataVersion,
   );
   const total = list.value?.total ?? 0;
   return (

@@ -12,7 +12,7 @@ import { TableScroll } from '../components/TableScroll';
 export function ShipmentDetailView({ id }: { id: string }) {
   const dataVersion = useDataVersion();
   const now = useNow();
-  const detail = useAsync(() => quayside.getShipmentDetail({ id }), `${id}-${dataVersion}`);
+  const detail = useAsync(() => quayside.getShipmentDetail({ id }), id, dataVersion);
   if (detail.error && !detail.value) {
     return (
       <p role="alert" className="error-banner">

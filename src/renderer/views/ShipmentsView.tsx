@@ -15,7 +15,8 @@ export function ShipmentsView() {
   const [offset, setOffset] = useState(0);
   const list = useAsync(
     () => quayside.listShipments({ search: search.trim() || undefined, offset, limit: PAGE }),
-    `${search}|${offset}|${dataVersion}`,
+    `${search}|${offset}`,
+    dataVersion,
   );
   const total = list.value?.total ?? 0;
 

@@ -51,7 +51,7 @@ async function findOnBoard(number: string): Promise<{ id: string; number: string
  */
 function AlreadyTracked({ number, fallback }: { number: string; fallback: ReactNode }) {
   const dataVersion = useDataVersion();
-  const existing = useAsync(() => findOnBoard(number), `${number}|${dataVersion}`);
+  const existing = useAsync(() => findOnBoard(number), number, dataVersion);
   if (!existing.value) return <>{fallback}</>;
   return (
     <span>
@@ -113,7 +113,8 @@ export function TrackView() {
   const statuses = useAsync(
     () =>
       pendingIds.length ? quayside.listTrackingRequests({ limit: 200 }) : Promise.resolve(null),
-    `${pendingIds.join(',')}|${dataVersion}|${tick}`,
+    pendingIds.join(','),
+    `${dataVersion}|${tick}`,
   );
   const latest = new Map(statuses.value?.rows.map((row) => [row.id, row]) ?? []);
 

@@ -33,6 +33,7 @@ export function WorklistView() {
   // Reload on new data and once a (app-clock) minute, so sections follow the day as it turns.
   const worklist = useAsync(
     () => quayside.getWorklist(),
+    'worklist',
     `${dataVersion}-${Math.floor(now / 60_000)}-${JSON.stringify(settings?.costs ?? null)}`,
   );
   const status = useSyncStatus().value;
