@@ -3,6 +3,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import os from 'node:os';
 import { ensureBuild, ensureDependencies, root } from './lib/setup.mjs';
 
 await ensureDependencies();
@@ -59,6 +60,23 @@ const steps = [
 
 const results = [];
 
+/**
+ * CPU seconds used so far by this script's finished children and the processes they reaped
+ * (Linux: /proc/self/stat's cutime and cstime, in clock ticks of 1/100 s), so the summary says
+ * how much of the machine each step kept busy; null where /proc is not there.
+ */
+function childCpuSeconds() {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return null;
+  }
+}
+const suiteStarted = Date.now();
+const cpuAtStart = childCpuSeconds();
+
 function runCheck([name, command, args]) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -85,15 +103,23 @@ function runCheck([name, command, args]) {
 
 const queue = [...checks];
 const CHECKS_AT_ONCE = 2;
+const checksStarted = { at: Date.now(), cpu: childCpuSeconds() };
 await Promise.all(
   Array.from({ length: CHECKS_AT_ONCE }, async () => {
     while (queue.length > 0) await runCheck(queue.shift());
   }),
 );
+const checksCpu = cpuSince(checksStarted.cpu);
+
+function cpuSince(before) {
+  const now = childCpuSeconds();
+  return before === null || now === null ? null : now - before;
+}
 
 for (const [name, command, args] of steps) {
   console.log(`\n=== ${name}`);
   const started = Date.now();
+  const cpuBefore = childCpuSeconds();
   let status;
   if (command === null) {
     ensureBuild({ force: true });
@@ -103,7 +129,12 @@ for (const [name, command, args] of steps) {
     if (name === 'playwright') env.PLAYWRIGHT_JSON_OUTPUT_NAME = playwrightReport;
     status = spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status ?? 1;
   }
-  results.push({ name, ok: status === 0, seconds: (Date.now() - started) / 1000 });
+  results.push({
+    name,
+    ok: status === 0,
+    seconds: (Date.now() - started) / 1000,
+    cpu: cpuSince(cpuBefore),
+  });
 }
 
 function counts() {
@@ -170,7 +201,20 @@ function firstLine(text) {
 
 console.log('\n=== summary');
 for (const result of results) {
-  console.log(`${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s)`);
+  const cpu = result.cpu == null ? '' : `, CPU ${result.cpu.toFixed(0)} s`;
+  console.log(
+    `${result.ok ? 'ok  ' : 'FAIL'} ${result.name} (${result.seconds.toFixed(1)} s${cpu})`,
+  );
+}
+// Wall time against CPU time: how close the suite is to what two cores can do at all.
+const wall = (Date.now() - suiteStarted) / 1000;
+const cpu = cpuSince(cpuAtStart);
+if (cpu !== null && checksCpu !== null) {
+  console.log(
+    `time: ${(wall / 60).toFixed(1)} min, CPU ${(cpu / 60).toFixed(1)} min ` +
+      `(the checks ${checksCpu.toFixed(0)} s of it): on average ${(cpu / wall).toFixed(2)} ` +
+      `of ${os.availableParallelism()} cores busy`,
+  );
 }
 const { passed, failed, skipped } = counts();
 const failedSteps = results.filter((result) => !result.ok).length;
