@@ -15,12 +15,14 @@ export interface LoadResult {
   latency: { p99: number; p50: number };
   /** The 99th percentile of every 2xx response time, to the microsecond. */
   p99Ms: number;
+  /** Every 2xx response time in milliseconds, ascending (to pool several loads' percentiles). */
+  times: number[];
 }
 
 /** autocannon's summary and every 2xx response time, in milliseconds. */
-type Measured = Omit<LoadResult, 'p99Ms'> & { times: number[] };
+type Measured = Omit<LoadResult, 'p99Ms'>;
 
-interface AutocannonInstance extends Promise<Omit<LoadResult, 'p99Ms'>> {
+interface AutocannonInstance extends Promise<Omit<LoadResult, 'p99Ms' | 'times'>> {
   /** Every response: its status and its time in milliseconds (a float, from process.hrtime). */
   on(
     event: 'response',
@@ -82,13 +84,15 @@ export async function load(
   { client = 'here' }: { client?: 'here' | 'apart' } = {},
 ): Promise<LoadResult> {
   const options = { url, headers, connections, seconds };
-  const { times, ...result } = await (client === 'here'
-    ? measureHere(options)
-    : measureApart(options));
+  const result = await (client === 'here' ? measureHere(options) : measureApart(options));
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`errors while measuring ${url}`);
-  times.sort((a, b) => a - b);
-  const p99Ms = times[Math.min(times.length - 1, Math.ceil(times.length * 0.99) - 1)] ?? NaN;
-  return { ...result, p99Ms };
+  result.times.sort((a, b) => a - b);
+  return { ...result, p99Ms: percentile(result.times, 0.99) };
+}
+
+/** The `q` quantile (0..1) of ascending `sorted` times: the smallest that `q` of them reach. */
+export function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * q) - 1)] ?? NaN;
 }
 
 /** True when `--quick` was passed or QUAYSIDE_BENCH_QUICK is set: fewer, shorter runs. */
