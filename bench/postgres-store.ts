@@ -8,8 +8,9 @@
  * - The same list and detail load on one and on three instances (separate processes) sharing
  *   one PostgreSQL database, the connections split between them as a load balancer would, in
  *   alternating rounds (medians): three must not be slower than one (list >= 1, detail p99 of
- *   every response <= 1; the worst instance's own p99 is printed beside it). Beside them, for reference, the same load on one and three bare servers sending the
- *   same bytes: what adding processes costs on this machine before any work of the service's own.
+ *   every response <= 1; the worst instance's own p99 is printed beside it). Beside them, for
+ *   reference, the same load on one and three bare servers sending the same bytes: what adding
+ *   processes costs on this machine before any work of the service's own.
  * - List page latency (first page of 30, one client, median of 200) as the table grows from 10k
  *   to 100k containers (1M with --full), seeded straight into the store: the page cost must stay
  *   flat (ratio largest/smallest, goal <= 1.5).
