@@ -191,6 +191,39 @@ test.describe('desktop UI against the embedded service and simulated world', () 
     await expect(page.getByRole('grid', { name: 'Containers' })).toContainText(target.number);
   });
 
+  test("the first sync's notifications stay inside the window, their buttons in reach", async ({
+    page,
+  }) => {
+    const width = 1440;
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto(`${fresh.app.url}#/containers`);
+    // The first sync raises several alerts at once: the newest in full, the others as one
+    // summary line. Read in one turn of the page (a toast leaves after 10 s): every part of the
+    // notifications that ends past the window's right edge.
+    const region = page.getByRole('region', { name: 'Notifications' });
+    const outside = () =>
+      region.evaluate((element, right) => {
+        if (!element.querySelector('[data-testid=toast-summary]')) return ['no summary line yet'];
+        const parts = element.querySelectorAll('[data-testid^=toast], button');
+        const past: string[] = [];
+        for (let at = 0; at < parts.length; at++) {
+          const part = parts[at]!;
+          if (part.getBoundingClientRect().right > right) past.push(part.textContent?.trim() ?? '');
+        }
+        return past;
+      }, width);
+    let parts: string[] = [];
+    await syncUntil(
+      page,
+      async () => {
+        parts = await outside();
+        return parts[0] !== 'no summary line yet';
+      },
+      120_000,
+    );
+    expect(parts, 'notifications ending past the right edge').toEqual([]);
+  });
+
   test('the alerts centre lists alerts and marks them read', async ({ page }) => {
     await page.goto(`${fresh.app.url}#/alerts`);
     const alerts = page.getByTestId('alert-item');
