@@ -33,6 +33,21 @@ describe('board columns fitted to content and to the window', () => {
     expect(widths.lfd).toBeLessThan(210);
   });
 
+  it("fits a 1440 px board whose LFD column an overdue box's countdown widened", () => {
+    // The default columns with "25 Nov overdue 2d 21h terminal" in the LFD column: at their
+    // floor 93 px too wide for the board's 1211 px (a 15% trim had 83 px to give, so none).
+    const board = {
+      ...{ number: 125, status: 113, lfd: 223, ready: 235, holds: 128 },
+      ...{ fees: 130, pod: 170, line: 60, eta: 100, trucker: 100 },
+    };
+    const headers = { status: 70, lfd: 60, line: 50, eta: 90, trucker: 85 };
+    const widths = fitColumnWidths(board, 1211, undefined, headers);
+    expect(sum(widths)).toBe(1211);
+    expect([widths.number, widths.ready, widths.holds]).toEqual([125, 235, 128]);
+    for (const [id, least] of Object.entries(headers))
+      expect(widths[id], id).toBeGreaterThanOrEqual(least);
+  });
+
   it('stops at the floor and lets the board scroll when even that is too wide', () => {
     const widths = fitColumnWidths(natural, 700);
     expect(widths.pod).toBe(SHRINK_FLOOR);
