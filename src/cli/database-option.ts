@@ -4,8 +4,10 @@
  */
 import {
   DEFAULT_POOL_SIZE,
+  DEFAULT_READ_STALENESS_MS,
   DEFAULT_STATEMENT_TIMEOUT_MS,
   isPostgresUrl,
+  MAX_READ_STALENESS_MS,
   type PostgresOptions,
 } from '../service/store/dialect';
 
@@ -13,6 +15,7 @@ export const DATABASE_OPTIONS = {
   database: { type: 'string' },
   'db-pool-size': { type: 'string' },
   'db-statement-timeout-ms': { type: 'string' },
+  'db-read-staleness-ms': { type: 'string' },
 } as const;
 
 function positiveInteger(raw: string | undefined, name: string, fallback: number): number {
@@ -23,12 +26,23 @@ function positiveInteger(raw: string | undefined, name: string, fallback: number
   return value;
 }
 
+function staleness(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_READ_STALENESS_MS;
+  const value = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || value > MAX_READ_STALENESS_MS)
+    throw new Error(
+      `Invalid --db-read-staleness-ms ${raw}: expected a whole number of milliseconds from 0 to ${MAX_READ_STALENESS_MS}`,
+    );
+  return value;
+}
+
 /** The PostgreSQL settings of the command line and environment, or undefined for SQLite. */
 export function databaseOption(
   values: {
     database?: string;
     'db-pool-size'?: string;
     'db-statement-timeout-ms'?: string;
+    'db-read-staleness-ms'?: string;
   },
   env: NodeJS.ProcessEnv = process.env,
 ): PostgresOptions | undefined {
@@ -50,5 +64,6 @@ export function databaseOption(
       '--db-statement-timeout-ms',
       DEFAULT_STATEMENT_TIMEOUT_MS,
     ),
+    readStalenessMs: staleness(values['db-read-staleness-ms'] ?? env.QUAYSIDE_DB_READ_STALENESS_MS),
   };
 }

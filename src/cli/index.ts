@@ -12,7 +12,7 @@ export const COMMANDS: CliCommand[] = [
     name: 'serve',
     usage:
       'serve [--port N] [--host H] [--data-dir DIR] [--sim [--sim-speed N] [--seed N]] [--feeds FILE] [--allow-private-webhooks] [--smtp-port N [--mail-domain D]] ' +
-      '[--database postgres://… [--db-pool-size N] [--db-statement-timeout-ms MS]]',
+      '[--database postgres://… [--db-pool-size N] [--db-statement-timeout-ms MS] [--db-read-staleness-ms MS]]',
     load: async () => (await import('./commands/serve')).serveCommand,
   },
   {

@@ -126,6 +126,10 @@ export const serveCommand: CommandCode = {
         console.log(`Email submissions: SMTP on port ${running.smtpPort}`);
       if (running.initialKey) console.log(`API key: ${running.initialKey}`);
       if (outgoingMail) console.log(`Outgoing mail: ${outgoingMail.origin}`);
+      if (database?.readStalenessMs)
+        console.log(
+          `Reads may be up to ${database.readStalenessMs} ms behind other instances' changes (--db-read-staleness-ms)`,
+        );
       console.log(
         feeds
           ? `Feeds: ${feeds.origin} (${feeds.carriers.length} carriers, ${feeds.terminals.length} terminals, ${feeds.ais.length} AIS sources)`

@@ -20,8 +20,10 @@ import { foldRenderedVersions, readStoreVersion, StoreVersion } from './row-vers
 import type { Database } from './schema';
 import {
   createPostgresPool,
+  DEFAULT_READ_STALENESS_MS,
   isStoreUnavailable,
   redactedUrl,
+  SentWrites,
   type PostgresOptions,
   type StoreKind,
 } from './dialect';
@@ -221,10 +223,12 @@ async function openPostgres(
   options: OpenDatabaseOptions,
 ): Promise<OpenedDatabase> {
   const shown = redactedUrl(postgres.url);
+  const sentWrites = new SentWrites();
   const pool = createPostgresPool(
     postgres,
     options.onConnectionError ??
       ((error) => console.error(`PostgreSQL connection lost (${shown}): ${error.message}`)),
+    sentWrites,
   );
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
@@ -251,6 +255,12 @@ async function openPostgres(
   }
   // Housekeeping only: rows of ended connections are folded again at the next start.
   await foldRenderedVersions(db).catch(() => undefined);
-  storeVersions.set(db, new StoreVersion(() => readStoreVersion(db)));
+  storeVersions.set(
+    db,
+    new StoreVersion(() => readStoreVersion(db), {
+      stalenessMs: postgres.readStalenessMs ?? DEFAULT_READ_STALENESS_MS,
+      sentWrites: () => sentWrites.count,
+    }),
+  );
   return { db, kind: 'postgres', file: shown, close: () => db.destroy() };
 }

@@ -17,11 +17,19 @@ export interface PostgresOptions {
   statementTimeoutMs?: number;
   /** How long to wait for a free or new connection (default 5 s). */
   connectTimeoutMs?: number;
+  /**
+   * How old a reading of other instances' commits may be when a request relies on it (default 0:
+   * every request sees every commit that finished before it arrived). See StoreVersion.
+   */
+  readStalenessMs?: number;
 }
 
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
+export const DEFAULT_READ_STALENESS_MS = 0;
+/** The longest read staleness an operator may allow: beyond it copies would go stale visibly. */
+export const MAX_READ_STALENESS_MS = 10_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any schema: the question is the engine
 type AnyDb = Kysely<any> | Transaction<any>;
@@ -76,6 +84,18 @@ const pgTypes = {
 } as pg.CustomTypesConfig;
 
 /**
+ * Statements this instance sent that may change data: every one but a SELECT (a transaction's
+ * COMMIT among them), counted when sent and again when answered. Two counts alike mean this
+ * instance changed nothing in between (the rate limit's SELECT of a function writes only its
+ * own budgets, never rendered rows).
+ */
+export class SentWrites {
+  count = 0;
+}
+
+const READ_ONLY = /^\s*select\b/i;
+
+/**
  * A connection pool with the service's limits. Errors of its connections (a server shutting down
  * sends 57P01, a crashed one just closes the socket) are reported, never thrown: the next use of
  * that connection fails with an "unavailable" error and the pool opens a new one.
@@ -83,6 +103,7 @@ const pgTypes = {
 export function createPostgresPool(
   options: PostgresOptions,
   onConnectionError: (error: Error) => void,
+  sentWrites = new SentWrites(),
 ): pg.Pool {
   const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
   const pool = new pg.Pool({
@@ -107,10 +128,16 @@ export function createPostgresPool(
     client.on('error', onConnectionError);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     // Kysely passes (text, values); anything else (a cursor, a config object) goes as it came.
+    const answered = () => void sentWrites.count++;
     client.query = ((...args: unknown[]) => {
       const [text, values] = args;
       const name = typeof text === 'string' && args.length === 2 ? naming(text) : undefined;
-      return name ? query({ name, text, values }) : query(...args);
+      const writing = typeof text === 'string' && !READ_ONLY.test(text);
+      if (writing) sentWrites.count++;
+      const result = name ? query({ name, text, values }) : query(...args);
+      // A call with a callback answers there and returns nothing: counted once, on sending.
+      if (writing && result instanceof Promise) result.then(answered, answered);
+      return result;
     }) as typeof client.query;
   });
   pool.on('error', () => undefined);

@@ -45,14 +45,40 @@ export interface StoreVersionReading {
  * A request asks for the reading of a statement begun after it arrived (`mark` when it arrives,
  * `atLeast(mark)` for each of its reads): its later reads then reuse the reading its first one
  * waited for, and read under the same version.
+ *
+ * That costs a round trip per request when an instance has few requests at a time (each waits
+ * for a statement of its own), about a third of an instance's time per cached request on the
+ * bench's machine. An operator may trade it (`--db-read-staleness-ms`): a reading whose statement
+ * began at most `stalenessMs` ago then answers asks too, unless this instance has sent a write
+ * since that statement began, so what a client changed through an instance it reads back from
+ * it at once; another instance's commit shows within `stalenessMs`.
  */
 export class StoreVersion {
   private running: { seq: number; reading: Promise<StoreVersionReading> } | null = null;
   private queued: Promise<StoreVersionReading> | null = null;
   private latest: StoreVersionReading | null = null;
+  /** When the latest reading's statement began, and this instance's sent writes then. */
+  private latestBegan = { at: -Infinity, writes: -1 };
   private statements = 0;
+  private readonly stalenessMs: number;
+  private readonly sentWrites: () => number;
+  private readonly now: () => number;
 
-  constructor(private readonly read: () => Promise<string>) {}
+  constructor(
+    private readonly read: () => Promise<string>,
+    options: {
+      /** How old a reading may be and still answer (ms; 0: only statements begun after). */
+      stalenessMs?: number;
+      /** This instance's count of sent writes (SentWrites in dialect.ts). */
+      sentWrites?: () => number;
+      /** A monotonic clock in ms. */
+      now?: () => number;
+    } = {},
+  ) {
+    this.stalenessMs = options.stalenessMs ?? 0;
+    this.sentWrites = options.sentWrites ?? (() => 0);
+    this.now = options.now ?? (() => performance.now());
+  }
 
   /** The number of the first statement that begins after now (see atLeast). */
   mark(): number {
@@ -65,7 +91,8 @@ export class StoreVersion {
 
   /** The latest reading by statement `min` or a later one, waiting for one if none is known. */
   atLeast(min: number): Promise<StoreVersionReading> {
-    if (this.latest && this.latest.seq >= min) return Promise.resolve(this.latest);
+    if (this.latest && (this.latest.seq >= min || this.recentEnough()))
+      return Promise.resolve(this.latest);
     if (this.running && this.running.seq >= min) return this.running.reading;
     if (this.queued) return this.queued;
     if (!this.running) return this.start();
@@ -79,12 +106,25 @@ export class StoreVersion {
     return this.queued;
   }
 
+  /** True when the latest reading may answer any ask (see the class comment). */
+  private recentEnough(): boolean {
+    return (
+      this.stalenessMs > 0 &&
+      this.now() - this.latestBegan.at <= this.stalenessMs &&
+      this.sentWrites() === this.latestBegan.writes
+    );
+  }
+
   private start(): Promise<StoreVersionReading> {
     const seq = ++this.statements;
+    const began = { at: this.now(), writes: this.sentWrites() };
     const reading = this.read()
       .then((version) => {
         const answer = { version, seq };
-        if (!this.latest || this.latest.seq < seq) this.latest = answer;
+        if (!this.latest || this.latest.seq < seq) {
+          this.latest = answer;
+          this.latestBegan = began;
+        }
         return answer;
       })
       .finally(() => {

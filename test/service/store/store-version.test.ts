@@ -29,13 +29,13 @@ function deferred<T>() {
 }
 
 /** A StoreVersion whose version statements each run until the test settles them. */
-function overHeldStatements() {
+function overHeldStatements(options: ConstructorParameters<typeof StoreVersion>[1] = {}) {
   const statements: ReturnType<typeof deferred<string>>[] = [];
   const version = new StoreVersion(() => {
     const statement = deferred<string>();
     statements.push(statement);
     return statement.promise;
-  });
+  }, options);
   return { version, statements };
 }
 
@@ -97,6 +97,60 @@ describe('StoreVersion statements', () => {
   });
 });
 
+describe('StoreVersion with a read staleness allowed (--db-read-staleness-ms)', () => {
+  /** A StoreVersion allowing 100 ms, on a clock and a count of sent writes the test moves. */
+  function lenient() {
+    const state = { now: 1_000, writes: 0 };
+    const held = overHeldStatements({
+      stalenessMs: 100,
+      now: () => state.now,
+      sentWrites: () => state.writes,
+    });
+    return { ...held, state };
+  }
+
+  it('answers asks with a reading whose statement began within the staleness, then reads again', async () => {
+    const { version, statements, state } = lenient();
+    const first = version.afterNow();
+    state.now += 80; // the statement takes 80 ms to answer
+    statements[0]!.resolve('4');
+    expect(await first).toEqual({ version: '4', seq: 1 });
+
+    state.now += 20; // 100 ms after the statement began: still allowed
+    expect(await version.afterNow()).toEqual({ version: '4', seq: 1 });
+    expect(statements).toHaveLength(1);
+
+    // Counted from when the statement began, not from its answer.
+    state.now += 1;
+    const later = version.afterNow();
+    expect(statements).toHaveLength(2);
+    statements[1]!.resolve('5');
+    expect(await later).toEqual({ version: '5', seq: 2 });
+  });
+
+  it('reads again once this instance has sent a write, however recent the reading', async () => {
+    const { version, statements, state } = lenient();
+    const first = version.afterNow();
+    statements[0]!.resolve('4');
+    await first;
+
+    state.writes++; // an update sent (not yet answered)
+    const afterWrite = version.afterNow();
+    expect(statements).toHaveLength(2);
+    // A write answered after a statement began leaves that reading unusable too.
+    state.writes++;
+    statements[1]!.resolve('5');
+    expect(await afterWrite).toEqual({ version: '5', seq: 2 });
+    const afterAnswer = version.afterNow();
+    expect(statements).toHaveLength(3);
+    statements[2]!.resolve('6');
+    expect(await afterAnswer).toEqual({ version: '6', seq: 3 });
+    // Nothing sent since the third began: its reading answers.
+    expect(await version.afterNow()).toEqual({ version: '6', seq: 3 });
+    expect(statements).toHaveLength(3);
+  });
+});
+
 describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () => {
   let t: TestService;
   /** A second instance's connections to the same database. */
@@ -129,15 +183,15 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
   }
 
   /** A container's seal number read through kept reads, and how many times it was queried. */
-  function keptSeal(id: string) {
-    const reads = sharedReads<readonly { seal_number: string | null }[]>(other.db, frozenRows);
+  function keptSeal(id: string, instance: OpenedDatabase = other) {
+    const reads = sharedReads<readonly { seal_number: string | null }[]>(instance.db, frozenRows);
     let queries = 0;
     return {
       queries: () => queries,
       read: async () => {
         const rows = await reads(`seal:${id}`, () => {
           queries++;
-          return other.db
+          return instance.db
             .selectFrom('containers')
             .select('seal_number')
             .where('id', '=', id)
@@ -250,6 +304,43 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     await foldRenderedVersions(other.db);
     expect(await readStoreVersion(other.db)).toBe(before);
     expect(await rowsOf(pid)).toBe(0);
+  });
+
+  it("with a read staleness allowed, shows this instance its own writes at once and others' once it has passed", async () => {
+    const lenient = await openDatabase(t.dataDir, {
+      postgres: { ...t.database!, readStalenessMs: 2_000 },
+    });
+    try {
+      const seeded = await seedShipment(t, t.accountA, 'MEDU900000306');
+      const id = seeded.containers[0]!.id;
+      const seal = keptSeal(id, lenient).read;
+      const write = (value: string) =>
+        lenient.db.updateTable('containers').set({ seal_number: value }).where('id', '=', id);
+
+      expect(await seal()).toBeNull();
+      // Through this instance, alone and in a transaction: read back at once.
+      await write('OWN-1').execute();
+      expect(await seal()).toBe('OWN-1');
+      await lenient.db
+        .transaction()
+        .execute((trx) =>
+          trx
+            .updateTable('containers')
+            .set({ seal_number: 'OWN-2' })
+            .where('id', '=', id)
+            .execute(),
+        );
+      expect(await seal()).toBe('OWN-2');
+
+      // Another instance's commit shows within the staleness allowed, without any write here.
+      await onAnotherConnection([
+        'update containers set seal_number = $1 where id = $2',
+        ['OTHER', id],
+      ]);
+      await expect.poll(seal, { timeout: 30_000, interval: 100 }).toBe('OTHER');
+    } finally {
+      await lenient.close();
+    }
   });
 
   it('never answers a read asked after a commit with what was kept before it', async () => {
