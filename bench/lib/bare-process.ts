@@ -12,6 +12,8 @@ export interface BareBodies {
 
 export interface BareProcess {
   origin: string;
+  /** The process's CPU time so far (user and system), in microseconds. */
+  cpuMicros(): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,11 @@ export async function bareInChild(bodies: BareBodies): Promise<BareProcess> {
   const origin = `http://127.0.0.1:${await port}`;
   return {
     origin,
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (message) => resolve((message as { micros: number }).micros));
+        child.send('cpu');
+      }),
     close: async () => {
       child.send('close');
       await exited;

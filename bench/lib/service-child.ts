@@ -10,6 +10,8 @@ interface Args {
   dataDir: string;
   /** A PostgreSQL URL to serve from instead of the data folder's SQLite file. */
   database?: string;
+  /** `--db-read-staleness-ms` on PostgreSQL. */
+  readStalenessMs?: number;
   seed?: BenchSeedOptions;
 }
 
@@ -38,7 +40,9 @@ const args = JSON.parse(process.argv[2]!) as Args;
 const send = (message: object) => process.send!(message);
 const service = await startService({
   dataDir: args.dataDir,
-  ...(args.database ? { database: { url: args.database } } : {}),
+  ...(args.database
+    ? { database: { url: args.database, readStalenessMs: args.readStalenessMs } }
+    : {}),
   port: 0,
   config: { requestsPerMinute: 1e12, trackingRequestsPerMinute: 1e12 },
 });
@@ -80,6 +84,9 @@ if (args.mode === 'seed') {
           external: usage.external,
           cHeap: cAllocatorHeap(),
         });
+      } else if (message.type === 'cpu') {
+        const { user, system } = process.cpuUsage();
+        send({ type: 'cpu', micros: user + system });
       } else if (message.type === 'touch') {
         // Changed the way production changes a box: a feed answer (a new line LFD) applied by
         // the engine's apply step.

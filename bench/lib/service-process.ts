@@ -4,7 +4,7 @@
  * memory separately. Started by bench/lib/service-child.ts helpers below over IPC.
  *
  *   mode "seed":  seeds the data dir and exits.
- *   mode "serve": serves the data dir; answers "memory" and "touch" messages.
+ *   mode "serve": serves the data dir; answers "memory", "cpu" and "touch" messages.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,8 @@ export interface ChildService {
   baseUrl: string;
   key: string;
   memory(): Promise<ServiceMemory>;
+  /** The process's CPU time so far (user and system), in microseconds. */
+  cpuMicros(): Promise<number>;
   /** Changes `count` containers (new updated_at and one new transport event each). */
   touch(count: number, round: number): Promise<void>;
   close(): Promise<void>;
@@ -66,7 +68,7 @@ export async function seedInChild(dataDir: string, seed: BenchSeedOptions): Prom
 export async function serveInChild(
   dataDir: string,
   key: string | null,
-  options: { database?: string } = {},
+  options: { database?: string; readStalenessMs?: number } = {},
 ): Promise<ChildService> {
   const child = start({ mode: 'serve', dataDir, ...options });
   const ready = await reply<{ baseUrl: string; key: string | null }>(child, 'ready');
@@ -79,6 +81,7 @@ export async function serveInChild(
     baseUrl: ready.baseUrl,
     key: key ?? ready.key ?? '',
     memory: () => ask<ServiceMemory>({ type: 'memory' }, 'memory'),
+    cpuMicros: async () => (await ask<{ micros: number }>({ type: 'cpu' }, 'cpu')).micros,
     touch: async (count, round) => {
       await ask({ type: 'touch', count, round }, 'touched');
     },
