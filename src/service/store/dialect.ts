@@ -135,7 +135,8 @@ export function createPostgresPool(
       const writing = typeof text === 'string' && !READ_ONLY.test(text);
       if (writing) sentWrites.count++;
       const result = name ? query({ name, text, values }) : query(...args);
-      // A call with a callback answers there and returns nothing: counted once, on sending.
+      // Kysely sends every statement as (text, values) and gets a promise. Any other call (a
+      // callback or a submittable, none in the service) is counted only when sent.
       if (writing && result instanceof Promise) result.then(answered, answered);
       return result;
     }) as typeof client.query;
