@@ -47,8 +47,8 @@ export interface StoreVersionReading {
  * waited for, and read under the same version.
  *
  * That costs a round trip per request when an instance has few requests at a time (each waits
- * for a statement of its own), about a third of an instance's time per cached request on the
- * bench's machine. An operator may trade it (`--db-read-staleness-ms`): a reading whose statement
+ * for a statement of its own): with three instances on the bench's two cores, over a third of
+ * each one's CPU time per cached list response. An operator may trade it (`--db-read-staleness-ms`): a reading whose statement
  * began at most `stalenessMs` ago then answers asks too, unless this instance has sent a write
  * since that statement began, so what a client changed through an instance it reads back from
  * it at once; another instance's commit shows within `stalenessMs`.
