@@ -34,8 +34,10 @@ test.describe('live changes', () => {
     context,
   }) => {
     test.setTimeout(360_000);
-    // Two simulated hours per second: LFDs get set and moved within a minute or so.
-    app = await startBrowserMode(dataDir, ['--sim-speed', '7200']);
+    // Six simulated hours per second: the app syncs the demo every 15 real seconds, so each sync
+    // after the first spans days of the world, and LFDs set or moved since the one before raise
+    // the alert (at two hours a second the first came after three or four syncs).
+    app = await startBrowserMode(dataDir, ['--sim-speed', '21600']);
     await context.grantPermissions(['notifications']);
     // Record the desktop notifications the page raises (the OS notification centre is the edge).
     await page.addInitScript(() => {
