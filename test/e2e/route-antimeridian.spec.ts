@@ -113,6 +113,8 @@ test.describe('route map', () => {
     await map.scrollIntoViewIfNeeded();
     await page.screenshot({ path: test.info().outputPath('trans-pacific.png') });
 
+    /** The zoom of the view fitted to the route when it was first drawn. */
+    let fittedZoom = NaN;
     await test.step('the wheel scrolls the page until the map is focused or Ctrl is held', async () => {
       const zoom = async () => Number(await map.getAttribute('data-zoom'));
       // How far the page and its scrolling <main> are scrolled, summed.
@@ -154,6 +156,7 @@ test.describe('route map', () => {
 
       // Ctrl held: the wheel zooms the map.
       const first = await zoom();
+      fittedZoom = first;
       // A wheel that lands while the map still settles (its first fit) may be dropped by
       // Leaflet, and the page may have moved the map from under the pointer meanwhile: the
       // gesture is aimed again and repeated until the map answers it.
@@ -183,6 +186,42 @@ test.describe('route map', () => {
       await page.mouse.wheel(0, -200);
       await expect.poll(scrolled).toBeLessThan(before.scroll);
       expect(await zoom()).toBe(before.zoom);
+    });
+
+    await test.step('a sync draws the route again and keeps the view the dispatcher chose', async () => {
+      const zoom = async () => Number(await map.getAttribute('data-zoom'));
+      const standing = await zoom();
+      // Zoomed in past where it stands and past the fitted view, so a fit would show.
+      await expect(async () => {
+        await map.scrollIntoViewIfNeeded();
+        const box = (await map.boundingBox())!;
+        await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+        await page.keyboard.down('Control');
+        await page.mouse.wheel(0, -200);
+        await page.keyboard.up('Control');
+        await expect.poll(zoom, { timeout: 2_000 }).toBeGreaterThan(Math.max(standing, fittedZoom));
+      }).toPass();
+      // Leaflet's animations end in a zoomend that sets data-zoom: wait until it holds still.
+      let chosen = NaN;
+      await expect
+        .poll(async () => {
+          const now = await zoom();
+          const still = now === chosen;
+          chosen = now;
+          return still;
+        })
+        .toBe(true);
+      // The ports' markers are made anew each time the route is drawn: mark these and wait for
+      // a drawing without the mark (the app syncs the demo every 15 seconds).
+      await map
+        .getByTestId('map-port')
+        .evaluateAll((elements) =>
+          elements.forEach((e) => e.setAttribute('data-drawn-before', '')),
+        );
+      await expect(
+        map.locator('[data-testid="map-port"]:not([data-drawn-before])'),
+      ).not.toHaveCount(0, { timeout: 120_000 });
+      expect(await zoom()).toBe(chosen);
     });
   });
 });

@@ -176,6 +176,8 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
   const container = useRef<HTMLDivElement>(null);
   const map = useLeafletMap(container);
   const summary = useMemo(() => summarizeRoute(geojson), [geojson]);
+  /** The view is fitted to the first route drawn; the map is keyed by its container. */
+  const fitted = useRef(false);
 
   useEffect(() => {
     if (!map) return undefined;
@@ -268,7 +270,10 @@ export function RouteMap({ geojson }: { geojson: RouteFeatureCollection }) {
     }
     const bounds = group.getBounds();
     if (bounds.isValid()) {
-      map.fitBounds(bounds, { padding: [32, 32], maxZoom: 6 });
+      // Once: the route is drawn again after every sync that changed anything (a new vessel
+      // position), and fitting each time threw away the zoom and pan the dispatcher had chosen.
+      if (!fitted.current) map.fitBounds(bounds, { padding: [32, 32], maxZoom: 6 });
+      fitted.current = true;
       // The fitted route's extent on the unwrapped map, for checks that do not read pixels.
       container.current?.setAttribute('data-route-west', String(bounds.getWest()));
       container.current?.setAttribute('data-route-east', String(bounds.getEast()));

@@ -368,7 +368,7 @@ function Detail({ detail, dataVersion }: { detail: ContainerDetail; dataVersion:
           </div>
         ) : map.value ? (
           <>
-            <RouteMap geojson={map.value.geojson} />
+            <RouteMap key={row.id} geojson={map.value.geojson} />
             <p className="muted small">Route as of {formatDateTime(map.value.fetchedAt)}</p>
           </>
         ) : map.loading ? (
