@@ -48,10 +48,11 @@ export interface StoreVersionReading {
  *
  * That costs a round trip per request when an instance has few requests at a time (each waits
  * for a statement of its own): with three instances on the bench's two cores, over a third of
- * each one's CPU time per cached list response. An operator may trade it (`--db-read-staleness-ms`): a reading whose statement
- * began at most `stalenessMs` ago then answers asks too, unless this instance has sent a write
- * since that statement began, so what a client changed through an instance it reads back from
- * it at once; another instance's commit shows within `stalenessMs`.
+ * each one's CPU time per cached list response. An operator may trade it
+ * (`--db-read-staleness-ms`): a reading whose statement began at most `stalenessMs` ago then
+ * answers asks too, unless this instance has sent a write since that statement began, so what a
+ * client changed through an instance it reads back from it at once; another instance's commit
+ * shows within `stalenessMs`.
  */
 export class StoreVersion {
   private running: { seq: number; reading: Promise<StoreVersionReading> } | null = null;
