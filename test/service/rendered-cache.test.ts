@@ -44,7 +44,9 @@ async function writeAsAnotherProcess(statements: [string, unknown[]][]) {
 }
 
 beforeAll(async () => {
-  t = await startTestService();
+  // Strict reads on PostgreSQL: every request sees every commit that finished before it arrived.
+  // With the default a change elsewhere shows once announced (the last test here).
+  t = await startTestService({}, FIXTURE_REFERENCE_DIR, { readStalenessMs: 0 });
 });
 
 afterAll(async () => {
@@ -310,6 +312,49 @@ describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several
       // And both instances agree on it.
       expect(JSON.parse(await text(detail, t.keyA, b.baseUrl)).data).toEqual(after.data);
     } finally {
+      await b.close();
+    }
+  });
+
+  it('relying on announcements, instance A serves what instance B changed once PostgreSQL has announced it', async () => {
+    // Ten seconds allowed: within the five the test waits, only an announcement shows a change.
+    const start = () =>
+      startService({
+        dataDir: t.dataDir,
+        database: { ...t.database!, readStalenessMs: 10_000 },
+        host: '127.0.0.1',
+        port: 0,
+        clock: t.clock,
+        wallClock: t.wallClock,
+        referenceDir: FIXTURE_REFERENCE_DIR,
+        config: { requestsPerMinute: 10_000 },
+      });
+    const a = await start();
+    const b = await start();
+    try {
+      const seeded = await seedShipment(t, t.accountA, 'MEDU900000208');
+      const id = seeded.containers[0]!.id;
+      const detail = `/containers/${id}?include=shipment`;
+      const refNumbersOnA = async () =>
+        JSON.parse(await text(detail, t.keyA, a.baseUrl)).data.attributes.ref_numbers;
+      // Read a few times first: an instance's first request sweeps old request budgets, a write
+      // of its own, after which it reads the version again whatever was announced.
+      for (let i = 0; i < 3; i++) expect(await refNumbersOnA()).toEqual([]);
+      const res = await fetch(`${b.baseUrl}/containers`, {
+        method: 'PATCH',
+        headers: { Authorization: `Token ${t.keyA}`, 'Content-Type': 'application/vnd.api+json' },
+        body: JSON.stringify({
+          data: { type: 'container', id, attributes: { ref_numbers: ['PO-ANNOUNCED'] } },
+        }),
+      });
+      expect(res.status, await res.text()).toBe(200);
+      // B wrote it: B shows it at once.
+      expect(JSON.parse(await text(detail, t.keyA, b.baseUrl)).data.attributes.ref_numbers).toEqual(
+        ['PO-ANNOUNCED'],
+      );
+      await expect.poll(refNumbersOnA, { timeout: 5_000, interval: 20 }).toEqual(['PO-ANNOUNCED']);
+    } finally {
+      await a.close();
       await b.close();
     }
   });

@@ -42,19 +42,21 @@ export interface TestService {
 
 /**
  * A real service on 127.0.0.1:0 over a temp SQLite file (or a fresh PostgreSQL database in the
- * `postgres` test project), with two accounts A (routing) and B.
+ * `postgres` test project, with `database` options over the defaults), with two accounts A
+ * (routing) and B.
  */
 export async function startTestService(
   config: Partial<ServiceConfig> = {},
   referenceDir = FIXTURE_REFERENCE_DIR,
+  database: Parameters<typeof testDatabase>[0] = {},
 ): Promise<TestService> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-service-'));
   const clock = new ManualClock(Date.UTC(2026, 0, 10, 12));
   const wallClock = new ManualClock(Date.UTC(2026, 0, 10, 12));
-  const database = await testDatabase();
+  const storeOptions = await testDatabase(database);
   const service = await startService({
     dataDir,
-    database,
+    database: storeOptions,
     host: '127.0.0.1',
     port: 0,
     clock,
@@ -93,7 +95,7 @@ export async function startTestService(
     accountA: a.id,
     accountB: b.id,
     dataDir,
-    database,
+    database: storeOptions,
     get: async (p, key = keyA) =>
       parse(await fetch(service.baseUrl + p, { headers: { Authorization: `Token ${key}` } })),
     send: async (method, p, body, options = {}) =>

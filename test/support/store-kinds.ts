@@ -37,9 +37,11 @@ export async function createDatabaseIn(clusterUrl: string): Promise<string> {
 
 /**
  * The `database` option of a test service: undefined on SQLite; on PostgreSQL a fresh database
- * of the run's cluster, so tests never see each other's rows.
+ * of the run's cluster, so tests never see each other's rows, with `options` over the defaults.
  */
-export async function testDatabase(): Promise<PostgresOptions | undefined> {
+export async function testDatabase(
+  options: Partial<Omit<PostgresOptions, 'url'>> = {},
+): Promise<PostgresOptions | undefined> {
   if (testStoreKind() !== 'postgres') return undefined;
-  return { url: await createDatabaseIn(inject('postgresUrl')), poolSize: 5 };
+  return { url: await createDatabaseIn(inject('postgresUrl')), poolSize: 5, ...options };
 }

@@ -126,9 +126,11 @@ export const serveCommand: CommandCode = {
         console.log(`Email submissions: SMTP on port ${running.smtpPort}`);
       if (running.initialKey) console.log(`API key: ${running.initialKey}`);
       if (outgoingMail) console.log(`Outgoing mail: ${outgoingMail.origin}`);
-      if (database?.readStalenessMs)
+      if (database)
         console.log(
-          `Reads may be up to ${database.readStalenessMs} ms behind other instances' changes (--db-read-staleness-ms)`,
+          database.readStalenessMs
+            ? `Reads: other instances' changes show once PostgreSQL announces them; the version is read again at least every ${database.readStalenessMs} ms (--db-read-staleness-ms)`
+            : `Reads: each request reads the database's version, so other instances' changes show at once (--db-read-staleness-ms 0)`,
         );
       console.log(
         feeds

@@ -15,11 +15,13 @@ import type {
 import { ensurePrivateDir, restrictFiles, touchPrivateFile } from '../security/private-files';
 import { SealedColumns } from './sealed-columns';
 import type { SecretBox } from '../security/secret-box';
+import { ChangeAnnouncements } from './change-announcements';
 import { migrationProvider } from './migrations';
 import { foldRenderedVersions, readStoreVersion, StoreVersion } from './row-versions';
 import type { Database } from './schema';
 import {
   createPostgresPool,
+  DEFAULT_CONNECT_TIMEOUT_MS,
   DEFAULT_READ_STALENESS_MS,
   isStoreUnavailable,
   redactedUrl,
@@ -224,12 +226,10 @@ async function openPostgres(
 ): Promise<OpenedDatabase> {
   const shown = redactedUrl(postgres.url);
   const sentWrites = new SentWrites();
-  const pool = createPostgresPool(
-    postgres,
+  const connectionLost =
     options.onConnectionError ??
-      ((error) => console.error(`PostgreSQL connection lost (${shown}): ${error.message}`)),
-    sentWrites,
-  );
+    ((error: Error) => console.error(`PostgreSQL connection lost (${shown}): ${error.message}`));
+  const pool = createPostgresPool(postgres, connectionLost, sentWrites);
   const db = new Kysely<Database>({
     dialect: new PostgresDialect({ pool }),
     plugins: options.secretBox ? [new SealedColumns(options.secretBox)] : [],
@@ -255,12 +255,37 @@ async function openPostgres(
   }
   // Housekeeping only: rows of ended connections are folded again at the next start.
   await foldRenderedVersions(db).catch(() => undefined);
+  const stalenessMs = postgres.readStalenessMs ?? DEFAULT_READ_STALENESS_MS;
+  // Strict reads (0) have no use for announcements: no connection is kept for them.
+  const announcements =
+    stalenessMs > 0
+      ? new ChangeAnnouncements({
+          url: postgres.url,
+          connectTimeoutMs: postgres.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+          onConnectionError: (error) =>
+            connectionLost(
+              new Error(
+                `listening for changes: ${error.message} (each request reads the version until it listens again)`,
+              ),
+            ),
+        })
+      : null;
+  await announcements?.start();
   storeVersions.set(
     db,
     new StoreVersion(() => readStoreVersion(db), {
-      stalenessMs: postgres.readStalenessMs ?? DEFAULT_READ_STALENESS_MS,
+      stalenessMs,
       sentWrites: () => sentWrites.count,
+      announcements: () => announcements?.epoch() ?? null,
     }),
   );
-  return { db, kind: 'postgres', file: shown, close: () => db.destroy() };
+  return {
+    db,
+    kind: 'postgres',
+    file: shown,
+    close: async () => {
+      await announcements?.close();
+      await db.destroy();
+    },
+  };
 }

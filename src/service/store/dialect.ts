@@ -18,8 +18,9 @@ export interface PostgresOptions {
   /** How long to wait for a free or new connection (default 5 s). */
   connectTimeoutMs?: number;
   /**
-   * How old a reading of other instances' commits may be when a request relies on it (default 0:
-   * every request sees every commit that finished before it arrived). See StoreVersion.
+   * The longest a request may rely on a reading of the rendered tables' version while PostgreSQL
+   * announces no change (default 1 s; 0: each request sees every commit that finished before it
+   * arrived, at a statement's round trip each). See StoreVersion.
    */
   readStalenessMs?: number;
 }
@@ -27,7 +28,7 @@ export interface PostgresOptions {
 export const DEFAULT_POOL_SIZE = 10;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 15_000;
 export const DEFAULT_CONNECT_TIMEOUT_MS = 5_000;
-export const DEFAULT_READ_STALENESS_MS = 0;
+export const DEFAULT_READ_STALENESS_MS = 1_000;
 /** The longest read staleness an operator may allow: beyond it copies would go stale visibly. */
 export const MAX_READ_STALENESS_MS = 10_000;
 

@@ -33,6 +33,13 @@ export interface StoreVersionReading {
   seq: number;
 }
 
+/** What held when a version statement began (StoreVersion.recentEnough). */
+interface Began {
+  at: number;
+  writes: number;
+  epoch: number | null;
+}
+
 /**
  * The version of the rendered tables as a whole on PostgreSQL: the sum of the counter each
  * statement that changes them adds to (migration 0021), which moves with every such commit of
@@ -46,23 +53,34 @@ export interface StoreVersionReading {
  * `atLeast(mark)` for each of its reads): its later reads then reuse the reading its first one
  * waited for, and read under the same version.
  *
- * That costs a round trip per request when an instance has few requests at a time (each waits
- * for a statement of its own): with three instances on the bench's two cores, over a third of
- * each one's CPU time per cached list response. An operator may trade it
- * (`--db-read-staleness-ms`): a reading whose statement began at most `stalenessMs` ago then
- * answers asks too, unless this instance has sent a write since that statement began, so what a
- * client changed through an instance it reads back from it at once; another instance's commit
- * shows within `stalenessMs`.
+ * With no more than that, an instance with few requests at a time pays a round trip for each
+ * (each waits for a statement of its own): with three instances on the bench's two cores, over a
+ * third of each one's CPU time per cached list response. So a reading also answers later asks,
+ * for up to `stalenessMs` after its statement began, while three things hold:
+ *
+ * - PostgreSQL has announced no change since that statement began, and this instance has been
+ *   listening all along (`announcements`, change-announcements.ts). Every commit that moves the
+ *   version is announced to every instance before its writer is told it is done.
+ * - This instance has sent no write since then (`sentWrites`): what a client changed through an
+ *   instance it reads back from it at once, without waiting for the announcement.
+ * - The reading is younger than `stalenessMs`, a bound for a listening connection that died
+ *   without a word (default DEFAULT_READ_STALENESS_MS).
+ *
+ * What that trades: a request that reaches an instance after another instance's commit but
+ * before its announcement (normally well under a millisecond after the commit) is answered as
+ * before that commit. `stalenessMs` 0 (`--db-read-staleness-ms 0`) closes that gap at the price
+ * above: every request then sees every commit that finished before it arrived.
  */
 export class StoreVersion {
   private running: { seq: number; reading: Promise<StoreVersionReading> } | null = null;
   private queued: Promise<StoreVersionReading> | null = null;
   private latest: StoreVersionReading | null = null;
-  /** When the latest reading's statement began, and this instance's sent writes then. */
-  private latestBegan = { at: -Infinity, writes: -1 };
+  /** When the latest reading's statement began, and this instance's sent writes and epoch then. */
+  private latestBegan: Began = { at: -Infinity, writes: -1, epoch: null };
   private statements = 0;
   private readonly stalenessMs: number;
   private readonly sentWrites: () => number;
+  private readonly announcements: () => number | null;
   private readonly now: () => number;
 
   constructor(
@@ -72,13 +90,21 @@ export class StoreVersion {
       stalenessMs?: number;
       /** This instance's count of sent writes (SentWrites in dialect.ts). */
       sentWrites?: () => number;
+      /** The announcements' epoch (ChangeAnnouncements.epoch); without one, none is heard. */
+      announcements?: () => number | null;
       /** A monotonic clock in ms. */
       now?: () => number;
     } = {},
   ) {
     this.stalenessMs = options.stalenessMs ?? 0;
     this.sentWrites = options.sentWrites ?? (() => 0);
+    this.announcements = options.announcements ?? (() => null);
     this.now = options.now ?? (() => performance.now());
+  }
+
+  /** How many version statements this instance has begun. */
+  get statementsBegun(): number {
+    return this.statements;
   }
 
   /** The number of the first statement that begins after now (see atLeast). */
@@ -109,16 +135,23 @@ export class StoreVersion {
 
   /** True when the latest reading may answer any ask (see the class comment). */
   private recentEnough(): boolean {
+    const began = this.latestBegan;
     return (
       this.stalenessMs > 0 &&
-      this.now() - this.latestBegan.at <= this.stalenessMs &&
-      this.sentWrites() === this.latestBegan.writes
+      this.now() - began.at <= this.stalenessMs &&
+      this.sentWrites() === began.writes &&
+      began.epoch !== null &&
+      this.announcements() === began.epoch
     );
   }
 
   private start(): Promise<StoreVersionReading> {
     const seq = ++this.statements;
-    const began = { at: this.now(), writes: this.sentWrites() };
+    const began: Began = {
+      at: this.now(),
+      writes: this.sentWrites(),
+      epoch: this.announcements(),
+    };
     const reading = this.read()
       .then((version) => {
         const answer = { version, seq };

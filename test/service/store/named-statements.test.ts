@@ -18,7 +18,8 @@ afterEach(async () => {
 
 describe.runIf(testStoreKind() === 'postgres')('statements run often', () => {
   it('keep answering after another instance adds a column', async () => {
-    t = await startTestService({ requestsPerMinute: 1_000 });
+    // Strict reads: each request sees the other connection's last change at once.
+    t = await startTestService({ requestsPerMinute: 1_000 }, undefined, { readStalenessMs: 0 });
     await seedShipment(t, t.accountA, 'MEDU1000001');
     // A second connection, as another instance would have: the service's own is not reachable.
     const opened = await openServiceDatabase(t);

@@ -7,7 +7,8 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type OpenedDatabase } from '../../../src/service/store/db';
+import { ChangeAnnouncements } from '../../../src/service/store/change-announcements';
+import { openDatabase, storeVersionOf, type OpenedDatabase } from '../../../src/service/store/db';
 import { frozenRows, sharedReads } from '../../../src/service/store/key-memo';
 import {
   foldRenderedVersions,
@@ -97,16 +98,28 @@ describe('StoreVersion statements', () => {
   });
 });
 
-describe('StoreVersion with a read staleness allowed (--db-read-staleness-ms)', () => {
-  /** A StoreVersion allowing 100 ms, on a clock and a count of sent writes the test moves. */
+describe('StoreVersion relying on announcements (--db-read-staleness-ms above 0)', () => {
+  /**
+   * A StoreVersion allowing 100 ms, on a clock, a count of sent writes and an announcements'
+   * epoch (null: not listening) the test moves.
+   */
   function lenient() {
-    const state = { now: 1_000, writes: 0 };
+    const state = { now: 1_000, writes: 0, epoch: 0 as number | null };
     const held = overHeldStatements({
       stalenessMs: 100,
       now: () => state.now,
       sentWrites: () => state.writes,
+      announcements: () => state.epoch,
     });
     return { ...held, state };
+  }
+
+  /** Asks once; resolves the statement the ask started, if it started one, with `answer`. */
+  async function ask(held: ReturnType<typeof lenient>, answer: string) {
+    const before = held.statements.length;
+    const reading = held.version.afterNow();
+    if (held.statements.length > before) held.statements.at(-1)!.resolve(answer);
+    return { read: held.statements.length > before, reading: await reading };
   }
 
   it('answers asks with a reading whose statement began within the staleness, then reads again', async () => {
@@ -149,6 +162,48 @@ describe('StoreVersion with a read staleness allowed (--db-read-staleness-ms)', 
     expect(await version.afterNow()).toEqual({ version: '6', seq: 3 });
     expect(statements).toHaveLength(3);
   });
+
+  it('reads again after an announcement, even one heard while its statement ran', async () => {
+    const held = lenient();
+    expect(await ask(held, '4')).toEqual({ read: true, reading: { version: '4', seq: 1 } });
+    expect((await ask(held, '-')).read).toBe(false);
+
+    held.state.epoch = 1; // a change announced
+    expect(await ask(held, '5')).toEqual({ read: true, reading: { version: '5', seq: 2 } });
+    expect((await ask(held, '-')).read).toBe(false);
+
+    // Announced while the third statement ran: it may have read before that commit.
+    held.state.epoch = 2;
+    const third = held.version.afterNow();
+    held.state.epoch = 3;
+    held.statements[2]!.resolve('6');
+    expect(await third).toEqual({ version: '6', seq: 3 });
+    expect(await ask(held, '7')).toEqual({ read: true, reading: { version: '7', seq: 4 } });
+    expect((await ask(held, '-')).read).toBe(false);
+  });
+
+  it('reads for every ask while not listening, and relies on no reading begun before it listened again', async () => {
+    const held = lenient();
+    await ask(held, '4');
+    held.state.epoch = null; // the listening connection lost
+    expect((await ask(held, '5')).read).toBe(true);
+    expect((await ask(held, '5')).read).toBe(true);
+
+    held.state.epoch = 3; // listening again: what was committed meanwhile was never announced
+    expect((await ask(held, '6')).read).toBe(true);
+    expect((await ask(held, '-')).read).toBe(false);
+  });
+
+  it('never relies on a reading with no staleness allowed, listening or not', async () => {
+    const state = { epoch: 0 };
+    const held = overHeldStatements({ stalenessMs: 0, announcements: () => state.epoch });
+    for (let i = 0; i < 3; i++) {
+      const reading = held.version.afterNow();
+      expect(held.statements).toHaveLength(i + 1);
+      held.statements[i]!.resolve(String(i));
+      await reading;
+    }
+  });
 });
 
 describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () => {
@@ -158,7 +213,8 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
 
   beforeAll(async () => {
     t = await startTestService();
-    other = await openDatabase(t.dataDir, { postgres: t.database });
+    // Strict reads: each sees every commit that finished before it (the version's own rules).
+    other = await openDatabase(t.dataDir, { postgres: { ...t.database!, readStalenessMs: 0 } });
   });
 
   afterAll(async () => {
@@ -306,18 +362,33 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     expect(await rowsOf(pid)).toBe(0);
   });
 
-  it("with a read staleness allowed, shows this instance its own writes at once and others' once it has passed", async () => {
+  it("relying on announcements, reads the version once while nothing changes, its own writes at once and others' once announced", async () => {
+    // Ten seconds allowed: within the five the test waits, only an announcement shows a change.
     const lenient = await openDatabase(t.dataDir, {
-      postgres: { ...t.database!, readStalenessMs: 2_000 },
+      postgres: { ...t.database!, readStalenessMs: 10_000 },
     });
     try {
       const seeded = await seedShipment(t, t.accountA, 'MEDU900000306');
       const id = seeded.containers[0]!.id;
-      const seal = keptSeal(id, lenient).read;
+      const kept = keptSeal(id, lenient);
+      const seal = kept.read;
+      const statements = () => storeVersionOf(lenient.db)!.statementsBegun;
       const write = (value: string) =>
         lenient.db.updateTable('containers').set({ seal_number: value }).where('id', '=', id);
 
-      expect(await seal()).toBeNull();
+      // Once the seeding's announcements have arrived, reads rely on one reading.
+      const reliedOn = async () => {
+        const before = statements();
+        expect(await seal()).toBeNull();
+        return statements() === before;
+      };
+      await expect.poll(reliedOn, { timeout: 5_000 }).toBe(true);
+      const begun = statements();
+      const queried = kept.queries();
+      for (let i = 0; i < 10; i++) expect(await seal()).toBeNull();
+      expect(statements()).toBe(begun);
+      expect(kept.queries()).toBe(queried);
+
       // Through this instance, alone and in a transaction: read back at once.
       await write('OWN-1').execute();
       expect(await seal()).toBe('OWN-1');
@@ -332,14 +403,62 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
         );
       expect(await seal()).toBe('OWN-2');
 
-      // Another instance's commit shows within the staleness allowed, without any write here.
+      // Another instance's commit shows once PostgreSQL's announcement of it has arrived.
       await onAnotherConnection([
         'update containers set seal_number = $1 where id = $2',
         ['OTHER', id],
       ]);
-      await expect.poll(seal, { timeout: 30_000, interval: 100 }).toBe('OTHER');
+      await expect.poll(seal, { timeout: 5_000, interval: 20 }).toBe('OTHER');
     } finally {
       await lenient.close();
+    }
+  });
+
+  it('hears announcements on a connection of its own, not at all while it is down, and again once it is back', async () => {
+    const lost: string[] = [];
+    const announcements = new ChangeAnnouncements({
+      url: t.database!.url,
+      connectTimeoutMs: 5_000,
+      retryDelaysMs: [50],
+      onConnectionError: (error) => lost.push(error.message),
+    });
+    const database = new URL(t.database!.url).pathname.slice(1);
+    // On the cluster's own database, kept open throughout: it lets the test's database take
+    // connections again whatever happens.
+    const clusterUrl = new URL(t.database!.url);
+    clusterUrl.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: clusterUrl.toString() });
+    await admin.connect();
+    try {
+      await announcements.start();
+      const listening = announcements.epoch();
+      expect(listening).not.toBeNull();
+      const seeded = await seedShipment(t, t.accountA, 'MEDU900000307');
+      await expect.poll(() => announcements.epoch()).not.toBe(listening);
+
+      // Lost, and kept from listening again while the database refuses new connections.
+      await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS false`);
+      await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE application_name = 'quayside listener' AND datname = $1`,
+        [database],
+      );
+      await expect.poll(() => announcements.epoch()).toBeNull();
+      await expect.poll(() => lost.length).toBeGreaterThan(0);
+      await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      await expect.poll(() => announcements.epoch(), { timeout: 10_000 }).not.toBeNull();
+      const back = announcements.epoch();
+      await t.service.store.tracking.addTransportEvent(seeded.containers[0]!.id, {
+        event: 'container.transport.vessel_departed',
+        dataSource: 'shipping_line',
+        timestamp: new Date(t.clock.now()).toISOString(),
+        locationLocode: 'USLAX',
+      });
+      await expect.poll(() => announcements.epoch()).not.toBe(back);
+    } finally {
+      await admin.query(`ALTER DATABASE ${database} WITH ALLOW_CONNECTIONS true`);
+      await admin.end();
+      await announcements.close();
     }
   });
 
