@@ -1,9 +1,11 @@
 /**
- * PostgreSQL's announcements of changes to the rendered tables, heard on a connection of their
- * own. Every commit that moves the rendered tables' version (migration 0021's counter) also sends
- * a NOTIFY on RENDERED_CHANNEL (migration 0024). PostgreSQL queues it as part of the commit and
- * signals every listening connection before it tells the writer that the commit is done, so an
- * instance hears of another's change about as soon as that change can be seen at all.
+ * PostgreSQL's announcements of changes, heard on a connection of their own. Every instance
+ * announces each commit it makes on CHANGES_CHANNEL (createPostgresPool in dialect.ts): a
+ * NOTIFY of its own, sent once the commit is answered and before whoever asked for the commit
+ * hears back, so by the time anyone can know of a change from the instance that made it, every
+ * listening connection has been signalled. Commits that do not come from an instance (psql, an
+ * older version still running during an upgrade) are not announced: they show within
+ * `--db-read-staleness-ms`.
  *
  * StoreVersion relies on a reading of the version only while `epoch()` stays what it was when
  * the reading's statement began: every announcement moves it, and so do losing the connection and
@@ -12,8 +14,8 @@
  */
 import pg from 'pg';
 
-/** The channel migration 0024's trigger notifies on. */
-export const RENDERED_CHANNEL = 'quayside_rendered';
+/** The channel every instance announces its commits on. */
+export const CHANGES_CHANNEL = 'quayside_changes';
 
 /** Waits before listening again after a lost connection: doubled each failure, up to the last. */
 const RETRY_DELAYS_MS = [250, 500, 1_000, 2_000, 5_000];
@@ -81,7 +83,7 @@ export class ChangeAnnouncements {
     });
     try {
       await client.connect();
-      await client.query(`LISTEN ${RENDERED_CHANNEL}`);
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
     } catch (error) {
       lost(error as Error);
       return;

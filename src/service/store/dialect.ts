@@ -6,6 +6,7 @@
  */
 import { PostgresAdapter, type Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
+import { CHANGES_CHANNEL } from './change-announcements';
 
 export type StoreKind = 'sqlite' | 'postgres';
 
@@ -96,6 +97,54 @@ export class SentWrites {
 
 const READ_ONLY = /^\s*select\b/i;
 
+/** Where a statement begins or ends a transaction (savepoints do neither). */
+function transactionBoundary(text: string): 'begin' | 'commit' | 'rollback' | null {
+  if (/^\s*(begin|start\s+transaction)\b/i.test(text)) return 'begin';
+  if (/^\s*(commit|end)\b/i.test(text)) return 'commit';
+  if (/^\s*(rollback|abort)\b(?!\s+to\b)/i.test(text)) return 'rollback';
+  return null;
+}
+
+/**
+ * Tells every listening instance (ChangeAnnouncements) that this one has committed a change. Its
+ * own transaction, so the NOTIFY never holds PostgreSQL's cluster-wide notification lock across
+ * a data transaction's commit, and that lock is held only briefly: the NOTIFY's commit does not
+ * wait for its WAL to reach the disk (an announcement is no record; after a crash every listener
+ * has lost its connection and reads the version again anyway).
+ */
+const ANNOUNCE = `SELECT set_config('synchronous_commit', 'off', true), pg_notify('${CHANGES_CHANNEL}', '')`;
+
+/**
+ * One announcement under way per pool: commits answered meanwhile share the next, so many
+ * writers at once send about one per round trip. Each caller gets one sent after it asked. The
+ * next is sent on the connection of the first to ask for it (a connection of its own might
+ * wait for a free one behind the very commits it is to announce).
+ */
+function sharedAnnouncements(): (send: () => Promise<unknown>) => Promise<void> {
+  let running: Promise<void> | null = null;
+  let queued: Promise<void> | null = null;
+  const start = (send: () => Promise<unknown>) => {
+    const run: Promise<void> = send()
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (running === run) running = null;
+      });
+    running = run;
+    return run;
+  };
+  return (send) => {
+    if (!running) return start(send);
+    queued ??= running.then(() => {
+      queued = null;
+      return start(send);
+    });
+    return queued;
+  };
+}
+
 /**
  * A connection pool with the service's limits. Errors of its connections (a server shutting down
  * sends 57P01, a crashed one just closes the socket) are reported, never thrown: the next use of
@@ -125,21 +174,42 @@ export function createPostgresPool(
   // statements) has no other listener. Unhandled, either would end the process. Each client is
   // reported once, from its own listener; the pool's copy is the same error.
   const naming = statementNames();
+  const announced = sharedAnnouncements();
   pool.on('connect', (client) => {
     client.on('error', onConnectionError);
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     // Kysely passes (text, values); anything else (a cursor, a config object) goes as it came.
     const answered = () => void sentWrites.count++;
+    const announce = () => announced(() => query(ANNOUNCE) as Promise<unknown>);
+    let inTransaction = false;
     client.query = ((...args: unknown[]) => {
       const [text, values] = args;
       const name = typeof text === 'string' && args.length === 2 ? naming(text) : undefined;
       const writing = typeof text === 'string' && !READ_ONLY.test(text);
       if (writing) sentWrites.count++;
+      const boundary = typeof text === 'string' ? transactionBoundary(text) : null;
+      const commits = writing && (boundary === 'commit' || (boundary === null && !inTransaction));
+      if (boundary) inTransaction = boundary === 'begin';
       const result = name ? query({ name, text, values }) : query(...args);
       // Kysely sends every statement as (text, values) and gets a promise. Any other call (a
-      // callback or a submittable, none in the service) is counted only when sent.
-      if (writing && result instanceof Promise) result.then(answered, answered);
-      return result;
+      // callback or a submittable, none in the service) is counted only when sent, and is not
+      // announced.
+      if (!writing || !(result instanceof Promise)) return result;
+      result.then(answered, answered);
+      if (!commits) return result;
+      // A commit is announced before its caller hears of it, so no client can know of a change
+      // that other instances have not been told of. A failed one may still have committed (the
+      // connection lost before the answer): announced too.
+      return result.then(
+        async (answer) => {
+          await announce();
+          return answer;
+        },
+        async (error) => {
+          await announce();
+          throw error;
+        },
+      );
     }) as typeof client.query;
   });
   pool.on('error', () => undefined);

@@ -11,7 +11,6 @@ import {
   type MigrationProvider,
 } from 'kysely';
 import { storeKindOf } from './dialect';
-import { RENDERED_CHANNEL } from './change-announcements';
 import { createRouteMapCopiesTable } from './route-map-copies';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations must not depend on the current row types
@@ -1167,25 +1166,6 @@ const rateLimitGiveBack: Migration = {
   },
 };
 
-/**
- * PostgreSQL: every statement that moves the rendered tables' counter (migration 0021) also
- * announces it on RENDERED_CHANNEL, so instances listening there (change-announcements.ts) need
- * not read the counter again for each request while nothing is announced. A NOTIFY is sent only
- * if its transaction commits, and PostgreSQL folds repeats of one within a transaction into one.
- */
-const renderedAnnouncements: Migration = {
-  async up(db: AnyDb) {
-    if (storeKindOf(db) !== 'postgres') return;
-    await sql`CREATE OR REPLACE FUNCTION rendered_versions_announce() RETURNS trigger AS $$
-      BEGIN PERFORM pg_notify(${sql.lit(RENDERED_CHANNEL)}, ''); RETURN NULL; END
-      $$ LANGUAGE plpgsql`.execute(db);
-    await sql`DROP TRIGGER IF EXISTS rendered_versions_announced ON rendered_versions`.execute(db);
-    await sql`CREATE TRIGGER rendered_versions_announced
-      AFTER INSERT OR UPDATE ON rendered_versions
-      FOR EACH STATEMENT EXECUTE FUNCTION rendered_versions_announce()`.execute(db);
-  },
-};
-
 /** Ordered by name; add new migrations with increasing prefixes. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': initial,
@@ -1211,7 +1191,6 @@ export const migrations: Record<string, Migration> = {
   '0021_rendered_versions': renderedVersions,
   '0022_rate_limit_arrays': rateLimitArrays,
   '0023_rate_limit_give_back': rateLimitGiveBack,
-  '0024_rendered_announcements': renderedAnnouncements,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -58,9 +58,9 @@ interface Began {
  * third of each one's CPU time per cached list response. So a reading also answers later asks,
  * for up to `stalenessMs` after its statement began, while three things hold:
  *
- * - PostgreSQL has announced no change since that statement began, and this instance has been
- *   listening all along (`announcements`, change-announcements.ts). Every commit that moves the
- *   version is announced to every instance before its writer is told it is done.
+ * - No change has been announced since that statement began, and this instance has been
+ *   listening all along (`announcements`, change-announcements.ts). Every instance announces
+ *   each of its commits before the code that asked for it hears back (dialect.ts).
  * - This instance has sent no write since then (`sentWrites`): what a client changed through an
  *   instance it reads back from it at once, without waiting for the announcement.
  * - The reading is younger than `stalenessMs`, a bound for a listening connection that died
@@ -68,7 +68,7 @@ interface Began {
  *
  * What that trades: a request that reaches an instance after another instance's commit but
  * before its announcement (normally well under a millisecond after the commit) is answered as
- * before that commit. `stalenessMs` 0 (`--db-read-staleness-ms 0`) closes that gap at the price
+ * before that commit; so is one after a commit no instance made (psql) until `stalenessMs`. `stalenessMs` 0 (`--db-read-staleness-ms 0`) closes that gap at the price
  * above: every request then sees every commit that finished before it arrived.
  */
 export class StoreVersion {

@@ -6,8 +6,11 @@
  * it, or a request could be served what was true before another instance's change.
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChangeAnnouncements } from '../../../src/service/store/change-announcements';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  ChangeAnnouncements,
+  CHANGES_CHANNEL,
+} from '../../../src/service/store/change-announcements';
 import { openDatabase, storeVersionOf, type OpenedDatabase } from '../../../src/service/store/db';
 import { frozenRows, sharedReads } from '../../../src/service/store/key-memo';
 import {
@@ -15,7 +18,7 @@ import {
   readStoreVersion,
   StoreVersion,
 } from '../../../src/service/store/row-versions';
-import { testStoreKind } from '../../support/store-kinds';
+import { createDatabaseIn, testStoreKind } from '../../support/store-kinds';
 import { seedShipment, startTestService, type TestService } from '../../support/service';
 
 /** A promise settled from outside, to hold a version statement "running" as long as a test needs. */
@@ -403,14 +406,62 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
         );
       expect(await seal()).toBe('OWN-2');
 
-      // Another instance's commit shows once PostgreSQL's announcement of it has arrived.
-      await onAnotherConnection([
-        'update containers set seal_number = $1 where id = $2',
-        ['OTHER', id],
-      ]);
+      // Another instance's commit shows once its announcement has arrived.
+      await other.db
+        .updateTable('containers')
+        .set({ seal_number: 'OTHER' })
+        .where('id', '=', id)
+        .execute();
       await expect.poll(seal, { timeout: 5_000, interval: 20 }).toBe('OTHER');
     } finally {
       await lenient.close();
+    }
+  });
+
+  it('announces each commit of an instance before its caller hears back, and nothing else', async () => {
+    // A database of its own: no service's background work announces anything there.
+    const url = await createDatabaseIn(inject('postgresUrl'));
+    const instance = await openDatabase(t.dataDir, { postgres: { url, readStalenessMs: 0 } });
+    const listener = new pg.Client({ connectionString: url });
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(n.payload ?? ''));
+    await listener.connect();
+    await listener.query(`LISTEN ${CHANGES_CHANNEL}`);
+    /** The announcements heard before a marker sent now (announcements arrive in commit order). */
+    let markers = 0;
+    const announcedBeforeNow = async () => {
+      const marker = `marker-${++markers}`;
+      await listener.query(`NOTIFY ${CHANGES_CHANNEL}, '${marker}'`);
+      await expect.poll(() => heard.includes(marker)).toBe(true);
+      const count = heard.indexOf(marker);
+      heard.splice(0, count + 1);
+      return count;
+    };
+    const { db } = instance;
+    try {
+      expect(await announcedBeforeNow()).toBe(0);
+      // A statement that commits by itself: announced once it has, before the caller goes on.
+      await db.updateTable('accounts').set({ name: 'renamed' }).execute();
+      expect(await announcedBeforeNow()).toBe(1);
+      // Reads announce nothing; a transaction is announced once, at its commit.
+      await db.selectFrom('accounts').selectAll().execute();
+      expect(await announcedBeforeNow()).toBe(0);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('accounts').set({ name: 'one' }).execute();
+        await trx.updateTable('accounts').set({ name: 'two' }).execute();
+      });
+      expect(await announcedBeforeNow()).toBe(1);
+      // One rolled back changed nothing: not announced.
+      await expect(
+        db.transaction().execute(async (trx) => {
+          await trx.updateTable('accounts').set({ name: 'never' }).execute();
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await announcedBeforeNow()).toBe(0);
+    } finally {
+      await listener.end();
+      await instance.close();
     }
   });
 
