@@ -25,7 +25,10 @@ export interface ChangeAnnouncementsOptions {
   connectTimeoutMs: number;
   /** Waits before each attempt to listen again (default RETRY_DELAYS_MS). */
   retryDelaysMs?: readonly number[];
-  /** Told when listening stops or cannot start (it retries by itself, and tells again only once it has listened). */
+  /**
+   * Told when listening stops or cannot start. It retries by itself, and tells again only once
+   * it has listened since.
+   */
   onConnectionError: (error: Error) => void;
 }
 
@@ -44,7 +47,10 @@ export class ChangeAnnouncements {
     return this.listen();
   }
 
-  /** Moves with every announcement and every loss or start of listening; null while not listening. */
+  /**
+   * Moves with every announcement and every loss or start of listening; null while not
+   * listening.
+   */
   epoch(): number | null {
     return this.listening ? this.count : null;
   }

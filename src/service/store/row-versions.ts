@@ -68,8 +68,9 @@ interface Began {
  *
  * What that trades: a request that reaches an instance after another instance's commit but
  * before its announcement (normally well under a millisecond after the commit) is answered as
- * before that commit; so is one after a commit no instance made (psql) until `stalenessMs`. `stalenessMs` 0 (`--db-read-staleness-ms 0`) closes that gap at the price
- * above: every request then sees every commit that finished before it arrived.
+ * before that commit; so is one after a commit no instance made (psql) until `stalenessMs`.
+ * `stalenessMs` 0 (`--db-read-staleness-ms 0`) closes that gap at the price above: every request
+ * then sees every commit that finished before it arrived.
  */
 export class StoreVersion {
   private running: { seq: number; reading: Promise<StoreVersionReading> } | null = null;
