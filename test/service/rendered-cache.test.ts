@@ -243,12 +243,15 @@ describe('rendered resource reuse', () => {
 });
 
 describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several instances', () => {
-  it('instance A serves what instance B changed, even within the same millisecond', async () => {
-    // B shares A's database (and data folder, for the secret key); the clock stands still, so
-    // updated_at does not move and only the row version tells the change.
-    const b = await startService({
+  /**
+   * Another instance on the test service's database (and data folder, for the secret key), on
+   * its clocks: while they stand still updated_at does not move, and only row versions tell a
+   * change.
+   */
+  const anotherInstance = (database = t.database) =>
+    startService({
       dataDir: t.dataDir,
-      database: t.database,
+      database,
       host: '127.0.0.1',
       port: 0,
       clock: t.clock,
@@ -256,6 +259,19 @@ describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several
       referenceDir: FIXTURE_REFERENCE_DIR,
       config: { requestsPerMinute: 10_000 },
     });
+
+  /** A PATCH as account A to the instance at `baseUrl`, which must succeed. */
+  const patch = async (baseUrl: string, p: string, body: unknown) => {
+    const res = await fetch(baseUrl + p, {
+      method: 'PATCH',
+      headers: { Authorization: `Token ${t.keyA}`, 'Content-Type': 'application/vnd.api+json' },
+      body: JSON.stringify(body),
+    });
+    expect(res.status, await res.text()).toBe(200);
+  };
+
+  it('instance A serves what instance B changed, even within the same millisecond', async () => {
+    const b = await anotherInstance();
     try {
       const seeded = await seedShipment(t, t.accountA, 'MEDU900000207');
       const id = seeded.containers[0]!.id;
@@ -264,22 +280,11 @@ describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several
       expect(await text(detail)).toBe(cached);
       await text(LIST);
 
-      const patch = async (p: string, body: unknown) => {
-        const res = await fetch(b.baseUrl + p, {
-          method: 'PATCH',
-          headers: {
-            Authorization: `Token ${t.keyA}`,
-            'Content-Type': 'application/vnd.api+json',
-          },
-          body: JSON.stringify(body),
-        });
-        expect(res.status, await res.text()).toBe(200);
-      };
       const edit = async (refNumber: string, tag: string) => {
-        await patch('/containers', {
+        await patch(b.baseUrl, '/containers', {
           data: { type: 'container', id, attributes: { ref_numbers: [refNumber] } },
         });
-        await patch(`/shipments/${seeded.shipment.id}`, {
+        await patch(b.baseUrl, `/shipments/${seeded.shipment.id}`, {
           data: { type: 'shipment', id: seeded.shipment.id, attributes: { tags: [tag] } },
         });
       };
@@ -318,19 +323,9 @@ describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several
 
   it('relying on announcements, instance A serves what instance B changed once PostgreSQL has announced it', async () => {
     // Ten seconds allowed: within the five the test waits, only an announcement shows a change.
-    const start = () =>
-      startService({
-        dataDir: t.dataDir,
-        database: { ...t.database!, readStalenessMs: 10_000 },
-        host: '127.0.0.1',
-        port: 0,
-        clock: t.clock,
-        wallClock: t.wallClock,
-        referenceDir: FIXTURE_REFERENCE_DIR,
-        config: { requestsPerMinute: 10_000 },
-      });
-    const a = await start();
-    const b = await start();
+    const relying = { ...t.database!, readStalenessMs: 10_000 };
+    const a = await anotherInstance(relying);
+    const b = await anotherInstance(relying);
     try {
       const seeded = await seedShipment(t, t.accountA, 'MEDU900000208');
       const id = seeded.containers[0]!.id;
@@ -340,14 +335,9 @@ describe.skipIf(testStoreKind() !== 'postgres')('rendered resources with several
       // Read a few times first: an instance's first request sweeps old request budgets, a write
       // of its own, after which it reads the version again whatever was announced.
       for (let i = 0; i < 3; i++) expect(await refNumbersOnA()).toEqual([]);
-      const res = await fetch(`${b.baseUrl}/containers`, {
-        method: 'PATCH',
-        headers: { Authorization: `Token ${t.keyA}`, 'Content-Type': 'application/vnd.api+json' },
-        body: JSON.stringify({
-          data: { type: 'container', id, attributes: { ref_numbers: ['PO-ANNOUNCED'] } },
-        }),
+      await patch(b.baseUrl, '/containers', {
+        data: { type: 'container', id, attributes: { ref_numbers: ['PO-ANNOUNCED'] } },
       });
-      expect(res.status, await res.text()).toBe(200);
       // B wrote it: B shows it at once.
       expect(JSON.parse(await text(detail, t.keyA, b.baseUrl)).data.attributes.ref_numbers).toEqual(
         ['PO-ANNOUNCED'],

@@ -476,9 +476,7 @@ describe.skipIf(testStoreKind() !== 'postgres')('kept reads on PostgreSQL', () =
     const database = new URL(t.database!.url).pathname.slice(1);
     // On the cluster's own database, kept open throughout: it lets the test's database take
     // connections again whatever happens.
-    const clusterUrl = new URL(t.database!.url);
-    clusterUrl.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: clusterUrl.toString() });
+    const admin = new pg.Client({ connectionString: inject('postgresUrl') });
     await admin.connect();
     try {
       await announcements.start();
