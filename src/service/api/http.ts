@@ -4,11 +4,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { ServiceContext } from '../context';
 import { serializeDocument } from '../jsonapi/document';
+import { BodyBufferPool } from './body-buffers';
 import { ApiError } from '../jsonapi/errors';
 import { collectionLinks, type Page } from '../jsonapi/pagination';
 import type { Account } from '../store/accounts';
 
 export const JSON_API = 'application/vnd.api+json';
+
+/** One pool for the process: what it holds is bounded, and any service's replies may share it. */
+const bodyBuffers = new BodyBufferPool();
 
 /**
  * A route module: a Fastify plugin whose handlers see their params, query and body typed from
@@ -29,7 +33,8 @@ function queryRecord(query: unknown): Record<string, unknown> {
  * JSON.stringify) and sends with the JSON:API media type, its charset named.
  */
 export function sendDocument(reply: FastifyReply, status: number, body: unknown): FastifyReply {
-  return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(serializeDocument(body));
+  const text = serializeDocument(body, (length) => bodyBuffers.take(length, reply));
+  return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(text);
 }
 
 /** Plain JSON (not a JSON:API document), serialized by JSON.stringify. */

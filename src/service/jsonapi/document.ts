@@ -63,11 +63,14 @@ function appendValue(out: string[], value: unknown): boolean {
  */
 const BUFFER_FROM_CHARS = 32 * 1024;
 
+/** Where a long document's bytes are written: a buffer of at least `length` bytes, or undefined. */
+export type BodyAllocator = (length: number) => Buffer | undefined;
+
 /**
  * The JSON of a top-level document (an object of data, included, links, meta, ...): a string
- * when short, else its UTF-8 bytes.
+ * when short, else its UTF-8 bytes, written into what `allocate` gives when it gives a buffer.
  */
-export function serializeDocument(document: unknown): Buffer | string {
+export function serializeDocument(document: unknown, allocate?: BodyAllocator): Buffer | string {
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     return JSON.stringify(document) ?? '';
   }
@@ -83,18 +86,18 @@ export function serializeDocument(document: unknown): Buffer | string {
   out.push('}');
   let chars = 0;
   for (const piece of out) chars += piece.length;
-  return chars < BUFFER_FROM_CHARS ? out.join('') : encodeAll(out);
+  return chars < BUFFER_FROM_CHARS ? out.join('') : encodeAll(out, allocate);
 }
 
 /**
  * The UTF-8 bytes of the pieces in order, written straight into one buffer: several times
  * faster than joining a page's pieces into one string and encoding that.
  */
-function encodeAll(pieces: string[]): Buffer {
+function encodeAll(pieces: string[], allocate?: BodyAllocator): Buffer {
   let length = 0;
   for (const piece of pieces) length += Buffer.byteLength(piece);
-  const bytes = Buffer.allocUnsafe(length);
+  const bytes = allocate?.(length) ?? Buffer.allocUnsafe(length);
   let offset = 0;
   for (const piece of pieces) offset += bytes.write(piece, offset);
-  return bytes;
+  return bytes.length === length ? bytes : bytes.subarray(0, length);
 }
