@@ -5,10 +5,11 @@
  * advanced here unless a test says so) or written by another process, and nothing may leak
  * between accounts.
  */
+import http from 'node:http';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startService } from '../../src/service';
 import { DATABASE_FILE } from '../../src/service/store/db';
 import { applyFeedAnswer } from '../support/feed-answers';
@@ -239,6 +240,98 @@ describe('rendered resource reuse', () => {
     const listB = JSON.parse(await text(LIST, t.keyB));
     expect(listB.data).toEqual([]);
     expect(listB.included).toEqual([]);
+  });
+});
+
+describe('whole list pages kept', () => {
+  /** GET `LIST` as account A with the Host header `host`; the parsed document. */
+  const listAsHost = (host: string) =>
+    new Promise<any>((resolve, reject) => {
+      const request = http.request(
+        t.baseUrl + LIST,
+        { headers: { Authorization: `Token ${t.keyA}`, Host: host } },
+        (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve(JSON.parse(body)));
+        },
+      );
+      request.on('error', reject);
+      request.end();
+    });
+
+  it('renders a page again only once something it shows has changed', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000211');
+    const { render } = t.service.store.context;
+    const renders = vi.spyOn(render, 'containersByKey');
+    try {
+      // The first asks read and keep; after them the page is sent as kept.
+      for (let i = 0; i < 3; i++) await text(LIST);
+      renders.mockClear();
+      const kept = await text(LIST);
+      expect(await text(LIST)).toBe(kept);
+      expect(renders).not.toHaveBeenCalled();
+
+      await t.service.store.tracking.replaceRawEvents(seeded.containers[0]!.id, []);
+      await text(LIST);
+      expect(renders).toHaveBeenCalled();
+    } finally {
+      renders.mockRestore();
+    }
+  });
+
+  it('answers each host with links of its own', async () => {
+    const port = new URL(t.baseUrl).port;
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `127.0.0.1:${port}`]) {
+      for (let i = 0; i < 3; i++) {
+        const doc = await listAsHost(host);
+        expect(doc.links.self.startsWith(`http://${host}/v2/containers?`)).toBe(true);
+      }
+    }
+  });
+
+  it('shows an option relabelled since, in a page that includes custom fields', async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000212');
+    const id = seeded.containers[0]!.id;
+    const created = async (method: string, to: string, type: string, attributes: object) => {
+      const res = await t.send(method, to, { data: { type, attributes } });
+      expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+      return res.body.data;
+    };
+    const definition = await created(
+      'POST',
+      '/custom_field_definitions',
+      'custom_field_definition',
+      {
+        entity_type: 'Container',
+        api_slug: 'yard_trucker',
+        display_name: 'Yard trucker',
+        data_type: 'enum',
+      },
+    );
+    const options = `/custom_field_definitions/${definition.id}/options`;
+    const option = await created('POST', options, 'custom_field_option', {
+      label: 'Acme Drayage',
+      value: 'acme',
+    });
+    await created('POST', `/containers/${id}/custom_fields`, 'custom_field', {
+      api_slug: 'yard_trucker',
+      value: 'acme',
+    });
+    const shown = async () => {
+      const doc = JSON.parse(await text(`${LIST},custom_fields`));
+      const value = doc.included.find(
+        (r: any) => r.type === 'custom_field' && r.relationships.entity.data.id === id,
+      );
+      return value.attributes.display_value;
+    };
+    for (let i = 0; i < 3; i++) expect(await shown()).toBe('Acme Drayage');
+    // The label lives with the definition: the container itself does not change.
+    await created('PATCH', `${options}/${option.id}`, 'custom_field_option', {
+      label: 'Acme Drayage West',
+    });
+    expect(await shown()).toBe('Acme Drayage West');
   });
 });
 

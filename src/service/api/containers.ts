@@ -8,19 +8,23 @@ import {
 import { RouteFeatureCollection, extension } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
-import { parseInclude, resolveIncludes } from '../jsonapi/include';
+import { includedTypes, parseInclude, resolveIncludes } from '../jsonapi/include';
+import { serializeDocument } from '../jsonapi/document';
+import { PageMemo } from '../resources/page-memo';
 import { parsePage } from '../jsonapi/pagination';
 import {
   IdParams,
   IncludeQuery,
   PageQuery,
   accountOf,
+  collectionDocument,
   isUuid,
   isoFilter,
   sendCollection,
   sendDocument,
   sendJsonText,
   sendNotModified,
+  sendSerializedDocument,
   type ApiPlugin,
 } from './http';
 import {
@@ -54,6 +58,7 @@ async function findOwned(ctx: ServiceContext, accountId: string, id: string) {
 const listRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
+  const pages = new PageMemo();
 
   app.get(
     '/containers',
@@ -85,14 +90,15 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
       };
       const totalKey = `containers|${account.id}|${filter.number ?? ''}|${since ?? ''}|${JSON.stringify(customFields ?? null)}`;
       const knownTotal = render.keptTotal(totalKey, readAt);
-      const { total, rows: keys } = await reads.containerKeys(
-        account.id,
-        filter,
-        page,
-        knownTotal,
-        mark,
-      );
+      const listed = await reads.containerKeys(account.id, filter, page, knownTotal, mark);
+      const { total, rows: keys } = listed;
       if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(total));
+      const keepable =
+        !includes.customFields && pages.keepable(listed, includedTypes(include, 'container'));
+      // The links are absolute: the page is kept per host and scheme as well as per query.
+      const pageKey = `${account.id} ${request.protocol}://${request.host}${request.url}`;
+      const kept = keepable ? pages.get(pageKey, listed) : undefined;
+      if (kept !== undefined) return sendSerializedDocument(reply, kept);
       const rendered = await render.containersByKey(keys, readAt);
       const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids, mark),
@@ -105,7 +111,9 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
         rendered,
         included,
       );
-      return sendCollection(request, reply, page, Number(total), doc);
+      if (!keepable) return sendCollection(request, reply, page, Number(total), doc);
+      const body = serializeDocument(collectionDocument(request, page, Number(total), doc));
+      return sendSerializedDocument(reply, pages.keep(pageKey, listed, body));
     },
   );
 };

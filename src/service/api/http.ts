@@ -10,6 +10,7 @@ import { collectionLinks, type Page } from '../jsonapi/pagination';
 import type { Account } from '../store/accounts';
 
 export const JSON_API = 'application/vnd.api+json';
+const JSON_API_UTF8 = `${JSON_API}; charset=utf-8`;
 
 /** One pool for the process: what it holds is bounded, and any service's replies may share it. */
 const bodyBuffers = new BodyBufferPool();
@@ -34,7 +35,7 @@ function queryRecord(query: unknown): Record<string, unknown> {
  */
 export function sendDocument(reply: FastifyReply, status: number, body: unknown): FastifyReply {
   const text = serializeDocument(body, (length) => bodyBuffers.take(length, reply));
-  return reply.code(status).type(`${JSON_API}; charset=utf-8`).send(text);
+  return reply.code(status).type(JSON_API_UTF8).send(text);
 }
 
 /** Plain JSON (not a JSON:API document), serialized by JSON.stringify. */
@@ -66,11 +67,27 @@ export function sendCollection(
   body: { data: unknown; included?: unknown },
   options: { selfWithoutPage?: boolean } = {},
 ): FastifyReply {
-  return sendDocument(reply, 200, {
+  return sendDocument(reply, 200, collectionDocument(request, page, total, body, options));
+}
+
+/** A page of a collection as a document: `body` with its pagination links and meta. */
+export function collectionDocument(
+  request: CollectionRequest,
+  page: Page,
+  total: number,
+  body: { data: unknown; included?: unknown },
+  options: { selfWithoutPage?: boolean } = {},
+): object {
+  return {
     ...body,
     links: collectionLinks(requestBase(request), queryRecord(request.query), page, total, options),
     meta: { size: page.size, total },
-  });
+  };
+}
+
+/** A document serialized earlier (serializeDocument), sent as it is. */
+export function sendSerializedDocument(reply: FastifyReply, body: Buffer | string): FastifyReply {
+  return reply.code(200).type(JSON_API_UTF8).send(body);
 }
 
 /** The authenticated account (set by the auth hook on every /v2 route). */

@@ -76,22 +76,43 @@ export function parseInclude(raw: unknown, primaryType: string): string[][] {
     const trimmed = item.trim();
     if (!trimmed) continue;
     const segments = trimmed.split('.');
-    let types = [primaryType];
-    for (const segment of segments) {
-      const next = new Set<string>();
-      for (const t of types) for (const r of relationshipTargets(t, segment)) next.add(r);
-      if (next.size === 0) {
-        throw new ApiError(
-          400,
-          `${trimmed} is not a relationship that can be included on ${primaryType}`,
-          { source: { parameter: 'include' } },
-        );
-      }
-      types = [...next];
+    if (!typesAlong(primaryType, segments)) {
+      throw new ApiError(
+        400,
+        `${trimmed} is not a relationship that can be included on ${primaryType}`,
+        { source: { parameter: 'include' } },
+      );
     }
     paths.push(segments);
   }
   return paths;
+}
+
+/**
+ * The types each step of `segments` can reach from `primaryType`, step by step; undefined when
+ * a step names no relationship of the types before it.
+ */
+function typesAlong(primaryType: string, segments: string[]): string[][] | undefined {
+  const steps: string[][] = [];
+  let types = [primaryType];
+  for (const segment of segments) {
+    const next = new Set<string>();
+    for (const t of types) for (const r of relationshipTargets(t, segment)) next.add(r);
+    if (next.size === 0) return undefined;
+    types = [...next];
+    steps.push(types);
+  }
+  return steps;
+}
+
+/** Every type the (parsed) include paths can bring into a document of `primaryType`. */
+export function includedTypes(paths: string[][], primaryType: string): Set<string> {
+  const types = new Set<string>();
+  for (const path of paths)
+    for (const step of typesAlong(primaryType, path) ?? []) {
+      for (const type of step) types.add(type);
+    }
+  return types;
 }
 
 export type TypeLoader = (type: string, ids: string[]) => Promise<Resource[]>;

@@ -22,6 +22,23 @@ import type { Database } from './schema';
 /** Keys kept per read; least recently stored go first. Each is a short row (about 200 bytes). */
 const MAX_KEPT = 4096;
 
+/** Every answer kept by a sharedReads (see isKeptRead). */
+const keptAnswers = new WeakSet<object>();
+
+/** Keeps `answer` under `key` in `kept`, oldest first out beyond `maxKept`. */
+function keep<T>(kept: Map<string, T>, key: string, answer: T, maxKept: number): void {
+  if (kept.size >= maxKept) kept.delete(kept.keys().next().value!);
+  kept.set(key, answer);
+  if (typeof answer === 'object' && answer !== null) keptAnswers.add(answer);
+}
+
+/**
+ * True when `answer` is one a sharedReads keeps: the same read answers this very object for as
+ * long as nothing can have changed it, and a new one after any change to the rendered tables.
+ * What is made from such an answer alone may be kept against it (resources/page-memo.ts).
+ */
+export const isKeptRead = (answer: object): boolean => keptAnswers.has(answer);
+
 /**
  * Where a request's reads may start from on PostgreSQL: StoreVersion.mark() taken when the request
  * arrived (AccountReads.mark), so all its reads share one version reading. Undefined: each read
@@ -66,10 +83,8 @@ export function sharedReads<T>(
     const answer = await read();
     // A write in between (ours, counted when compiled and after it ran) may have changed the row;
     // a newer stamp kept meanwhile means another process committed since this read was asked.
-    if (writes.generation === generation && keptAt === stamp) {
-      if (kept.size >= maxKept) kept.delete(kept.keys().next().value!);
-      kept.set(key, freeze(answer));
-    }
+    if (writes.generation === generation && keptAt === stamp)
+      keep(kept, key, freeze(answer), maxKept);
     return answer;
   };
 }
@@ -100,10 +115,7 @@ function versionedReads<T>(
     const answer = await shared(`${reading.version}\u0000${key}`, async () => freeze(await read()));
     // The read began after the version was read: it shows that version's data or newer. It is
     // kept only while that version is still the latest known, and used only while it stays so.
-    if (keptAt.version === reading.version) {
-      if (kept.size >= maxKept) kept.delete(kept.keys().next().value!);
-      kept.set(key, answer);
-    }
+    if (keptAt.version === reading.version) keep(kept, key, answer, maxKept);
     return answer;
   };
 }
