@@ -91,15 +91,12 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
       const totalKey = `containers|${account.id}|${filter.number ?? ''}|${since ?? ''}|${JSON.stringify(customFields ?? null)}`;
       const knownTotal = render.keptTotal(totalKey, readAt);
       const listed = await reads.containerKeys(account.id, filter, page, knownTotal, mark);
-      const { total, rows: keys } = listed;
-      if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(total));
-      const keepable =
-        !includes.customFields && pages.keepable(listed, includedTypes(include, 'container'));
-      // The links are absolute: the page is kept per host and scheme as well as per query.
-      const pageKey = `${account.id} ${request.protocol}://${request.host}${request.url}`;
-      const kept = keepable ? pages.get(pageKey, listed) : undefined;
-      if (kept !== undefined) return sendSerializedDocument(reply, kept);
-      const rendered = await render.containersByKey(keys, readAt);
+      if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(listed.total));
+      const types = includedTypes(include, 'container');
+      if (includes.customFields) types.add('custom_field');
+      const slot = pages.slot(account.id, request, listed, types);
+      if (slot.kept !== undefined) return sendSerializedDocument(reply, slot.kept);
+      const rendered = await render.containersByKey(listed.rows, readAt);
       const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids, mark),
       );
@@ -111,9 +108,10 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
         rendered,
         included,
       );
-      if (!keepable) return sendCollection(request, reply, page, Number(total), doc);
-      const body = serializeDocument(collectionDocument(request, page, Number(total), doc));
-      return sendSerializedDocument(reply, pages.keep(pageKey, listed, body));
+      const total = Number(listed.total);
+      if (!slot.keep) return sendCollection(request, reply, page, total, doc);
+      const body = serializeDocument(collectionDocument(request, page, total, doc));
+      return sendSerializedDocument(reply, slot.keep(body));
     },
   );
 };

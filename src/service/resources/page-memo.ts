@@ -9,8 +9,9 @@
  * change to the rendered tables (containers, shipments and their events), so a page is never
  * sent after a change its own reading would have seen. That holds only for what is made from
  * those tables and from the reference data read once at start; a page with anything else in it
- * (custom field values, users, vessels) is made afresh every time (`keepable`).
+ * (custom field values, users, vessels) is made afresh every time.
  */
+import type { FastifyRequest } from 'fastify';
 import { ByteLru } from '../byte-lru';
 import { isKeptRead } from '../store/key-memo';
 
@@ -38,28 +39,35 @@ interface KeptPage {
   body: Buffer | string;
 }
 
+/** The parts of a request a page's links are made from. */
+type PageRequest = Pick<FastifyRequest, 'protocol' | 'host' | 'url'>;
+
+/**
+ * Where one request's page stands: `kept`, the bytes to send as they are; else `keep`, which
+ * keeps the page once made (and returns it), when the page may be kept.
+ */
+export type PageSlot =
+  | { kept: Buffer | string; keep?: undefined }
+  | { kept?: undefined; keep?: (body: Buffer | string) => Buffer | string };
+
 export class PageMemo {
   private readonly pages = new ByteLru<string, KeptPage>(PAGE_MEMO_BYTES);
 
   /**
-   * True when a page made from `basis` holding only `types` may be kept: `basis` is a kept read
-   * and every type is made from what that read answers for.
+   * The slot of the page `request` asks of `accountId`, made from `basis` and holding `types`
+   * (`custom_field` among them when the page includes custom fields).
    */
-  keepable(basis: object, types: Iterable<string>): boolean {
-    if (!isKeptRead(basis)) return false;
-    for (const type of types) if (!KEEPABLE_TYPES.has(type)) return false;
-    return true;
-  }
-
-  /** The bytes of the page `key` made from `basis`, when kept. */
-  get(key: string, basis: object): Buffer | string | undefined {
+  slot(accountId: string, request: PageRequest, basis: object, types: Set<string>): PageSlot {
+    if (!isKeptRead(basis) || [...types].some((type) => !KEEPABLE_TYPES.has(type))) return {};
+    // The links are absolute: a page is kept per host and scheme as well as per query.
+    const key = `${accountId} ${request.protocol}://${request.host}${request.url}`;
     const page = this.pages.get(key);
-    return page?.basis === basis ? page.body : undefined;
-  }
-
-  /** Keeps `body` as the page `key` made from `basis`; returns it. */
-  keep(key: string, basis: object, body: Buffer | string): Buffer | string {
-    this.pages.set(key, { basis, body }, Math.max(1, body.length));
-    return body;
+    if (page?.basis === basis) return { kept: page.body };
+    return {
+      keep: (body) => {
+        this.pages.set(key, { basis, body }, Math.max(1, body.length));
+        return body;
+      },
+    };
   }
 }
