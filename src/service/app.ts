@@ -19,7 +19,7 @@ import { customFieldRoutes } from './api/custom-fields';
 import { documentSchemaRoutes } from './api/document-schemas';
 import { documentsRoutes } from './api/documents';
 import { emailSubmissionRoutes } from './api/email-submissions';
-import { JSON_API } from './api/http';
+import { JSON_API, JSON_API_UTF8 } from './api/http';
 import { serializeDocument } from './jsonapi/document';
 import { API_PREFIX } from './resources/render';
 import { partyRoutes } from './api/parties';
@@ -101,7 +101,7 @@ interface ErrorAnswer {
  */
 function errorReply(reply: FastifyReply, { status, errors, headers = {} }: ErrorAnswer) {
   for (const [k, v] of Object.entries(headers)) reply.header(k, v);
-  reply.code(status).type(`${JSON_API}; charset=utf-8`);
+  reply.code(status).type(JSON_API_UTF8);
   return serializeDocument({
     errors: boundedErrors(errors).map((e) => ({
       status: String(status),

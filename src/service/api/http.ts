@@ -10,7 +10,8 @@ import { collectionLinks, type Page } from '../jsonapi/pagination';
 import type { Account } from '../store/accounts';
 
 export const JSON_API = 'application/vnd.api+json';
-const JSON_API_UTF8 = `${JSON_API}; charset=utf-8`;
+/** What every JSON:API document is sent as: the media type with its charset named. */
+export const JSON_API_UTF8 = `${JSON_API}; charset=utf-8`;
 
 /** One pool for the process: what it holds is bounded, and any service's replies may share it. */
 const bodyBuffers = new BodyBufferPool();
