@@ -55,11 +55,10 @@ export class BodyBufferPool {
     const { pooledFromBytes, pooledUpToBytes } = this.limits;
     if (length < pooledFromBytes || length > pooledUpToBytes) return undefined;
     const size = sizeClass(length);
-    let buffer = this.idle.get(size)?.pop();
-    if (buffer) this.idleBytes -= size;
-    else buffer = Buffer.allocUnsafeSlow(size);
-    const kept = buffer;
-    reply.raw.once('finish', () => this.giveBack(kept));
+    const reused = this.idle.get(size)?.pop();
+    if (reused) this.idleBytes -= size;
+    const buffer = reused ?? Buffer.allocUnsafeSlow(size);
+    reply.raw.once('finish', () => this.giveBack(buffer));
     return buffer;
   }
 

@@ -58,7 +58,8 @@ export class PageMemo {
    * (`custom_field` among them when the page includes custom fields).
    */
   slot(accountId: string, request: PageRequest, basis: object, types: Set<string>): PageSlot {
-    if (!isKeptRead(basis) || [...types].some((type) => !KEEPABLE_TYPES.has(type))) return {};
+    if (!isKeptRead(basis)) return {};
+    for (const type of types) if (!KEEPABLE_TYPES.has(type)) return {};
     // The links are absolute: a page is kept per host and scheme as well as per query.
     const key = `${accountId} ${request.protocol}://${request.host}${request.url}`;
     const page = this.pages.get(key);
