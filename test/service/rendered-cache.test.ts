@@ -243,7 +243,7 @@ describe('rendered resource reuse', () => {
   });
 });
 
-describe('whole list pages kept', () => {
+describe('whole documents kept (list pages and container details)', () => {
   /** GET `LIST` as account A with the Host header `host`; the parsed document. */
   const listAsHost = (host: string) =>
     new Promise<any>((resolve, reject) => {
@@ -261,24 +261,45 @@ describe('whole list pages kept', () => {
       request.end();
     });
 
-  it('renders a page again only once something it shows has changed', async () => {
-    const seeded = await seedShipment(t, t.accountA, 'MEDU900000211');
+  /** The container's detail with its shipment, as account A. */
+  const detailOf = (id: string) => `/containers/${id}?include=shipment`;
+
+  it.each([
+    ['a list page', 'MEDU900000211', () => LIST],
+    ["a container's detail", 'MEDU900000213', detailOf],
+  ])('renders %s again only once something it shows has changed', async (_name, bl, pathTo) => {
+    const seeded = await seedShipment(t, t.accountA, bl);
+    const asked = pathTo(seeded.containers[0]!.id);
     const { render } = t.service.store.context;
     const renders = vi.spyOn(render, 'containersByKey');
     try {
-      // The first asks read and keep; after them the page is sent as kept.
-      for (let i = 0; i < 3; i++) await text(LIST);
+      // The first asks read and keep; after them the document is sent as kept.
+      for (let i = 0; i < 3; i++) await text(asked);
       renders.mockClear();
-      const kept = await text(LIST);
-      expect(await text(LIST)).toBe(kept);
+      const kept = await text(asked);
+      expect(await text(asked)).toBe(kept);
       expect(renders).not.toHaveBeenCalled();
 
       await t.service.store.tracking.replaceRawEvents(seeded.containers[0]!.id, []);
-      await text(LIST);
+      expect(await text(asked)).not.toBe(kept);
       expect(renders).toHaveBeenCalled();
     } finally {
       renders.mockRestore();
     }
+  });
+
+  it("shows a shipment's new reference numbers at once in a kept detail that includes it", async () => {
+    const seeded = await seedShipment(t, t.accountA, 'MEDU900000214');
+    const detail = detailOf(seeded.containers[0]!.id);
+    const refNumbers = async () =>
+      JSON.parse(await text(detail)).included[0].attributes.ref_numbers;
+    for (let i = 0; i < 3; i++) expect(await refNumbers()).not.toContain('PO-7731');
+    // The shipment changes; the container's own row does not.
+    const res = await t.send('PATCH', `/shipments/${seeded.shipment.id}`, {
+      data: { type: 'shipment', attributes: { ref_numbers: ['PO-7731'] } },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(await refNumbers()).toEqual(['PO-7731']);
   });
 
   it('answers each host with links of its own', async () => {
@@ -291,22 +312,26 @@ describe('whole list pages kept', () => {
     }
   });
 
-  it('shows an option relabelled since, in a page that includes custom fields', async () => {
-    const seeded = await seedShipment(t, t.accountA, 'MEDU900000212');
+  it.each([
+    ['a list page', `${LIST},custom_fields`],
+    ["a container's detail", 'detail'],
+  ])('shows an option relabelled since, in %s that includes custom fields', async (name, asked) => {
+    const seeded = await seedShipment(t, t.accountA, `MEDU9000002${asked === 'detail' ? 15 : 12}`);
     const id = seeded.containers[0]!.id;
     const created = async (method: string, to: string, type: string, attributes: object) => {
       const res = await t.send(method, to, { data: { type, attributes } });
       expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
       return res.body.data;
     };
+    const slug = `yard_trucker_${asked === 'detail' ? 'detail' : 'list'}`;
     const definition = await created(
       'POST',
       '/custom_field_definitions',
       'custom_field_definition',
       {
         entity_type: 'Container',
-        api_slug: 'yard_trucker',
-        display_name: 'Yard trucker',
+        api_slug: slug,
+        display_name: `Yard trucker (${name})`,
         data_type: 'enum',
       },
     );
@@ -316,13 +341,17 @@ describe('whole list pages kept', () => {
       value: 'acme',
     });
     await created('POST', `/containers/${id}/custom_fields`, 'custom_field', {
-      api_slug: 'yard_trucker',
+      api_slug: slug,
       value: 'acme',
     });
+    const path = asked === 'detail' ? `${detailOf(id)},custom_fields` : asked;
     const shown = async () => {
-      const doc = JSON.parse(await text(`${LIST},custom_fields`));
+      const doc = JSON.parse(await text(path));
       const value = doc.included.find(
-        (r: any) => r.type === 'custom_field' && r.relationships.entity.data.id === id,
+        (r: any) =>
+          r.type === 'custom_field' &&
+          r.relationships.entity.data.id === id &&
+          r.attributes.api_slug === slug,
       );
       return value.attributes.display_value;
     };

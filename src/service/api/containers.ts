@@ -10,7 +10,7 @@ import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
 import { includedTypes, parseInclude, resolveIncludes } from '../jsonapi/include';
 import { serializeDocument } from '../jsonapi/document';
-import { PageMemo } from '../resources/page-memo';
+import { DocumentMemo } from '../resources/document-memo';
 import { parsePage } from '../jsonapi/pagination';
 import {
   IdParams,
@@ -58,7 +58,7 @@ async function findOwned(ctx: ServiceContext, accountId: string, id: string) {
 const listRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
-  const pages = new PageMemo();
+  const pages = new DocumentMemo();
 
   app.get(
     '/containers',
@@ -120,6 +120,7 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
 const detailRoute: ApiPlugin = async (app, { ctx }) => {
   const { render } = ctx;
   const reads = ctx.stores.reads;
+  const documents = new DocumentMemo();
 
   app.get(
     '/containers/:id',
@@ -141,7 +142,12 @@ const detailRoute: ApiPlugin = async (app, { ctx }) => {
       const id = request.params.id;
       // The key is enough while the rendered copy is current: the full row is read on a miss.
       const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id, mark) : undefined;
-      const rendered = key ? await render.containersByKey([key], readAt) : [];
+      if (!key) throw notFound();
+      const types = includedTypes(include, 'container');
+      if (includes.customFields) types.add('custom_field');
+      const slot = documents.slot(account.id, request, key, types);
+      if (slot.kept !== undefined) return sendSerializedDocument(reply, slot.kept);
+      const rendered = await render.containersByKey([key], readAt);
       if (rendered.length === 0) throw notFound();
       const included = await resolveIncludes(rendered, include, (type, ids) =>
         render.load(account.id, type, ids, mark),
@@ -154,7 +160,9 @@ const detailRoute: ApiPlugin = async (app, { ctx }) => {
         rendered,
         included,
       );
-      return sendDocument(reply, 200, { data: doc.data[0], included: doc.included });
+      const document = { data: doc.data[0], included: doc.included };
+      if (!slot.keep) return sendDocument(reply, 200, document);
+      return sendSerializedDocument(reply, slot.keep(serializeDocument(document)));
     },
   );
 };

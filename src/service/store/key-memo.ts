@@ -29,13 +29,19 @@ const keptAnswers = new WeakSet<object>();
 function keep<T>(kept: Map<string, T>, key: string, answer: T, maxKept: number): void {
   if (kept.size >= maxKept) kept.delete(kept.keys().next().value!);
   kept.set(key, answer);
-  if (typeof answer === 'object' && answer !== null) keptAnswers.add(answer);
+  if (typeof answer !== 'object' || answer === null) return;
+  keptAnswers.add(answer);
+  // A row of a kept read of rows is as lasting as the read: answered while it is, not after.
+  if (Array.isArray(answer))
+    for (const row of answer as unknown[])
+      if (typeof row === 'object' && row !== null) keptAnswers.add(row);
 }
 
 /**
- * True when `answer` is one a sharedReads keeps: the same read answers this very object for as
- * long as nothing can have changed it, and a new one after any change to the rendered tables.
- * What is made from such an answer alone may be kept against it (resources/page-memo.ts).
+ * True when `answer` is one a sharedReads keeps, or a row of one: the same read answers this
+ * very object for as long as nothing can have changed it, and a new one after any change to the
+ * rendered tables. What is made from such an answer alone may be kept against it
+ * (resources/document-memo.ts).
  */
 export const isKeptRead = (answer: object): boolean => keptAnswers.has(answer);
 
