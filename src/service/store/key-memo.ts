@@ -89,9 +89,11 @@ export function sharedReads<T>(
     const answer = await read();
     // A write in between (ours, counted when compiled and after it ran) may have changed the row;
     // a newer stamp kept meanwhile means another process committed since this read was asked.
-    if (writes.generation === generation && keptAt === stamp)
-      keep(kept, key, freeze(answer), maxKept);
-    return answer;
+    if (writes.generation !== generation || keptAt !== stamp) return answer;
+    // The first reader gets the kept answer too, so what it makes may be kept from the start.
+    const frozen = freeze(answer);
+    keep(kept, key, frozen, maxKept);
+    return frozen;
   };
 }
 
