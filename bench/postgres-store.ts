@@ -380,6 +380,25 @@ try {
       target: null,
       note: `as the row above for the detail load of the row "postgres detail p99, 3 instances vs 1"; no target of its own`,
     });
+    // What three instances lose against one, as a share of what three bare servers lose: on a
+    // machine whose cores the load generator and PostgreSQL share, adding processes costs even a
+    // server doing nothing, so these say whether the service scales worse than that alone.
+    reportResult({
+      name: 'postgres list 3 vs 1, against bare servers 3 vs 1',
+      value: measured[3]!.perSecond / measured[1]!.perSecond,
+      baseline: bare[3]!.perSecond / bare[1]!.perSecond,
+      unit: 'x',
+      target: null,
+      note: `the ratio of the row "postgres list throughput, 3 instances vs 1" against that of "bare server list throughput, 3 processes vs 1" (1 or more: three instances lose no more than three bare servers do); no target of its own`,
+    });
+    reportResult({
+      name: 'postgres detail p99 3 vs 1, against bare servers 3 vs 1',
+      value: measured[3]!.p99 / measured[1]!.p99,
+      baseline: bare[3]!.p99 / bare[1]!.p99,
+      unit: 'x',
+      target: null,
+      note: `the ratio of the row "postgres detail p99, 3 instances vs 1" against that of "bare server detail p99, 3 processes vs 1" (1 or less: three instances' p99 grows no more than three bare servers' does); no target of its own`,
+    });
   }
   const smallPage = {
     sqlite: await pageLatency(small.sqlite.origin, small.sqlite.headers),
