@@ -40,6 +40,7 @@ import { CallbackVerifier, dcsaCallbackPlugin, storedReplayRecord } from './feed
 import { CALLBACK_PATH, type LineSubscriptions } from './tracking/subscriptions';
 import { isStoreUnavailable } from './store/dialect';
 import { endConnectionsOnClose } from '../shared/server-close';
+import { LazyValidators } from './api/lazy-validators';
 
 /** How long a closing service lets requests still running finish before it cuts them. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -47,6 +48,10 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const TOKEN_RE = /^Token\s+(\S+)\s*$/i;
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The routes' validators, built on each route's first request (api/lazy-validators.ts). */
+    validators: LazyValidators;
+  }
   interface FastifyRequest {
     /** A rate-limit take running beside the request: null once allowed, else the error. */
     pendingTake?: Promise<unknown>;
@@ -159,10 +164,12 @@ export function buildApp(
     lineSubscriptions?: LineSubscriptions;
   } = {},
 ): FastifyInstance {
+  const validators = new LazyValidators();
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: ctx.config.bodyLimitBytes,
     ajv: { customOptions: { strict: false, coerceTypes: 'array', removeAdditional: false } },
+    schemaController: { compilersFactory: { buildValidator: validators.buildValidator } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify raises before routing (malformed url, over-long path parameter) get the
     // same JSON:API error body as everything else.
@@ -177,6 +184,7 @@ export function buildApp(
     http: { requireHostHeader: false },
   });
 
+  app.decorate('validators', validators);
   answerParserEdges(app.server);
   // A shutdown (SIGTERM, a rolling restart) is not held up by a balancer's keep-alive connection.
   endConnectionsOnClose(app, SHUTDOWN_GRACE_MS);
