@@ -4,7 +4,7 @@
  * route under load, against the same route's p99 with no documents being read (target <= 2);
  * and the service's resident memory after the stream, against before it (target: within 200 MB).
  *
- *   npx tsx bench/document-budget.ts [--runs 2] [--seconds 5] [--quick]
+ *   npx tsx bench/document-budget.ts [--runs 3] [--seconds 5] [--quick]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,7 +18,7 @@ import { seedBenchData } from './lib/seed';
 
 const { values } = parseArgs({
   options: {
-    runs: { type: 'string', default: quick ? '1' : '2' },
+    runs: { type: 'string', default: quick ? '1' : '3' },
     seconds: { type: 'string', default: quick ? '4' : '6' },
     quick: { type: 'boolean', default: false },
   },
