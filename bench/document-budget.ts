@@ -3,15 +3,20 @@
  * (under 1 MB each, 15 compressed streams of 60 MiB) is uploaded and read, the p99 of another
  * route under load, against the same route's p99 with no documents being read (target <= 2);
  * and the service's resident memory after the stream, against before it (target: within 200 MB).
+ * The PDFs come from a client in a process of its own (lib/hostile-uploader.ts), as they would in
+ * use: its work of building and sending uploads is not the service's.
  *
  *   npx tsx bench/document-budget.ts [--runs 3] [--seconds 5] [--quick]
  */
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startService } from '../src/service';
 import { manyStreamBomb } from '../test/support/documents/generated-pdfs';
+import type { UploaderReport } from './lib/hostile-uploader';
 import { load, quick } from './lib/load';
 import { median, reportResult } from './lib/report';
 import { seedBenchData } from './lib/seed';
@@ -42,36 +47,34 @@ try {
     transportEventsPerContainer: 2,
     rawEventsPerContainer: 2,
   });
-  const headers = { Authorization: `Token ${service.initialKey!}` };
+  const apiKey = service.initialKey!;
+  const headers = { Authorization: `Token ${apiKey}` };
   const detail = `${service.baseUrl}/containers/${containerIds[0]}?include=shipment`;
-  const hostile = manyStreamBomb(15, 60 * MB);
-  console.log(`hostile PDF: ${(hostile.byteLength / 1024).toFixed(0)} KB, 15 x 60 MiB streams`);
-
+  const hostileKb = manyStreamBomb(15, 60 * MB).byteLength / 1024;
+  console.log(`hostile PDF: ${hostileKb.toFixed(0)} KB, 15 x 60 MiB streams`);
   let uploaded = 0;
   let failed = 0;
-  /** Uploads hostile PDFs one after another (each waits for the last to be read) until stopped. */
-  async function hostileStream(stop: { done: boolean }): Promise<void> {
-    while (!stop.done) {
-      const form = new FormData();
-      // Each one different: the same file twice is refused as a duplicate.
-      const bytes = Buffer.concat([hostile, Buffer.from(`%${uploaded}\n`)]);
-      form.append('file', new Blob([bytes]), `hostile-${uploaded}.pdf`);
-      const res = await fetch(`${service.baseUrl}/documents`, {
-        method: 'POST',
-        headers,
-        body: form,
+
+  /** Starts the hostile stream in a process of its own; `stop` ends it and reports. */
+  async function hostileStream(): Promise<{ stop: () => Promise<UploaderReport> }> {
+    const uploader = fork(
+      fileURLToPath(new URL('./lib/hostile-uploader.ts', import.meta.url)),
+      [JSON.stringify({ baseUrl: service.baseUrl, apiKey, streams: 15, streamBytes: 60 * MB })],
+      { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+    );
+    const report = new Promise<UploaderReport>((resolve, reject) => {
+      uploader.on('message', (message: UploaderReport | { ready: true }) => {
+        if ('uploaded' in message) resolve(message);
       });
-      if (res.status !== 201) throw new Error(`upload answered ${res.status}`);
-      uploaded++;
-      const id = ((await res.json()) as { data: { id: string } }).data.id;
-      await service.store.context.documents.service.idle();
-      const read = (await (
-        await fetch(`${service.baseUrl}/documents/${id}`, { headers })
-      ).json()) as {
-        data: { attributes: { extraction_status: string } };
-      };
-      if (read.data.attributes.extraction_status === 'failed') failed++;
-    }
+      uploader.once('exit', (code) => reject(new Error(`hostile uploader exited (${code})`)));
+    });
+    await Promise.race([new Promise((resolve) => uploader.once('message', resolve)), report]);
+    return {
+      stop: () => {
+        uploader.send('stop');
+        return report;
+      },
+    };
   }
 
   // Warm the route and the process (allocator, JIT) before the baseline.
@@ -83,12 +86,12 @@ try {
   for (let i = 0; i < runs; i++) {
     idle.push((await load(detail, headers, 10, seconds)).p99Ms);
     if (i === 0) before = rssMb();
-    const stop = { done: false };
     const sampler = setInterval(() => (peak = Math.max(peak, rssMb())), 20);
-    const stream = hostileStream(stop);
+    const stream = await hostileStream();
     underAttack.push((await load(detail, headers, 10, seconds)).p99Ms);
-    stop.done = true;
-    await stream;
+    const report = await stream.stop();
+    uploaded += report.uploaded;
+    failed += report.failed;
     clearInterval(sampler);
     console.log(
       `run ${i + 1}: p99 idle ${idle.at(-1)!.toFixed(2)} ms, under hostile PDFs ${underAttack.at(-1)!.toFixed(2)} ms`,
