@@ -16,7 +16,10 @@ export interface DocumentBudget {
   maxOcrPages: number;
   /** Pixels of one page image read by OCR (about an A4 page at 400 dpi). */
   maxOcrPixels: number;
-  /** Time one document may take, from the start of its read to its text. */
+  /**
+   * Time one document may take, from the start of its read to its text: the reader's CPU time
+   * where the system reports it (Linux), else wall time; wall time ends a read at five times it.
+   */
   timeoutMs: number;
   /** Heap the reading process may grow to. */
   maxHeapMb: number;

@@ -15,6 +15,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { workerEntry } from '../worker-entry';
+import { processCpuMs } from './process-cpu';
 import { DocumentReadError, type DocumentBudget } from './budget';
 
 /** The text a document yielded, by page. */
@@ -50,9 +51,14 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/i;
  * The reader's scheduling priority: the lowest (niceness 19). At 10 the kernel still let a busy
  * reader keep a core for a few milliseconds after the service's thread woke, and the API's p99
  * beside a stream of hostile PDFs was 2.17 times its idle p99; at 19, 1.67 and 1.83. Its time
- * limit is generous (DEFAULT_DOCUMENT_BUDGET.timeoutMs) for a machine that is busy for a while.
+ * limit is counted in its CPU time where the system tells (process-cpu.ts), so a machine busy for a
+ * while slows a read down without failing it.
  */
 const READER_NICENESS = 19;
+/** How often a read's time is looked at (more often for a shorter limit). */
+const TIME_CHECK_MS = 500;
+/** A read ends at this many times its time limit in wall time, whatever its CPU time. */
+const WALL_TIME_FACTOR = 5;
 
 export class DocumentReader {
   private child: ChildProcess | null = null;
@@ -80,16 +86,9 @@ export class DocumentReader {
     const child = this.start();
     const id = this.nextId++;
     return new Promise<DocumentText>((resolve, reject) => {
-      const timer = setTimeout(
-        () =>
-          this.fail(
-            child,
-            `Reading the document took longer than ${this.budget.timeoutMs / 1000} s`,
-          ),
-        this.budget.timeoutMs,
-      );
+      const stopWatch = this.watchTime(child);
       const settle = () => {
-        clearTimeout(timer);
+        stopWatch();
         this.running = null;
       };
       this.running = {
@@ -108,6 +107,40 @@ export class DocumentReader {
       const request: ReadRequest = { id, contentType, bytes, budget: this.budget };
       child.send(request);
     });
+  }
+
+  /**
+   * Fails the read once the reader has spent the budget's time on it: CPU time where the system
+   * tells (processCpuMs), else wall time; and in any case once the wall time reaches
+   * WALL_TIME_FACTOR times the budget, so a reader that hangs without working still ends.
+   * Returns what stops the watch.
+   */
+  private watchTime(child: ChildProcess): () => void {
+    const limitMs = this.budget.timeoutMs;
+    const startedAt = performance.now();
+    const cpuAtStart = child.pid === undefined ? undefined : processCpuMs(child.pid);
+    const seconds = (ms: number) => `${ms / 1000} s`;
+    const check = () => {
+      const wallMs = performance.now() - startedAt;
+      const cpuMs =
+        cpuAtStart === undefined || child.pid === undefined ? undefined : processCpuMs(child.pid);
+      if (cpuMs === undefined || cpuAtStart === undefined) {
+        if (wallMs >= limitMs)
+          this.fail(child, `Reading the document took longer than ${seconds(limitMs)}`);
+      } else if (cpuMs - cpuAtStart >= limitMs) {
+        this.fail(
+          child,
+          `Reading the document took longer than ${seconds(limitMs)} of processing time`,
+        );
+      } else if (wallMs >= limitMs * WALL_TIME_FACTOR) {
+        this.fail(
+          child,
+          `Reading the document took longer than ${seconds(limitMs * WALL_TIME_FACTOR)}`,
+        );
+      }
+    };
+    const timer = setInterval(check, Math.min(TIME_CHECK_MS, limitMs));
+    return () => clearInterval(timer);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,50 @@
+/**
+ * The CPU time of another process, as the document reader's time limit counts it (Linux /proc).
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { processCpuMs } from '../../../src/service/documents/process-cpu';
+
+const children: ReturnType<typeof spawn>[] = [];
+const node = (code: string) => {
+  const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+  children.push(child);
+  return child.pid!;
+};
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill('SIGKILL');
+});
+
+describe.skipIf(process.platform !== 'linux')('processCpuMs', () => {
+  it('counts the CPU time of a process that works', async () => {
+    const pid = node('for (;;) {}');
+    await vi.waitFor(() => expect(processCpuMs(pid)).toBeGreaterThanOrEqual(300), {
+      timeout: 30_000,
+      interval: 50,
+    });
+  });
+
+  it('does not count the time a process spends waiting', async () => {
+    const pid = node('setTimeout(() => {}, 60_000)');
+    // Once started (its start costs CPU), the sleeping process adds next to nothing.
+    let last = -1;
+    await vi.waitFor(
+      () => {
+        const now = processCpuMs(pid)!;
+        const settled = now === last;
+        last = now;
+        expect(settled).toBe(true);
+      },
+      { timeout: 30_000, interval: 200 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(processCpuMs(pid)! - last).toBeLessThanOrEqual(10);
+  });
+
+  it('answers undefined for a process that has ended', async () => {
+    const child = spawn(process.execPath, ['-e', '']);
+    await new Promise((resolve) => child.once('exit', resolve));
+    await vi.waitFor(() => expect(processCpuMs(child.pid!)).toBeUndefined(), { timeout: 10_000 });
+  });
+});
