@@ -85,6 +85,16 @@ describe('document file checks', () => {
     );
   });
 
+  it('counts what a damaged stream inflates to before the damage', async () => {
+    // The bomb's one stream cut in half: zlib stops at the cut, after about 750 KB of output.
+    const bomb = Buffer.from(compressionBomb(1536 * 1024));
+    const start = bomb.indexOf('stream', 0, 'latin1') + 'stream'.length + 1;
+    const end = bomb.indexOf('endstream', start, 'latin1');
+    const cut = Buffer.concat([bomb.subarray(0, start + (end - start) / 2), bomb.subarray(end)]);
+    await expect(checkInflatedSize(cut, 512 * 1024)).rejects.toThrow(DocumentReadError);
+    await expect(checkInflatedSize(cut, 16 * 1024 * 1024)).resolves.toBe(undefined);
+  });
+
   it('counts the budget over all streams of a document, not per stream', async () => {
     // Each stream is under the budget; together they are not.
     const hostile = manyStreamBomb(6, 256 * 1024);
