@@ -8,7 +8,7 @@ import {
 import { RouteFeatureCollection, extension } from '../../shared/api/resources';
 import type { ServiceContext } from '../context';
 import { ApiError, notFound } from '../jsonapi/errors';
-import { includedTypes, parseInclude, resolveIncludes } from '../jsonapi/include';
+import { parseInclude, resolveIncludes } from '../jsonapi/include';
 import { serializeDocument } from '../jsonapi/document';
 import { DocumentMemo } from '../resources/document-memo';
 import { parsePage } from '../jsonapi/pagination';
@@ -92,9 +92,8 @@ const listRoute: ApiPlugin = async (app, { ctx }) => {
       const knownTotal = render.keptTotal(totalKey, readAt);
       const listed = await reads.containerKeys(account.id, filter, page, knownTotal, mark);
       if (knownTotal === undefined) render.keepTotal(totalKey, readAt, Number(listed.total));
-      const types = includedTypes(include, 'container');
-      if (includes.customFields) types.add('custom_field');
-      const slot = pages.slot(account.id, request, listed, types);
+      const contents = { primaryType: 'container', include, customFields: includes.customFields };
+      const slot = pages.slot(account.id, request, listed, contents);
       if (slot.kept !== undefined) return sendSerializedDocument(reply, slot.kept);
       const rendered = await render.containersByKey(listed.rows, readAt);
       const included = await resolveIncludes(rendered, include, (type, ids) =>
@@ -143,9 +142,8 @@ const detailRoute: ApiPlugin = async (app, { ctx }) => {
       // The key is enough while the rendered copy is current: the full row is read on a miss.
       const key = isUuid(id) ? await reads.ownedContainerKey(account.id, id, mark) : undefined;
       if (!key) throw notFound();
-      const types = includedTypes(include, 'container');
-      if (includes.customFields) types.add('custom_field');
-      const slot = documents.slot(account.id, request, key, types);
+      const contents = { primaryType: 'container', include, customFields: includes.customFields };
+      const slot = documents.slot(account.id, request, key, contents);
       if (slot.kept !== undefined) return sendSerializedDocument(reply, slot.kept);
       const rendered = await render.containersByKey([key], readAt);
       if (rendered.length === 0) throw notFound();

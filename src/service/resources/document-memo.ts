@@ -14,6 +14,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { ByteLru } from '../byte-lru';
+import { includedTypes } from '../jsonapi/include';
 import { isKeptRead } from '../store/key-memo';
 
 /** What one memo's documents may take; a document bigger than a quarter of it is not kept. */
@@ -43,6 +44,13 @@ interface KeptDocument {
 /** The parts of a request a document's links are made from. */
 type DocumentRequest = Pick<FastifyRequest, 'protocol' | 'host' | 'url'>;
 
+/** What a document holds: its primary type, the include paths it resolved, custom fields or not. */
+export interface DocumentContents {
+  primaryType: string;
+  include: string[][];
+  customFields: boolean;
+}
+
 /**
  * Where one request's document stands: `kept`, the bytes to send as they are; else `keep`,
  * which keeps the document once made (and returns it), when it may be kept.
@@ -54,18 +62,16 @@ export type DocumentSlot =
 export class DocumentMemo {
   private readonly documents = new ByteLru<string, KeptDocument>(DOCUMENT_MEMO_BYTES);
 
-  /**
-   * The slot of the document `request` asks of `accountId`, made from `basis` and holding
-   * `types` (`custom_field` among them when the document includes custom fields).
-   */
+  /** The slot of the document `request` asks of `accountId`, made from `basis`. */
   slot(
     accountId: string,
     request: DocumentRequest,
     basis: object,
-    types: Set<string>,
+    contents: DocumentContents,
   ): DocumentSlot {
-    if (!isKeptRead(basis)) return {};
-    for (const type of types) if (!KEEPABLE_TYPES.has(type)) return {};
+    if (!isKeptRead(basis) || contents.customFields) return {};
+    for (const type of includedTypes(contents.include, contents.primaryType))
+      if (!KEEPABLE_TYPES.has(type)) return {};
     // The links are absolute: a document is kept per host and scheme as well as per query.
     const key = `${accountId} ${request.protocol}://${request.host}${request.url}`;
     const document = this.documents.get(key);
