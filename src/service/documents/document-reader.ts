@@ -118,26 +118,22 @@ export class DocumentReader {
   private watchTime(child: ChildProcess): () => void {
     const limitMs = this.budget.timeoutMs;
     const startedAt = performance.now();
-    const cpuAtStart = child.pid === undefined ? undefined : processCpuMs(child.pid);
-    const seconds = (ms: number) => `${ms / 1000} s`;
+    const pid = child.pid;
+    const cpuAtStart = pid === undefined ? undefined : processCpuMs(pid);
+    /** CPU time spent since the read began; undefined where the system does not tell. */
+    const cpuSpent = () => {
+      const cpuNow = pid === undefined ? undefined : processCpuMs(pid);
+      return cpuNow === undefined || cpuAtStart === undefined ? undefined : cpuNow - cpuAtStart;
+    };
+    const tookLonger = (ms: number, what = '') =>
+      this.fail(child, `Reading the document took longer than ${ms / 1000} s${what}`);
     const check = () => {
       const wallMs = performance.now() - startedAt;
-      const cpuMs =
-        cpuAtStart === undefined || child.pid === undefined ? undefined : processCpuMs(child.pid);
-      if (cpuMs === undefined || cpuAtStart === undefined) {
-        if (wallMs >= limitMs)
-          this.fail(child, `Reading the document took longer than ${seconds(limitMs)}`);
-      } else if (cpuMs - cpuAtStart >= limitMs) {
-        this.fail(
-          child,
-          `Reading the document took longer than ${seconds(limitMs)} of processing time`,
-        );
-      } else if (wallMs >= limitMs * WALL_TIME_FACTOR) {
-        this.fail(
-          child,
-          `Reading the document took longer than ${seconds(limitMs * WALL_TIME_FACTOR)}`,
-        );
-      }
+      const cpuMs = cpuSpent();
+      if (cpuMs === undefined) {
+        if (wallMs >= limitMs) tookLonger(limitMs);
+      } else if (cpuMs >= limitMs) tookLonger(limitMs, ' of processing time');
+      else if (wallMs >= limitMs * WALL_TIME_FACTOR) tookLonger(limitMs * WALL_TIME_FACTOR);
     };
     const timer = setInterval(check, Math.min(TIME_CHECK_MS, limitMs));
     return () => clearInterval(timer);
