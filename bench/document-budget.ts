@@ -15,8 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { startService } from '../src/service';
-import { manyStreamBomb } from '../test/support/documents/generated-pdfs';
-import type { UploaderReport } from './lib/hostile-uploader';
+import type { UploaderReady, UploaderReport } from './lib/hostile-uploader';
 import { load, quick } from './lib/load';
 import { median, reportResult } from './lib/report';
 import { seedBenchData } from './lib/seed';
@@ -31,6 +30,9 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const seconds = Number(values.seconds);
 const MB = 1024 * 1024;
+/** Each hostile PDF: this many compressed streams, each inflating to STREAM_BYTES. */
+const STREAMS = 15;
+const STREAM_BYTES = 60 * MB;
 const rssMb = () => process.memoryUsage().rss / MB;
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quayside-bench-docs-'));
@@ -50,8 +52,6 @@ try {
   const apiKey = service.initialKey!;
   const headers = { Authorization: `Token ${apiKey}` };
   const detail = `${service.baseUrl}/containers/${containerIds[0]}?include=shipment`;
-  const hostileKb = manyStreamBomb(15, 60 * MB).byteLength / 1024;
-  console.log(`hostile PDF: ${hostileKb.toFixed(0)} KB, 15 x 60 MiB streams`);
   let uploaded = 0;
   let failed = 0;
 
@@ -59,16 +59,29 @@ try {
   async function hostileStream(): Promise<{ stop: () => Promise<UploaderReport> }> {
     const uploader = fork(
       fileURLToPath(new URL('./lib/hostile-uploader.ts', import.meta.url)),
-      [JSON.stringify({ baseUrl: service.baseUrl, apiKey, streams: 15, streamBytes: 60 * MB })],
+      [
+        JSON.stringify({
+          baseUrl: service.baseUrl,
+          apiKey,
+          streams: STREAMS,
+          streamBytes: STREAM_BYTES,
+        }),
+      ],
       { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
     );
     const report = new Promise<UploaderReport>((resolve, reject) => {
-      uploader.on('message', (message: UploaderReport | { ready: true }) => {
+      uploader.on('message', (message: UploaderReport | UploaderReady) => {
         if ('uploaded' in message) resolve(message);
       });
       uploader.once('exit', (code) => reject(new Error(`hostile uploader exited (${code})`)));
     });
-    await Promise.race([new Promise((resolve) => uploader.once('message', resolve)), report]);
+    const ready = new Promise<UploaderReady>((resolve) => uploader.once('message', resolve));
+    // Before it is stopped the report settles only by failing: an uploader that died.
+    const { pdfBytes } = await Promise.race([ready, report.then(() => ready)]);
+    if (uploaded === 0)
+      console.log(
+        `hostile PDF: ${(pdfBytes / 1024).toFixed(0)} KB, ${STREAMS} x ${STREAM_BYTES / MB} MiB streams`,
+      );
     return {
       stop: () => {
         uploader.send('stop');

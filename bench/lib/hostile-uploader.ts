@@ -21,6 +21,11 @@ export interface UploaderReport {
   failed: number;
 }
 
+/** Sent once the uploader is about to start: the size of the PDF it sends. */
+export interface UploaderReady {
+  pdfBytes: number;
+}
+
 const options = JSON.parse(process.argv[2]!) as UploaderOptions;
 const headers = { Authorization: `Token ${options.apiKey}` };
 const hostile = manyStreamBomb(options.streams, options.streamBytes);
@@ -39,7 +44,7 @@ async function whenRead(id: string): Promise<string> {
 }
 
 const report: UploaderReport = { uploaded: 0, failed: 0 };
-process.send!({ ready: true });
+process.send!({ pdfBytes: hostile.byteLength } satisfies UploaderReady);
 while (!stopped) {
   const form = new FormData();
   // Each one different (this process's id and a count): the same file twice is a duplicate.
