@@ -1,8 +1,9 @@
 /**
  * HTTP client for any /v2 tracking service: `Authorization: Token <key>`, a per-request
  * timeout, Retry-After on 429, exponential backoff with full jitter on 5xx, network errors,
- * timeouts and unreadable bodies, and a request budget for remote services. Waits run on the
- * injected clock; the timeout is wall-clock time (it guards a real socket).
+ * timeouts and unreadable bodies (but two refused connections or two timeouts in a row end the
+ * request: the service is gone or hung), and a request budget for remote services. Waits run on
+ * the injected clock; the timeout is wall-clock time (it guards a real socket).
  */
 import type { Clock } from '../../shared/clock';
 import { isLoopback } from '../connection/service-connection';
@@ -125,10 +126,13 @@ export class V2Client {
     const url = this.resolve(pathOrUrl);
     let last: V2Error = new V2Error('unreachable', 'The service could not be reached.');
     let timeouts = 0;
+    let refusals = 0;
     for (let attempt = 0; attempt < this.maxAttempts; attempt++) {
-      // A service that let two requests in a row run out of time is hung, not slow: the run
-      // ends with a plain reason instead of waiting out every attempt (the next run retries).
-      if (timeouts >= MAX_TIMEOUTS_PER_REQUEST) break;
+      // A service that let two requests in a row run out of time is hung, not slow, and one
+      // that refused two connections in a row (or whose host is not found twice) is not there:
+      // the run ends with a plain reason at once instead of waiting out every attempt's backoff,
+      // so the board says Offline within a second (the next run tries again).
+      if (timeouts >= MAX_TIMEOUTS_PER_REQUEST || refusals >= MAX_REFUSALS_PER_REQUEST) break;
       if (attempt > 0) await this.sleep(this.waitBefore(last, attempt));
       if (this.budget) await this.takeBudget(this.budget);
       this.requests++;
@@ -148,11 +152,12 @@ export class V2Client {
         text = await response.text();
       } catch (error) {
         last = networkError(error, url, this.timeoutMs);
-        if (last.kind === 'timeout') timeouts++;
-        else timeouts = 0;
+        timeouts = last.kind === 'timeout' ? timeouts + 1 : 0;
+        refusals = isRefusal(error) ? refusals + 1 : 0;
         continue;
       }
       timeouts = 0;
+      refusals = 0;
       const status = response.status;
       if (status === 429) {
         last = new V2Error('rate_limited', 'The service is rate limiting requests.', 429);
@@ -277,6 +282,21 @@ export interface CollectionPage {
 
 /** Timed-out attempts of one request after which the service counts as not answering. */
 const MAX_TIMEOUTS_PER_REQUEST = 2;
+/** Refused connections (or hosts not found) in a row after which the service counts as gone. */
+const MAX_REFUSALS_PER_REQUEST = 2;
+
+/** Codes of a connection that never opened: nothing listens there, or the name has no host. */
+const REFUSAL_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
+
+function networkCode(error: unknown): string | undefined {
+  return (error as { cause?: { code?: string } })?.cause?.code;
+}
+
+/** A connection that never opened, as against one cut off or timed out (worth retrying soon). */
+function isRefusal(error: unknown): boolean {
+  const code = networkCode(error);
+  return code !== undefined && REFUSAL_CODES.has(code);
+}
 
 const duration = (ms: number): string =>
   ms >= 1_000 ? `${Math.round(ms / 1_000)} s` : `${Math.round(ms)} ms`;
@@ -289,7 +309,7 @@ function networkError(error: unknown, url: URL, timeoutMs: number): V2Error {
       `The tracking service at ${url.host} did not answer within ${duration(timeoutMs)}.`,
     );
   }
-  const code = (error as { cause?: { code?: string } })?.cause?.code;
+  const code = networkCode(error);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
     return new V2Error('unreachable', `The host ${url.hostname} could not be found.`);
   }
