@@ -177,7 +177,7 @@ describe('documents through the desktop bridge', () => {
     target.close();
     const offline = new AppCore({
       ...appCoreOptions(offlineDir),
-      // Nothing listens on port 9 of 127.0.0.1.
+      // Port 9 (discard), which fetch never connects to: the service cannot be reached.
       embedded: { connection: () => ({ baseUrl: 'http://127.0.0.1:9/v2', apiKey: 'k' }) },
       clock: new ScaledClock(),
     });

@@ -292,10 +292,18 @@ function networkCode(error: unknown): string | undefined {
   return (error as { cause?: { code?: string } })?.cause?.code;
 }
 
+/**
+ * A port fetch never connects to (the Fetch standard's blocked ports, e.g. 9, 25, 6000): no
+ * attempt reaches the network, so no retry can help.
+ */
+function isBlockedPort(error: unknown): boolean {
+  return (error as { cause?: { message?: string } })?.cause?.message === 'bad port';
+}
+
 /** A connection that never opened, as against one cut off or timed out (worth retrying soon). */
 function isRefusal(error: unknown): boolean {
   const code = networkCode(error);
-  return code !== undefined && REFUSAL_CODES.has(code);
+  return (code !== undefined && REFUSAL_CODES.has(code)) || isBlockedPort(error);
 }
 
 const duration = (ms: number): string =>
@@ -315,6 +323,12 @@ function networkError(error: unknown, url: URL, timeoutMs: number): V2Error {
   }
   if (code === 'ECONNREFUSED') {
     return new V2Error('unreachable', `Nothing is listening at ${url.host}.`);
+  }
+  if (isBlockedPort(error)) {
+    return new V2Error(
+      'unreachable',
+      `Port ${url.port} is reserved for another protocol and cannot be used for the tracking service.`,
+    );
   }
   return new V2Error('unreachable', `The service at ${url.host} could not be reached.`);
 }

@@ -59,6 +59,20 @@ describe('a service that is not there', () => {
     }
   });
 
+  it('says at once that a port fetch never connects to cannot be the service', async () => {
+    const client = new V2Client({
+      baseUrl: 'http://127.0.0.1:9/v2',
+      apiKey: 'k',
+      clock: new ScaledClock(Date.now(), 1),
+    });
+    await expect(client.get('shipments')).rejects.toMatchObject({
+      kind: 'unreachable',
+      message:
+        'Port 9 is reserved for another protocol and cannot be used for the tracking service.',
+    });
+    expect(client.requests).toBe(2);
+  });
+
   it('retries a connection cut off mid-answer until the service answers', async () => {
     let requests = 0;
     server = createServer((_request, response) => {
