@@ -58,18 +58,30 @@ export async function bridge<T>(app: LaunchedApp, method: string, argument: unkn
   return reply.result;
 }
 
-/** Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too). */
+/** Between two clicks of Sync now; `done` is asked every POLL_MS meanwhile. */
+const SYNC_AGAIN_MS = 1_500;
+const POLL_MS = 100;
+
+/**
+ * Clicks Sync now until `done` holds (the embedded world syncs on its own schedule too): at most
+ * one click every SYNC_AGAIN_MS, and returns as soon as `done` holds in between.
+ */
 export async function syncUntil(
   page: Page,
   done: () => Promise<boolean>,
   timeoutMs = 180_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
+  for (;;) {
+    if (await done()) return;
     if (Date.now() > deadline) throw new Error('condition not reached after syncing');
     const button = page.getByRole('button', { name: 'Sync now' });
     if (await button.isEnabled()) await button.click();
-    await page.waitForTimeout(1500);
+    const again = Date.now() + SYNC_AGAIN_MS;
+    while (Date.now() < again) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (await done()) return;
+    }
   }
 }
 
