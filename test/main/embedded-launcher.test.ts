@@ -10,6 +10,7 @@ import {
   type EmbeddedState,
   type ForkedProcess,
 } from '../../src/main/service-launcher/launcher';
+import { until as waitUntil } from '../support/wait';
 
 /** One forked "process" the test drives: it says ready, fails, or exits when told. */
 class FakeChild implements ForkedProcess {
@@ -44,10 +45,11 @@ class FakeChild implements ForkedProcess {
   }
 }
 
-const until = async (check: () => boolean, what: string): Promise<void> => {
-  for (let i = 0; i < 400 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  if (!check()) throw new Error(`never happened: ${what}`);
-};
+/** Waits for what a restart does (an outer limit only), naming it if it never happens. */
+const until = (check: () => boolean, what: string): Promise<void> =>
+  waitUntil(check, 60_000, 5).catch(() => {
+    throw new Error(`never happened: ${what}`);
+  });
 
 describe('the embedded service launcher', () => {
   let launcher: EmbeddedServiceProcess | null = null;

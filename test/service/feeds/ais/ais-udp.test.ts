@@ -5,6 +5,7 @@ import { ManualClock } from '../../../../src/shared/clock';
 import { AisUdpListener } from '../../../../src/service/feeds/ais/udp';
 import { AisVesselStore } from '../../../../src/service/feeds/ais/vessel-store';
 import { type1 } from '../../../support/nmea-encoder';
+import { until } from '../../../support/wait';
 
 const listeners: AisUdpListener[] = [];
 afterEach(async () => {
@@ -20,11 +21,6 @@ function send(port: number, text: string, address = '127.0.0.1'): Promise<void> 
       err ? reject(err) : resolve(),
     ),
   );
-}
-
-async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 5));
-  expect(check()).toBe(true);
 }
 
 const at = (lat: number, lon: number) => ({
