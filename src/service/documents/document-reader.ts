@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { workerEntry } from '../worker-entry';
-import { processCpuMs } from './process-cpu';
+import { CpuWait, processCpuMs } from './process-cpu';
 import { DocumentReadError, type DocumentBudget } from './budget';
 
 /** The text a document yielded, by page. */
@@ -57,7 +57,10 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/i;
 const READER_NICENESS = 19;
 /** How often a read's time is looked at (more often for a shorter limit). */
 const TIME_CHECK_MS = 500;
-/** A read ends at this many times its time limit in wall time, whatever its CPU time. */
+/**
+ * A read ends at this many times its time limit in wall time (less the time it waited for a
+ * CPU), whatever its CPU time.
+ */
 const WALL_TIME_FACTOR = 5;
 
 export class DocumentReader {
@@ -111,15 +114,17 @@ export class DocumentReader {
 
   /**
    * Fails the read once the reader has spent the budget's time on it: CPU time where the system
-   * tells (processCpuMs), else wall time; and in any case once the wall time reaches
-   * WALL_TIME_FACTOR times the budget, so a reader that hangs without working still ends.
-   * Returns what stops the watch.
+   * tells (processCpuMs), else wall time; and in any case once the wall time, less the time the
+   * reader waited for a CPU (CpuWait), reaches WALL_TIME_FACTOR times the budget, so a reader
+   * that hangs without working still ends, and one that only waits its turn on a busy machine
+   * does not. Returns what stops the watch.
    */
   private watchTime(child: ChildProcess): () => void {
     const limitMs = this.budget.timeoutMs;
     const startedAt = performance.now();
     const pid = child.pid;
     const cpuAtStart = pid === undefined ? undefined : processCpuMs(pid);
+    const cpuWait = pid === undefined ? undefined : new CpuWait(pid);
     /** CPU time spent since the read began; undefined where the system does not tell. */
     const cpuSpent = () => {
       const cpuNow = pid === undefined ? undefined : processCpuMs(pid);
@@ -133,7 +138,9 @@ export class DocumentReader {
       if (cpuMs === undefined) {
         if (wallMs >= limitMs) tookLonger(limitMs);
       } else if (cpuMs >= limitMs) tookLonger(limitMs, ' of processing time');
-      else if (wallMs >= limitMs * WALL_TIME_FACTOR) tookLonger(limitMs * WALL_TIME_FACTOR);
+      else if (wallMs - (cpuWait?.waitedMs() ?? 0) >= limitMs * WALL_TIME_FACTOR) {
+        tookLonger(limitMs * WALL_TIME_FACTOR);
+      }
     };
     const timer = setInterval(check, Math.min(TIME_CHECK_MS, limitMs));
     return () => clearInterval(timer);

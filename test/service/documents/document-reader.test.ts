@@ -4,7 +4,8 @@
  * process is ended, and a bad file never stops the next good one. What pdf.js prints reaches the
  * logger, never the service's own stdout/stderr.
  */
-import { PDFDocument } from 'pdf-lib';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DEFAULT_DOCUMENT_BUDGET,
@@ -12,6 +13,7 @@ import {
   type DocumentBudget,
 } from '../../../src/service/documents/budget';
 import { DocumentReader, type ReaderLogger } from '../../../src/service/documents/document-reader';
+import { processCpuMs } from '../../../src/service/documents/process-cpu';
 import {
   ARRIVAL,
   arrivalNotice,
@@ -27,7 +29,20 @@ const reader = (budget: Partial<DocumentBudget> = {}, logger?: ReaderLogger) => 
 };
 const PDF = 'application/pdf';
 
+/** Linux's taskset, to put processes on one CPU. */
+const canPin = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
+const spinners: ChildProcess[] = [];
+/** A process at normal priority that keeps CPU 0 busy until killed. */
+function pinnedSpinner(): ChildProcess {
+  const child = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], {
+    stdio: 'ignore',
+  });
+  spinners.push(child);
+  return child;
+}
+
 afterEach(async () => {
+  for (const spinner of spinners.splice(0)) spinner.kill('SIGKILL');
   vi.restoreAllMocks();
   await Promise.all(readers.splice(0).map((r) => r.close()));
 });
@@ -113,6 +128,34 @@ describe('document reader in its own process', () => {
     },
   );
 
+  it.skipIf(!canPin)(
+    'lets a read that only waits for a CPU past five times its limit finish',
+    async () => {
+      const documents = reader({ timeoutMs: 1_000, maxPages: 200 });
+      // Started and warm: the read below costs the reader a fifth to a third of its limit in CPU.
+      await documents.read(PDF, await arrivalNotice());
+      const pages = await PDFDocument.create();
+      const font = await pages.embedFont(StandardFonts.Helvetica);
+      for (let page = 0; page < 150; page++) {
+        pages.addPage().drawText(`Page ${page} ${ARRIVAL.bl}`, { x: 50, y: 700, size: 12, font });
+      }
+      const document = await pages.save();
+      // The reader shares one CPU with a program that keeps it busy, as on a machine busy with
+      // other work: at the lowest priority it waits for that CPU nearly all the time, for
+      // longer than five times its limit.
+      const busy = pinnedSpinner();
+      await vi.waitFor(() => expect(processCpuMs(busy.pid!)).toBeGreaterThan(100), {
+        timeout: 30_000,
+      });
+      spawnSync('taskset', ['-a', '-p', '-c', '0', String(documents.pid)], { stdio: 'ignore' });
+      const reading = documents.read(PDF, document);
+      await new Promise((resolve) => setTimeout(resolve, 5_500));
+      busy.kill('SIGKILL');
+      const text = await reading;
+      expect(text.pages).toHaveLength(150);
+    },
+  );
+
   it.skipIf(process.platform !== 'linux')(
     'ends a reader that does no work at five times its limit in wall time',
     async () => {
@@ -127,13 +170,20 @@ describe('document reader in its own process', () => {
     },
   );
 
-  it('stops a read that needs more memory than the reader may use', async () => {
-    // Each stream alone fits the inflated-bytes budget; pdf.js holding them all does not fit 16 MB.
-    const documents = reader({ maxHeapMb: 16, maxInflatedBytes: 2 ** 40 });
-    await expect(documents.read(PDF, manyStreamBomb(20, 32 * 1024 * 1024))).rejects.toThrow(
-      new DocumentReadError('Reading the document needs more than 16 MB of memory'),
-    );
-  });
+  it(
+    'stops a read that needs more memory than the reader may use',
+    async () => {
+      // Each stream alone fits the inflated-bytes budget; pdf.js holding them all does not fit
+      // 16 MB.
+      const documents = reader({ maxHeapMb: 16, maxInflatedBytes: 2 ** 40 });
+      await expect(documents.read(PDF, manyStreamBomb(20, 32 * 1024 * 1024))).rejects.toThrow(
+        new DocumentReadError('Reading the document needs more than 16 MB of memory'),
+      );
+    },
+    // About a second of the reader's CPU; at the lowest priority, beside programs that keep
+    // every core busy, it gets well under 1% of a core.
+    300_000,
+  );
 
   it('ends its process when idle, so the memory it grew goes back', async () => {
     const documents = reader({ idleMs: 50 });

@@ -1,13 +1,17 @@
 /**
- * The CPU time of another process, as the document reader's time limit counts it (Linux /proc).
+ * The CPU time of another process, and the time it waited for a CPU, as the document reader's
+ * time limit counts them (Linux /proc).
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { processCpuMs } from '../../../src/service/documents/process-cpu';
+import { CpuWait, processCpuMs } from '../../../src/service/documents/process-cpu';
 
 const children: ReturnType<typeof spawn>[] = [];
-const node = (code: string) => {
-  const child = spawn(process.execPath, ['-e', code], { stdio: 'ignore' });
+const node = (code: string, pin: string[] = []) => {
+  const command = pin.length > 0 ? 'taskset' : process.execPath;
+  const args = [...pin, ...(pin.length > 0 ? [process.execPath] : []), '-e', code];
+  const child = spawn(command, args, { stdio: 'ignore' });
   children.push(child);
   return child.pid!;
 };
@@ -48,3 +52,28 @@ describe.skipIf(process.platform !== 'linux')('processCpuMs', () => {
     await vi.waitFor(() => expect(processCpuMs(child.pid!)).toBeUndefined(), { timeout: 10_000 });
   });
 });
+
+describe.skipIf(process.platform !== 'linux' || spawnSync('taskset', ['--version']).status !== 0)(
+  'CpuWait',
+  () => {
+    it('counts the time a process is ready to run but waits for a CPU', async () => {
+      // Two busy processes on one CPU, the measured one at the lowest priority: it waits.
+      node('for (;;) {}', ['-c', '0']);
+      const pid = node('for (;;) {}', ['-c', '0']);
+      setPriority(pid, 19);
+      const wait = new CpuWait(pid);
+      await vi.waitFor(() => expect(wait.waitedMs()).toBeGreaterThanOrEqual(300), {
+        timeout: 30_000,
+        interval: 50,
+      });
+    });
+
+    it('does not count the time a process sleeps', async () => {
+      const pid = node('setTimeout(() => {}, 60_000)');
+      await vi.waitFor(() => expect(processCpuMs(pid)).toBeGreaterThan(0), { timeout: 30_000 });
+      const wait = new CpuWait(pid);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(wait.waitedMs()).toBeLessThan(50);
+    });
+  },
+);
