@@ -28,7 +28,8 @@ export function processCpuMs(pid: number): number | undefined {
 /**
  * The time a process's threads have spent ready to run but waiting for a CPU, since this was
  * made: the second field of each thread's /proc/<pid>/task/<tid>/schedstat, in nanoseconds.
- * Counted per thread, so a thread that ends takes none of the total with it.
+ * Counted per thread, so a thread that ends takes with it only what it waited since the reading
+ * before.
  */
 export class CpuWait {
   /** The last reading of each thread seen; threads started later count from zero. */
