@@ -153,7 +153,7 @@ export class V2Client {
       } catch (error) {
         last = networkError(error, url, this.timeoutMs);
         timeouts = last.kind === 'timeout' ? timeouts + 1 : 0;
-        refusals = isRefusal(error) ? refusals + 1 : 0;
+        refusals = neverOpened(error) ? refusals + 1 : 0;
         continue;
       }
       timeouts = 0;
@@ -282,28 +282,21 @@ export interface CollectionPage {
 
 /** Timed-out attempts of one request after which the service counts as not answering. */
 const MAX_TIMEOUTS_PER_REQUEST = 2;
-/** Refused connections (or hosts not found) in a row after which the service counts as gone. */
+/** Connections in a row that never opened (neverOpened) after which the service counts as gone. */
 const MAX_REFUSALS_PER_REQUEST = 2;
 
-/** Codes of a connection that never opened: nothing listens there, or the name has no host. */
-const REFUSAL_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']);
-
-function networkCode(error: unknown): string | undefined {
-  return (error as { cause?: { code?: string } })?.cause?.code;
-}
-
 /**
- * A port fetch never connects to (the Fetch standard's blocked ports, e.g. 9, 25, 6000): no
- * attempt reaches the network, so no retry can help.
+ * Why a connection never opened: no host by that name, nothing listening there, or a port fetch
+ * never connects to (the Fetch standard's blocked ports, e.g. 9, 25, 6000, where no attempt
+ * reaches the network). Undefined for one that opened and then failed or timed out, which is
+ * worth retrying soon.
  */
-function isBlockedPort(error: unknown): boolean {
-  return (error as { cause?: { message?: string } })?.cause?.message === 'bad port';
-}
-
-/** A connection that never opened, as against one cut off or timed out (worth retrying soon). */
-function isRefusal(error: unknown): boolean {
-  const code = networkCode(error);
-  return (code !== undefined && REFUSAL_CODES.has(code)) || isBlockedPort(error);
+function neverOpened(error: unknown): 'host_not_found' | 'refused' | 'blocked_port' | undefined {
+  const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code === 'ENOTFOUND' || cause?.code === 'EAI_AGAIN') return 'host_not_found';
+  if (cause?.code === 'ECONNREFUSED') return 'refused';
+  if (cause?.message === 'bad port') return 'blocked_port';
+  return undefined;
 }
 
 const duration = (ms: number): string =>
@@ -317,14 +310,14 @@ function networkError(error: unknown, url: URL, timeoutMs: number): V2Error {
       `The tracking service at ${url.host} did not answer within ${duration(timeoutMs)}.`,
     );
   }
-  const code = networkCode(error);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+  const why = neverOpened(error);
+  if (why === 'host_not_found') {
     return new V2Error('unreachable', `The host ${url.hostname} could not be found.`);
   }
-  if (code === 'ECONNREFUSED') {
+  if (why === 'refused') {
     return new V2Error('unreachable', `Nothing is listening at ${url.host}.`);
   }
-  if (isBlockedPort(error)) {
+  if (why === 'blocked_port') {
     return new V2Error(
       'unreachable',
       `Port ${url.port} is reserved for another protocol and cannot be used for the tracking service.`,
