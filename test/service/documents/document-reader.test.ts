@@ -4,7 +4,7 @@
  * process is ended, and a bad file never stops the next good one. What pdf.js prints reaches the
  * logger, never the service's own stdout/stderr.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -20,6 +20,7 @@ import {
   corruptPdf,
   manyStreamBomb,
 } from '../../support/documents/generated-pdfs';
+import { canPinToOneCpu, pinToCpu0, spinOnCpu0 } from '../../support/one-cpu';
 
 const readers: DocumentReader[] = [];
 const reader = (budget: Partial<DocumentBudget> = {}, logger?: ReaderLogger) => {
@@ -29,17 +30,7 @@ const reader = (budget: Partial<DocumentBudget> = {}, logger?: ReaderLogger) => 
 };
 const PDF = 'application/pdf';
 
-/** Linux's taskset, to put processes on one CPU. */
-const canPin = process.platform === 'linux' && spawnSync('taskset', ['--version']).status === 0;
 const spinners: ChildProcess[] = [];
-/** A process at normal priority that keeps CPU 0 busy until killed. */
-function pinnedSpinner(): ChildProcess {
-  const child = spawn('taskset', ['-c', '0', process.execPath, '-e', 'for (;;) {}'], {
-    stdio: 'ignore',
-  });
-  spinners.push(child);
-  return child;
-}
 
 afterEach(async () => {
   for (const spinner of spinners.splice(0)) spinner.kill('SIGKILL');
@@ -128,7 +119,7 @@ describe('document reader in its own process', () => {
     },
   );
 
-  it.skipIf(!canPin)(
+  it.skipIf(!canPinToOneCpu)(
     'lets a read that only waits for a CPU past five times its limit finish',
     async () => {
       const documents = reader({ timeoutMs: 1_000, maxPages: 200 });
@@ -143,11 +134,12 @@ describe('document reader in its own process', () => {
       // The reader shares one CPU with a program that keeps it busy, as on a machine busy with
       // other work: at the lowest priority it waits for that CPU nearly all the time, for
       // longer than five times its limit.
-      const busy = pinnedSpinner();
+      const busy = spinOnCpu0();
+      spinners.push(busy);
       await vi.waitFor(() => expect(processCpuMs(busy.pid!)).toBeGreaterThan(100), {
         timeout: 30_000,
       });
-      spawnSync('taskset', ['-a', '-p', '-c', '0', String(documents.pid)], { stdio: 'ignore' });
+      pinToCpu0(documents.pid!);
       const reading = documents.read(PDF, document);
       await new Promise((resolve) => setTimeout(resolve, 5_500));
       busy.kill('SIGKILL');

@@ -2,19 +2,18 @@
  * The CPU time of another process, and the time it waited for a CPU, as the document reader's
  * time limit counts them (Linux /proc).
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CpuWait, processCpuMs } from '../../../src/service/documents/process-cpu';
+import { canPinToOneCpu, spinOnCpu0 } from '../../support/one-cpu';
 
 const children: ReturnType<typeof spawn>[] = [];
-const node = (code: string, pin: string[] = []) => {
-  const command = pin.length > 0 ? 'taskset' : process.execPath;
-  const args = [...pin, ...(pin.length > 0 ? [process.execPath] : []), '-e', code];
-  const child = spawn(command, args, { stdio: 'ignore' });
+const started = (child: ReturnType<typeof spawn>) => {
   children.push(child);
   return child.pid!;
 };
+const node = (code: string) => started(spawn(process.execPath, ['-e', code], { stdio: 'ignore' }));
 
 afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
@@ -53,27 +52,24 @@ describe.skipIf(process.platform !== 'linux')('processCpuMs', () => {
   });
 });
 
-describe.skipIf(process.platform !== 'linux' || spawnSync('taskset', ['--version']).status !== 0)(
-  'CpuWait',
-  () => {
-    it('counts the time a process is ready to run but waits for a CPU', async () => {
-      // Two busy processes on one CPU, the measured one at the lowest priority: it waits.
-      node('for (;;) {}', ['-c', '0']);
-      const pid = node('for (;;) {}', ['-c', '0']);
-      setPriority(pid, 19);
-      const wait = new CpuWait(pid);
-      await vi.waitFor(() => expect(wait.waitedMs()).toBeGreaterThanOrEqual(300), {
-        timeout: 30_000,
-        interval: 50,
-      });
+describe.skipIf(!canPinToOneCpu)('CpuWait', () => {
+  it('counts the time a process is ready to run but waits for a CPU', async () => {
+    // Two busy processes on one CPU, the measured one at the lowest priority: it waits.
+    started(spinOnCpu0());
+    const pid = started(spinOnCpu0());
+    setPriority(pid, 19);
+    const wait = new CpuWait(pid);
+    await vi.waitFor(() => expect(wait.waitedMs()).toBeGreaterThanOrEqual(300), {
+      timeout: 30_000,
+      interval: 50,
     });
+  });
 
-    it('does not count the time a process sleeps', async () => {
-      const pid = node('setTimeout(() => {}, 60_000)');
-      await vi.waitFor(() => expect(processCpuMs(pid)).toBeGreaterThan(0), { timeout: 30_000 });
-      const wait = new CpuWait(pid);
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(wait.waitedMs()).toBeLessThan(50);
-    });
-  },
-);
+  it('does not count the time a process sleeps', async () => {
+    const pid = node('setTimeout(() => {}, 60_000)');
+    await vi.waitFor(() => expect(processCpuMs(pid)).toBeGreaterThan(0), { timeout: 30_000 });
+    const wait = new CpuWait(pid);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(wait.waitedMs()).toBeLessThan(50);
+  });
+});
