@@ -17,8 +17,9 @@ export interface DocumentBudget {
   /** Pixels of one page image read by OCR (about an A4 page at 400 dpi). */
   maxOcrPixels: number;
   /**
-   * Time one document may take, from the start of its read to its text: the reader's CPU time
-   * where the system reports it (Linux), else wall time; wall time ends a read at five times it.
+   * Time one document may take, from the start of its read to its text, in the reader's CPU
+   * time; wall time (less the time the reader waited for a CPU, where the system tells it) ends a
+   * read at five times it.
    */
   timeoutMs: number;
   /** Heap the reading process may grow to. */

@@ -15,7 +15,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { workerEntry } from '../worker-entry';
-import { CpuWait, processCpuMs } from './process-cpu';
+import { CPU_REPORT_FD, CpuReports, CpuWait } from './process-cpu';
 import { DocumentReadError, type DocumentBudget } from './budget';
 
 /** The text a document yielded, by page. */
@@ -51,8 +51,8 @@ const OUT_OF_MEMORY = /heap out of memory|Reached heap limit/i;
  * The reader's scheduling priority: the lowest (niceness 19). At 10 the kernel still let a busy
  * reader keep a core for a few milliseconds after the service's thread woke, and the API's p99
  * beside a stream of hostile PDFs was 2.17 times its idle p99; at 19, 1.67 and 1.83. Its time
- * limit is counted in its CPU time where the system tells (process-cpu.ts), so a machine busy for a
- * while slows a read down without failing it.
+ * limit is counted in its CPU time (process-cpu.ts), so a machine busy for a while slows a read
+ * down without failing it.
  */
 const READER_NICENESS = 19;
 /** How often a read's time is looked at (more often for a shorter limit). */
@@ -65,6 +65,8 @@ const WALL_TIME_FACTOR = 5;
 
 export class DocumentReader {
   private child: ChildProcess | null = null;
+  /** The CPU time the running process reports. */
+  private cpu = new CpuReports(null);
   private running: Running | null = null;
   private idleTimer: NodeJS.Timeout | undefined;
   private outOfMemory = false;
@@ -113,32 +115,24 @@ export class DocumentReader {
   }
 
   /**
-   * Fails the read once the reader has spent the budget's time on it: CPU time where the system
-   * tells (processCpuMs), else wall time; and in any case once the wall time, less the time the
-   * reader waited for a CPU (CpuWait), reaches WALL_TIME_FACTOR times the budget, so a reader
-   * that hangs without working still ends, and one that only waits its turn on a busy machine
-   * does not. Returns what stops the watch.
+   * Fails the read once the reader has spent the budget's time on it in CPU time (which the
+   * reader reports, CpuReports), and in any case once the wall time, less the time the reader
+   * waited for a CPU where the system tells (CpuWait, Linux), reaches WALL_TIME_FACTOR times the
+   * budget: a reader that hangs without working (or stops reporting) still ends, and one that
+   * only waits its turn on a busy machine does not. Returns what stops the watch.
    */
   private watchTime(child: ChildProcess): () => void {
     const limitMs = this.budget.timeoutMs;
     const backstopMs = limitMs * WALL_TIME_FACTOR;
     const startedAt = performance.now();
-    const pid = child.pid;
-    const cpuAtStart = pid === undefined ? undefined : processCpuMs(pid);
-    const cpuWait = pid === undefined ? undefined : new CpuWait(pid);
-    /** CPU time spent since the read began; undefined where the system does not tell. */
-    const cpuSpent = () => {
-      const cpuNow = pid === undefined ? undefined : processCpuMs(pid);
-      return cpuNow === undefined || cpuAtStart === undefined ? undefined : cpuNow - cpuAtStart;
-    };
+    const cpu = this.cpu;
+    const cpuAtStart = cpu.cpuMs;
+    const cpuWait = child.pid === undefined ? undefined : new CpuWait(child.pid);
     const tookLonger = (ms: number, what = '') =>
       this.fail(child, `Reading the document took longer than ${ms / 1000} s${what}`);
     const check = () => {
       const wallMs = performance.now() - startedAt;
-      const cpuMs = cpuSpent();
-      if (cpuMs === undefined) {
-        if (wallMs >= limitMs) tookLonger(limitMs);
-      } else if (cpuMs >= limitMs) tookLonger(limitMs, ' of processing time');
+      if (cpu.cpuMs - cpuAtStart >= limitMs) tookLonger(limitMs, ' of processing time');
       else if (wallMs >= backstopMs && wallMs - (cpuWait?.waitedMs() ?? 0) >= backstopMs) {
         // Read only past the backstop: about 0.1 ms of /proc reads on the service's thread.
         tookLonger(backstopMs);
@@ -167,9 +161,11 @@ export class DocumentReader {
       // Inside Electron the process running the service is Electron's binary: run it as Node.
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       serialization: 'advanced',
-      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      // After the IPC channel, the pipe the reader reports its CPU time on (CPU_REPORT_FD).
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc', 'pipe'],
     });
     this.child = child;
+    this.cpu = new CpuReports(child.stdio[CPU_REPORT_FD] as Readable | null);
     this.started++;
     // Background work: on a busy machine the API's requests come first.
     if (child.pid !== undefined) {

@@ -5,15 +5,20 @@
  * (and images) go to tesseract.js. Whatever pdf.js or tesseract print goes to this process's
  * stdout/stderr, which the service reads into its logger.
  *
- * Messages in: ReadRequest. Out: ReadReply (one per request).
+ * Messages in: ReadRequest. Out: ReadReply (one per request), and on a pipe of its own this
+ * process's CPU time (process-cpu.ts), which the reader's time limit counts.
  */
 import { DocumentReadError } from './budget';
 import type { DocumentText, ReadReply, ReadRequest } from './document-reader';
 import { grayscalePgm, TesseractOcr } from './ocr';
 import { checkInflatedSize } from './pdf-streams';
 import { readPdfText } from './pdf-text';
+import { reportCpuTime } from './process-cpu';
 
 if (!process.send) throw new Error('document-worker runs as a child process with an IPC channel');
+
+// The reader's time limit counts the CPU time this reports, however busy this thread is.
+reportCpuTime();
 
 const ocr = new TesseractOcr();
 

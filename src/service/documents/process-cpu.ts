@@ -1,28 +1,67 @@
 /**
- * The CPU time a process has used, and the time it has waited for a CPU, where the system tells
- * another process (Linux: /proc). The document reader's time limit is counted in CPU time, and
- * its wall-time backstop leaves out the time spent waiting for a CPU: the reader runs at the
- * lowest priority, so on a busy machine its wall time says more about the machine than about the
- * document.
+ * The document reader's time, as its limit counts it. The limit is CPU time, which the reader
+ * reports itself (reportCpuTime, CpuReports) on every system; its wall-time backstop leaves out
+ * the time the reader waited for a CPU where the system tells another process that (CpuWait,
+ * Linux /proc). The reader runs at the lowest priority, so on a busy machine its wall time says
+ * more about the machine than about the document.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import type { Readable } from 'node:stream';
+import { Worker } from 'node:worker_threads';
 
-/** /proc reports CPU time in USER_HZ ticks, 100 a second on every Linux ABI. */
-const MS_PER_TICK = 10;
+/**
+ * The reader's end of the pipe its CPU time is reported on: the first descriptor after stdin,
+ * stdout, stderr and the IPC channel (document-reader.ts forks it so).
+ */
+export const CPU_REPORT_FD = 4;
+const REPORT_EVERY_MS = 100;
 
-/** Milliseconds of CPU (user and system) process `pid` has used; undefined where unknown. */
-export function processCpuMs(pid: number): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // Not Linux, or the process is gone.
+/**
+ * A thread that writes the CPU time of this whole process (all threads, in milliseconds) to
+ * `fd`, one line every `everyMs`. A thread of its own, so a main thread busy in pdf.js or OCR
+ * never holds a report up; it writes synchronously, so no event loop but its own is involved.
+ * Plain JavaScript evaluated in the thread: the same text runs from source and from the build.
+ */
+export function reportCpuTime(fd = CPU_REPORT_FD, everyMs = REPORT_EVERY_MS): Worker {
+  const thread = new Worker(
+    `const { writeSync } = require('node:fs');
+     const { fd, everyMs } = require('node:worker_threads').workerData;
+     const timer = setInterval(() => {
+       const { user, system } = process.cpuUsage();
+       try {
+         writeSync(fd, Math.round((user + system) / 1000) + '\\n');
+       } catch {
+         clearInterval(timer); // Nobody reads the pipe (the service went away).
+       }
+     }, everyMs);`,
+    { eval: true, workerData: { fd, everyMs } },
+  );
+  // Without reports the read still ends at its wall-time backstop: say so, and read on.
+  thread.on('error', (err) => console.error(`CPU time reports stopped: ${err.message}`));
+  // The reports never keep the reader's process up.
+  thread.unref();
+  return thread;
+}
+
+/** The CPU time a process reports on `stream` (reportCpuTime), as last reported. */
+export class CpuReports {
+  private latestMs = 0;
+
+  constructor(stream: Readable | null | undefined) {
+    if (!stream) return;
+    const lines = createInterface({ input: stream, crlfDelay: Infinity });
+    lines.on('line', (line) => {
+      // Anything but a count of milliseconds is not a report; CPU time never goes back.
+      if (/^\d{1,15}$/.test(line)) this.latestMs = Math.max(this.latestMs, Number(line));
+    });
+    (stream as Readable & { unref?: () => void }).unref?.();
   }
-  // The command name (field 2) may hold spaces: count the fields after its closing parenthesis,
-  // where field 3 (state) comes first, so utime (14) and stime (15) are the 12th and 13th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
-  return Number.isFinite(ticks) ? ticks * MS_PER_TICK : undefined;
+
+  /** Milliseconds of CPU the process had used at its last report; 0 before its first. */
+  get cpuMs(): number {
+    return this.latestMs;
+  }
 }
 
 /**
