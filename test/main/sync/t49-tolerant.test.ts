@@ -220,6 +220,26 @@ describe('sync of a Terminal49-compatible account', () => {
     expect(checked.ok && checked.value.attributes).toMatchObject(request.attributes);
   });
 
+  it('names the known attributes a record left out as null, keeps the sent ones in their order, and a "__proto__" member stays a plain member', () => {
+    const sent = JSON.parse(
+      '{"id":"c1","type":"container","attributes":{"number":"MSCU1234565","extra":1,"__proto__":{"polluted":true}}}',
+    ) as { attributes: Record<string, unknown> };
+    for (const record of [sent, { ...sent, attributes: { number: 'MSCU1234565', extra: 1 } }]) {
+      const checked = checkRecord('container', record);
+      expect(checked.ok).toBe(true);
+      const attributes = (checked.ok ? checked.value.attributes : {}) as Record<string, unknown>;
+      expect(attributes).toMatchObject({ number: 'MSCU1234565', extra: 1, pickup_lfd: null });
+      // The left-out ones come first, then what was sent, as sent.
+      const sentKeys = Object.keys(record.attributes);
+      expect(Object.keys(attributes).slice(-sentKeys.length)).toEqual(sentKeys);
+      expect(Object.getPrototypeOf(attributes)).toBe(Object.prototype);
+      expect(Object.hasOwn(attributes, '__proto__')).toBe(
+        Object.hasOwn(record.attributes, '__proto__'),
+      );
+    }
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+
   it('keeps a null optional terminal field null, never the text "null"', async () => {
     await engine.sync();
     const db = new Database(cache.path, { readonly: true });
