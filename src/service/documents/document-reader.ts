@@ -11,10 +11,10 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { workerEntry } from '../worker-entry';
+import { eachLine } from './child-lines';
 import { CPU_REPORT_FD, CpuReports, CpuWait } from './process-cpu';
 import { DocumentReadError, type DocumentBudget } from './budget';
 
@@ -205,13 +205,10 @@ export class DocumentReader {
 
   /** pdf.js and tesseract.js print to the console: their lines go to the logger. */
   private relay(stream: Readable | null, source: 'stdout' | 'stderr'): void {
-    if (!stream) return;
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    lines.on('line', (line) => {
+    eachLine(stream, (line) => {
       if (OUT_OF_MEMORY.test(line)) this.outOfMemory = true;
       this.logger?.debug?.({ source }, `document reader: ${line}`);
     });
-    (stream as Readable & { unref?: () => void }).unref?.();
   }
 
   /** Fails the running read (if any) with `reason` and ends the process. */

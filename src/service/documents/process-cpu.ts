@@ -6,9 +6,9 @@
  * more about the machine than about the document.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
+import { eachLine } from './child-lines';
 
 /**
  * The reader's end of the pipe its CPU time is reported on: the first descriptor after stdin,
@@ -49,13 +49,10 @@ export class CpuReports {
   private latestMs = 0;
 
   constructor(stream: Readable | null | undefined) {
-    if (!stream) return;
-    const lines = createInterface({ input: stream, crlfDelay: Infinity });
-    lines.on('line', (line) => {
+    eachLine(stream, (line) => {
       // Anything but a count of milliseconds is not a report; CPU time never goes back.
       if (/^\d{1,15}$/.test(line)) this.latestMs = Math.max(this.latestMs, Number(line));
     });
-    (stream as Readable & { unref?: () => void }).unref?.();
   }
 
   /** Milliseconds of CPU the process had used at its last report; 0 before its first. */
