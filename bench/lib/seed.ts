@@ -18,7 +18,7 @@ import type {
   TrackingRequestsTable,
   TransportEventsTable,
 } from '../../src/service/store/schema';
-import { containerCheckDigit } from '../../src/service/tracking/infer-number';
+import { checkDigit } from '../../src/shared/iso6346';
 
 export interface BenchSeedOptions {
   containers: number;
@@ -177,7 +177,7 @@ async function seedThrough(
           id: containerId,
           account_id: accountId,
           shipment_id: shipmentId,
-          number: `${body}${containerCheckDigit(body)}`,
+          number: `${body}${checkDigit(body)}`,
           ref_numbers: '[]',
           equipment_type: 'dry',
           equipment_length: pick([20, 40, 40, 45]),

@@ -3,28 +3,48 @@
  * check digit. The check digit catches most typing mistakes before a request is sent.
  */
 
-/** Letter values skip multiples of 11 (A=10, B=12 ... K=21, L=23 ...). */
-function letterValue(letter: string): number {
+/** Letter values by letter (A..Z): 10 upwards, skipping multiples of 11 (A=10, B=12, ..., L=23). */
+const LETTER_VALUES: readonly number[] = (() => {
+  const values: number[] = [];
   let value = 10;
-  for (let code = 'A'.charCodeAt(0); code < letter.charCodeAt(0); code += 1) {
-    value += 1;
-    if (value % 11 === 0) value += 1;
+  for (let letter = 0; letter < 26; letter++) {
+    if (value % 11 === 0) value++;
+    values.push(value++);
   }
-  return value;
-}
+  return values;
+})();
 
+/**
+ * The check digit of the first 10 characters (four capital letters, six digits), each weighted
+ * by 2^position. Read by character code: the simulated world draws a number for every box it
+ * builds, and the document reader checks every number it finds.
+ */
 export function checkDigit(first10: string): number {
+  let ok = first10.length === 10;
   let sum = 0;
-  for (let i = 0; i < 10; i += 1) {
-    const ch = first10[i] ?? '0';
-    const value = /[A-Z]/.test(ch) ? letterValue(ch) : Number(ch);
-    sum += value * 2 ** i;
+  for (let i = 0; i < 4; i++) {
+    const letter = first10.charCodeAt(i) - 65;
+    ok &&= letter >= 0 && letter < 26;
+    sum += (LETTER_VALUES[letter] ?? 0) << i;
   }
+  for (let i = 4; i < 10; i++) {
+    const digit = first10.charCodeAt(i) - 48;
+    ok &&= digit >= 0 && digit <= 9;
+    sum += digit << i;
+  }
+  if (!ok) throw new RangeError(`not four capital letters and six digits: ${first10}`);
   return (sum % 11) % 10;
 }
 
 /** Four letters and seven digits: the shape of a container number, check digit aside. */
 export const CONTAINER_NUMBER_SHAPE = /^[A-Z]{4}\d{7}$/;
+
+/** An owner code, a category of U, J or Z, the serial and a check digit that matches. */
+export function isValidContainerNumber(number: string): boolean {
+  return (
+    /^[A-Z]{3}[UJZ][0-9]{7}$/.test(number) && checkDigit(number.slice(0, 10)) === Number(number[10])
+  );
+}
 
 /** null when valid, else a message saying what is wrong in plain words. */
 export function containerNumberProblem(raw: string): string | null {

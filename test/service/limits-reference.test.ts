@@ -14,7 +14,7 @@ import {
 } from '../../src/shared/api';
 import { SHIPPED_REFERENCE_DIR } from '../../src/service';
 import { referenceId } from '../../src/service/store/reference';
-import { containerCheckDigit } from '../../src/service/tracking/infer-number';
+import { checkDigit } from '../../src/shared/iso6346';
 import { startTestService, type TestService } from '../support/service';
 
 let t: TestService | undefined;
@@ -146,7 +146,7 @@ describe('infer_number', () => {
   it('recognises container numbers by owner code and check digit', async () => {
     t = await startTestService();
     const base = 'MSCU123456';
-    const valid = `${base}${containerCheckDigit(base)}`;
+    const valid = `${base}${checkDigit(base)}`;
     const res = await infer(valid);
     expect(res.status).toBe(200);
     expect(Value.Check(InferNumberDocument, res.body)).toBe(true);
@@ -156,7 +156,7 @@ describe('infer_number', () => {
       decision: 'auto_select',
       selected: { scac: 'MSCU', confidence: 1 },
     });
-    const typo = await infer(`${base}${(containerCheckDigit(base) + 1) % 10}`);
+    const typo = await infer(`${base}${(checkDigit(base) + 1) % 10}`);
     expect(typo.body.data.attributes.validation.check_digit_passed).toBe(false);
     expect(typo.body.data.attributes.shipping_line.decision).toBe('needs_confirmation');
   });

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { systemClock } from '../../shared/clock';
 import { createServiceApp, FIRST_ACCOUNT_NAME, type ServiceStore } from '../index';
-import { containerCheckDigit } from '../tracking/infer-number';
+import { checkDigit } from '../../shared/iso6346';
 
 export interface SeedOptions {
   shipments: number;
@@ -82,7 +82,7 @@ export async function seedDemoData(store: ServiceStore, accountId: string, optio
     for (let k = 0; k < options.containersPerShipment; k++) {
       const body = `${prefix}${String(serial++ % 1_000_000).padStart(6, '0')}`;
       const container = await tracking.createContainer(accountId, shipment.id, {
-        number: `${body}${containerCheckDigit(body)}`,
+        number: `${body}${checkDigit(body)}`,
         refNumbers: [],
         equipmentType: 'dry',
         equipmentLength: pick([20, 40, 40, 45]),

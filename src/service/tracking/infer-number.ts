@@ -7,36 +7,11 @@
  * `needs_confirmation`, below (or no candidate) `no_prediction`.
  */
 import type { InferNumberResult } from '../../shared/api/resources';
+import { checkDigit, isValidContainerNumber } from '../../shared/iso6346';
 import type { ShippingLinesTable } from '../store/schema';
 
 export const AUTO_SELECT_THRESHOLD = 0.9;
 export const CONFIRMATION_THRESHOLD = 0.5;
-
-const CONTAINER_RE = /^[A-Z]{3}[UJZ][0-9]{7}$/;
-
-/** ISO 6346 letter values: 10 upwards, skipping multiples of 11. */
-function letterValue(ch: string): number {
-  let value = 10;
-  for (let c = 'A'.charCodeAt(0); c < ch.charCodeAt(0); c++) {
-    value++;
-    if (value % 11 === 0) value++;
-  }
-  return value;
-}
-
-/** The check digit of the first 10 characters of a container number. */
-export function containerCheckDigit(number: string): number {
-  let sum = 0;
-  for (let i = 0; i < 10; i++) {
-    const ch = number[i]!;
-    const v = /[0-9]/.test(ch) ? Number(ch) : letterValue(ch);
-    sum += v * 2 ** i;
-  }
-  return (sum % 11) % 10;
-}
-
-export const isValidContainerNumber = (number: string): boolean =>
-  CONTAINER_RE.test(number) && containerCheckDigit(number) === Number(number[10]);
 
 const list = (text: string) => JSON.parse(text) as string[];
 const round = (n: number) => Math.round(n * 100) / 100;
@@ -63,8 +38,8 @@ export function inferNumber(raw: string, lines: ShippingLinesTable[]): InferNumb
   const id = `infer_${number}`;
 
   if (/^[A-Z]{4}[0-9]{7}$/.test(number)) {
-    const formatOk = CONTAINER_RE.test(number);
-    const checkPassed = formatOk && containerCheckDigit(number) === Number(number[10]);
+    const formatOk = /^[A-Z]{3}[UJZ]/.test(number);
+    const checkPassed = isValidContainerNumber(number);
     const owner = number.slice(0, 4);
     const owners = lines.filter((l) => list(l.container_prefixes).includes(owner));
     // A failed check digit usually means a typo: keep the owner's line but ask to confirm.
@@ -87,7 +62,7 @@ export function inferNumber(raw: string, lines: ShippingLinesTable[]): InferNumb
           reason: checkPassed
             ? null
             : formatOk
-              ? `check digit should be ${containerCheckDigit(number)}`
+              ? `check digit should be ${checkDigit(number.slice(0, 10))}`
               : 'the fourth letter of a container number is U, J or Z',
         },
         shipping_line: decide(candidates),

@@ -9,7 +9,7 @@ import type { StagedCustomFieldValue } from '../store/custom-fields';
 import type { TrackingRequestsTable } from '../store/schema';
 import { applyShipmentFacts, interpretLine, type ApplyScope, type LineView } from './apply';
 import type { EngineContext } from './engine-context';
-import { isValidContainerNumber } from './infer-number';
+import { isValidContainerNumber } from '../../shared/iso6346';
 import type { ShipmentRefreshers } from './refreshers';
 import {
   ARRIVAL_WINDOW_MS,

@@ -14,6 +14,8 @@
  * Before and after those moments each box also passes through booking, sea, arrival, pickup and
  * empty return, so the other stages fill up from the same cohorts.
  */
+import { CONTAINER_NUMBER_SHAPE } from '../../shared/iso6346';
+import { withSerialRemainder } from '../codes';
 import { Rng } from '../prng';
 import { port } from '../reference';
 import { DAY, HOUR } from '../time';
@@ -76,14 +78,14 @@ export class BookingStream {
     if (list) return list;
     const target = this.anchor + k * DAY;
     const ctx = { ...this.ctx, origin: target };
-    const tag = ((k % 997) + 997) % 997;
+    const tag = ((k % COHORT_TAGS) + COHORT_TAGS) % COHORT_TAGS;
     const used = new Set<string>();
     const unique = (make: () => string): string => {
       for (;;) {
-        const v = make();
         // Container serials carry the cohort (mod 997), so boxes of cohorts alive at the same
         // time never share a number, whichever cohorts happen to be built.
-        if (CONTAINER_NUMBER.test(v) && Number(v.slice(4, 10)) % 997 !== tag) continue;
+        let v = make();
+        if (CONTAINER_NUMBER_SHAPE.test(v)) v = withSerialRemainder(v, COHORT_TAGS, tag);
         if (!used.has(v) && !this.taken.has(v)) {
           used.add(v);
           return v;
@@ -105,7 +107,8 @@ export class BookingStream {
   }
 }
 
-const CONTAINER_NUMBER = /^[A-Z]{4}\d{7}$/;
+/** Cohorts whose boxes' serials differ in their remainder by this (a prime). */
+const COHORT_TAGS = 997;
 /** Indexes (which seed event ids) above those of the opening scenarios. */
 const STREAM_INDEX_BASE = 10_000;
 
