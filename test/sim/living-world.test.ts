@@ -13,7 +13,7 @@ import { terminalStatusAt } from '../../src/sim/terminals/status';
 import { DAY, HOUR, localMidnight } from '../../src/sim/time';
 import { DEMO_STAGES, demoStageAt, type DemoStage } from '../../src/sim/world/stages';
 import { equipmentOf, type ShipmentPlan, type VesselLeg } from '../../src/sim/world/plan';
-import { RETENTION_MS } from '../../src/sim/world/stream';
+import { lastLiveAt, RETENTION_MS } from '../../src/sim/world/stream';
 
 const ORIGIN = Date.UTC(2026, 10, 23, 2);
 const SPEED = 3600;
@@ -86,6 +86,40 @@ describe('determinism', () => {
     expect(restarted.bookingsTrackableBetween(at - 5 * DAY, at)).toEqual(
       long.bookingsTrackableBetween(at - 5 * DAY, at),
     );
+  });
+
+  it('answers just before and at the instants a booking arrives or a shipment retires as a world built afresh does', () => {
+    // The world keeps its last answer until the next of those instants: ask one world at each
+    // in turn, and a new world (no answer kept) at the same instant.
+    const probe = new World(42, ORIGIN);
+    const all = new Map<number, ShipmentPlan>();
+    for (let day = 0; day <= 40; day++)
+      for (const s of probe.shipmentsAt(ORIGIN + day * DAY)) all.set(s.index, s);
+    const from = ORIGIN + 20 * DAY;
+    const nearest = (instants: number[]) =>
+      instants
+        .filter((t) => t > from)
+        .sort((a, b) => a - b)
+        .slice(0, 3);
+    const bookings = nearest([...all.values()].map((s) => s.bookingReceivedAt));
+    const retirements = nearest([...all.values()].map(lastLiveAt));
+    expect(bookings).toHaveLength(3);
+    expect(retirements).toHaveLength(3);
+    const instants = [
+      ...bookings.flatMap((t) => [t - 1, t]),
+      ...retirements.flatMap((t) => [t, t + 1]),
+    ].sort((a, b) => a - b);
+    const world = new World(42, ORIGIN);
+    world.shipmentsAt(from);
+    const indexes = (shipments: ShipmentPlan[]) => shipments.map((s) => s.index);
+    for (const at of instants) {
+      const afresh = new World(42, ORIGIN).shipmentsAt(at);
+      expect(indexes(world.shipmentsAt(at)), `at ${new Date(at).toISOString()}`).toEqual(
+        indexes(afresh),
+      );
+      const last = afresh.at(-1)!.containers[0]!.number;
+      expect(world.findContainer(last, at)?.container.number).toBe(last);
+    }
   });
 
   it('gives another seed other bookings', () => {

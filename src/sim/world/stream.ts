@@ -57,15 +57,31 @@ export class BookingStream {
    * than the retention window ago). Cohorts outside the window are dropped from memory.
    */
   liveAt(at: number): ShipmentPlan[] {
+    return this.liveSpan(at).shipments;
+  }
+
+  /** liveAt(at), with the instants until which it stays the same (see LiveSpan). */
+  liveSpan(at: number): LiveSpan {
     const lo = Math.ceil((at - RETENTION_MS - COMPLETION_MS - this.anchor) / DAY);
     const hi = Math.floor((at + BOOKING_LEAD_MS - this.anchor) / DAY);
     for (const k of this.cohorts.keys()) if (k < lo - 1 || k > hi + 1) this.cohorts.delete(k);
-    const out: ShipmentPlan[] = [];
+    const span: LiveSpan = {
+      shipments: [],
+      // Cohorts past `hi` receive their bookings from here on (BOOKING_LEAD_MS before target).
+      until: this.anchor + (hi + 1) * DAY - BOOKING_LEAD_MS,
+      through: Infinity,
+    };
+    // Cohorts before `lo` are retired through and through: they never come back.
     for (let k = lo; k <= hi; k++) {
-      for (const s of this.cohort(k))
-        if (s.bookingReceivedAt <= at && !isRetired(s, at)) out.push(s);
+      for (const s of this.cohort(k)) {
+        if (s.bookingReceivedAt > at) span.until = Math.min(span.until, s.bookingReceivedAt);
+        else if (!isRetired(s, at)) {
+          span.shipments.push(s);
+          span.through = Math.min(span.through, lastLiveAt(s));
+        }
+      }
     }
-    return out;
+    return span;
   }
 
   /** How many cohorts are held in memory (for tests of the working-set bound). */
@@ -117,6 +133,22 @@ export function finishedAt(s: ShipmentPlan): number {
   return Math.max(...s.containers.map((c) => c.emptyReturnedAt));
 }
 
+/** The last instant a shipment is in the world: its retention window after it finished. */
+export function lastLiveAt(s: ShipmentPlan): number {
+  return finishedAt(s) + RETENTION_MS;
+}
+
 export function isRetired(s: ShipmentPlan, at: number): boolean {
-  return at > finishedAt(s) + RETENTION_MS;
+  return at > lastLiveAt(s);
+}
+
+/**
+ * The shipments in the world at an instant, and how long they stay the same as time goes on:
+ * from that instant up to (not including) `until`, when the next booking is received, and up
+ * to (including) `through`, the last instant before one of them retires.
+ */
+export interface LiveSpan {
+  shipments: ShipmentPlan[];
+  until: number;
+  through: number;
 }

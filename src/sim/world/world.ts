@@ -8,7 +8,7 @@ import { line } from '../reference';
 import { DAY, HOUR } from '../time';
 import { buildShipments } from './build';
 import type { ContainerPlan, ShipmentPlan, Stage } from './plan';
-import { BookingStream, isRetired } from './stream';
+import { BookingStream, isRetired, lastLiveAt, type LiveSpan } from './stream';
 import { Service, SERVICE_SPECS, type VesselState } from './services';
 import type { VesselRecord } from '../../shared/reference-data';
 
@@ -56,7 +56,8 @@ export class World {
     string,
     { shipment: ShipmentPlan; container: ContainerPlan }
   >();
-  private live: { at: number; shipments: ShipmentPlan[] } | null = null;
+  /** The last answer of shipmentsAt, and the instants it holds for (see LiveSpan). */
+  private live: (LiveSpan & { from: number }) | null = null;
   private liveByContainer = new Map<string, { shipment: ShipmentPlan; container: ContainerPlan }>();
 
   /**
@@ -84,17 +85,20 @@ export class World {
    * since, less those finished more than the retention window ago. Ordered by booking.
    */
   shipmentsAt(at: number): ShipmentPlan[] {
-    if (this.live?.at === at) return this.live.shipments;
-    const shipments = [
-      ...this.shipments.filter((s) => !isRetired(s, at)),
-      ...this.stream.liveAt(at),
-    ];
+    // Every request of the protocol faces asks at a new instant; the answer changes only when a
+    // booking is received or a shipment retires.
+    const live = this.live;
+    if (live && at >= live.from && at < live.until && at <= live.through) return live.shipments;
+    const span = this.stream.liveSpan(at);
+    const opening = this.shipments.filter((s) => !isRetired(s, at));
+    const through = opening.reduce((min, s) => Math.min(min, lastLiveAt(s)), span.through);
+    const shipments = [...opening, ...span.shipments];
     this.liveByContainer = new Map();
     for (const shipment of shipments)
       for (const container of shipment.containers)
         if (!this.liveByContainer.has(container.number))
           this.liveByContainer.set(container.number, { shipment, container });
-    this.live = { at, shipments };
+    this.live = { from: at, until: span.until, through, shipments };
     return shipments;
   }
 
