@@ -39,10 +39,15 @@ export function checkDigit(first10: string): number {
 /** Four letters and seven digits: the shape of a container number, check digit aside. */
 export const CONTAINER_NUMBER_SHAPE = /^[A-Z]{4}\d{7}$/;
 
+/** The owner's three letters, then the category: U (freight), J (detachable equipment) or Z. */
+export const CONTAINER_OWNER_AND_CATEGORY = /^[A-Z]{3}[UJZ]/;
+
 /** An owner code, a category of U, J or Z, the serial and a check digit that matches. */
 export function isValidContainerNumber(number: string): boolean {
   return (
-    /^[A-Z]{3}[UJZ][0-9]{7}$/.test(number) && checkDigit(number.slice(0, 10)) === Number(number[10])
+    CONTAINER_NUMBER_SHAPE.test(number) &&
+    CONTAINER_OWNER_AND_CATEGORY.test(number) &&
+    checkDigit(number.slice(0, 10)) === Number(number[10])
   );
 }
 
@@ -52,7 +57,7 @@ export function containerNumberProblem(raw: string): string | null {
   if (!CONTAINER_NUMBER_SHAPE.test(number)) {
     return 'A container number is 4 letters and 7 digits, e.g. MSCU1234565.';
   }
-  if (!/^[A-Z]{3}[UJZ]/.test(number)) {
+  if (!CONTAINER_OWNER_AND_CATEGORY.test(number)) {
     return 'The fourth letter of a container number is U, J or Z.';
   }
   const expected = checkDigit(number.slice(0, 10));

@@ -159,6 +159,17 @@ describe('infer_number', () => {
     const typo = await infer(`${base}${(checkDigit(base) + 1) % 10}`);
     expect(typo.body.data.attributes.validation.check_digit_passed).toBe(false);
     expect(typo.body.data.attributes.shipping_line.decision).toBe('needs_confirmation');
+    expect(typo.body.data.attributes.validation.reason).toBe(
+      `check digit should be ${checkDigit(base)}`,
+    );
+    // A fourth letter other than U, J or Z is not a container's category, whatever the digit.
+    const body = 'MSCX123456';
+    const category = await infer(`${body}${checkDigit(body)}`);
+    expect(category.body.data.attributes.validation).toMatchObject({
+      is_valid: false,
+      check_digit_passed: false,
+      reason: 'the fourth letter of a container number is U, J or Z',
+    });
   });
 
   it('recognises bill of lading and booking prefixes, and refuses garbage', async () => {

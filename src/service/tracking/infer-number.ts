@@ -7,7 +7,12 @@
  * `needs_confirmation`, below (or no candidate) `no_prediction`.
  */
 import type { InferNumberResult } from '../../shared/api/resources';
-import { checkDigit, isValidContainerNumber } from '../../shared/iso6346';
+import {
+  checkDigit,
+  CONTAINER_NUMBER_SHAPE,
+  CONTAINER_OWNER_AND_CATEGORY,
+  isValidContainerNumber,
+} from '../../shared/iso6346';
 import type { ShippingLinesTable } from '../store/schema';
 
 export const AUTO_SELECT_THRESHOLD = 0.9;
@@ -37,8 +42,8 @@ export function inferNumber(raw: string, lines: ShippingLinesTable[]): InferNumb
   if (!/^[A-Z0-9]{4,30}$/.test(number)) return null;
   const id = `infer_${number}`;
 
-  if (/^[A-Z]{4}[0-9]{7}$/.test(number)) {
-    const formatOk = /^[A-Z]{3}[UJZ]/.test(number);
+  if (CONTAINER_NUMBER_SHAPE.test(number)) {
+    const formatOk = CONTAINER_OWNER_AND_CATEGORY.test(number);
     const checkPassed = isValidContainerNumber(number);
     const owner = number.slice(0, 4);
     const owners = lines.filter((l) => list(l.container_prefixes).includes(owner));
