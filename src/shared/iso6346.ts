@@ -55,7 +55,7 @@ export function isValidContainerNumber(number: string): boolean {
 export function containerNumberProblem(raw: string): string | null {
   const number = raw.replace(/[\s-]/g, '').toUpperCase();
   if (!CONTAINER_NUMBER_SHAPE.test(number)) {
-    return 'A container number is 4 letters and 7 digits, e.g. MSCU1234565.';
+    return 'A container number is 4 letters and 7 digits, e.g. MSCU1234566.';
   }
   if (!CONTAINER_OWNER_AND_CATEGORY.test(number)) {
     return 'The fourth letter of a container number is U, J or Z.';

@@ -42,6 +42,9 @@ describe('ISO 6346 container numbers', () => {
     const body = 'CSQX305438';
     expect(isValidContainerNumber(`${body}${byTheStandard(body)}`)).toBe(false);
     expect(containerNumberProblem('csqu 305438-3')).toBeNull();
+    // The example the shape's message gives is itself a valid number.
+    const example = /e\.g\. ([A-Z]{4}\d{7})/.exec(containerNumberProblem('MSCU12') ?? '')?.[1];
+    expect(example && isValidContainerNumber(example)).toBe(true);
     expect(containerNumberProblem('CSQU3054384')).toMatch(/should end in 3/);
     expect(containerNumberProblem(`${body}${byTheStandard(body)}`)).toMatch(/U, J or Z/);
   });
