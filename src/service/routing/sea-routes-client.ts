@@ -1,7 +1,8 @@
 /**
  * Sea routes for the service, computed on a worker thread (sea-route-worker.ts): building the
- * network graph takes about a second of CPU and a route over the whole network tens of ms, which
- * on the service's own thread held up every request meanwhile.
+ * network graph takes a quarter of a second of CPU and a route a millisecond or two, so a burst of
+ * routes (one for each vessel at sea, after a first sync) as long again; on the service's own
+ * thread that held up every request meanwhile.
  *
  * The map builders stay synchronous (route-map.ts, future-positions.ts): they get a lookup that
  * answers from the routes computed so far and throws RouteNotKnown for one it does not have.
@@ -215,7 +216,7 @@ function spawnRouteWorker(): Worker {
 }
 
 /**
- * The graph takes about 30 MB once built. A small young generation keeps the worker's idle
+ * The graph takes about 13 MB once built. A small young generation keeps the worker's idle
  * footprint near that (with V8's default it stays about 40 MB larger: nothing allocates after
  * the build to prompt a collection); the old generation's cap ends a runaway worker, not the
  * service (the next route starts a fresh one).

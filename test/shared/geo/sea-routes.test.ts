@@ -99,6 +99,29 @@ describe('createSeaRouter over a given network', () => {
     expect(middle.courseDeg).toBeLessThan(360);
   });
 
+  it('takes the shorter of two lanes between the same two junctions, whichever is listed first', () => {
+    const junctions: FeatureCollection<LineString> = {
+      type: 'FeatureCollection',
+      features: [
+        line([-5, 0], [0, 0]),
+        line([10, 0], [15, 0]),
+        line([0, 0], [5, 5], [10, 0]),
+        line([0, 0], [5, 0.5], [10, 0]),
+        line([0, 0], [5, -8], [10, 0]),
+      ],
+    };
+    const route = createSeaRouter(junctions).seaRoute([-5, 0], [15, 0]);
+    expect(route.path).toEqual([
+      [-5, 0],
+      [-5, 0],
+      [0, 0],
+      [5, 0.5],
+      [10, 0],
+      [15, 0],
+      [15, 0],
+    ]);
+  });
+
   it('refuses a network without lines', () => {
     expect(() => createSeaRouter({ type: 'FeatureCollection', features: [] })).toThrow(
       /no LineString/,
@@ -122,6 +145,41 @@ describe('the marine network', () => {
     expect(route.lengthKm).toBeGreaterThan(direct);
     expect(route.lengthKm).toBeLessThan(direct * 1.25);
     expect(antimeridianCrossings(normalizedPath(route))).toHaveLength(1);
+  });
+
+  it('never finds a longer way between two places than through a third one', () => {
+    // The shortest-route property (the triangle inequality), on places spread over the network.
+    const places: [number, number][] = [
+      [139.65, 35.45],
+      [-118.26, 33.73],
+      [103.84, 1.26],
+      [4.05, 51.95],
+      [-74.04, 40.67],
+      [121.5, 31.23],
+      [32.3, 31.26],
+      [-79.9, 9.36],
+      [18.42, -33.91],
+      [151.2, -33.86],
+      [55.06, 25.01],
+      [-46.3, -23.97],
+      [72.84, 18.94],
+      [-122.4, 37.8],
+      [10.0, 53.55],
+    ];
+    let checked = 0;
+    for (const a of places) {
+      for (const b of places) {
+        if (a === b) continue;
+        const direct = router.seaRoute(a, b).lengthKm;
+        for (const via of places) {
+          if (via === a || via === b) continue;
+          const through = router.seaRoute(a, via).lengthKm + router.seaRoute(via, b).lengthKm;
+          expect(direct, `${a} > ${b} via ${via}`).toBeLessThanOrEqual(through + 1e-6);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBe(15 * 14 * 13);
   });
 
   it('routes Singapore to Rotterdam through Suez without touching the antimeridian', () => {
