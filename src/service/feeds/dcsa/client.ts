@@ -4,7 +4,7 @@
  * header) until the last page or a page cap. Each event is taken on its own; one that is unusable
  * is skipped and reported, never fatal to the lookup.
  */
-import { Value } from 'typebox/value';
+import { Compile, type Validator } from 'typebox/compile';
 import { joinUrl, sendFeedRequest, type HttpSourceConfig } from '../http';
 import {
   classifyFailure,
@@ -189,6 +189,17 @@ type CheckedEvent =
 const KNOWN_EVENT_TYPES = new Set<string>(DCSA_EVENT_TYPES);
 
 /**
+ * Each event type's schema compiled on first use: a poll checks every event it reads, and a
+ * compiled check takes about 1.5 µs where walking the schema (Value.Check) takes 25-85 µs.
+ */
+const validators = new Map<DcsaEvent['eventType'], Validator>();
+function validatorFor(eventType: DcsaEvent['eventType']): Validator {
+  let validator = validators.get(eventType);
+  if (!validator) validators.set(eventType, (validator = Compile(EVENT_SCHEMA_BY_TYPE[eventType])));
+  return validator;
+}
+
+/**
  * Takes one event on its own terms. Only what makes it unusable skips it: not an object, no
  * readable `eventDateTime`, no eventType and no type code to tell what happened. Codes outside
  * the DCSA lists are kept as sent; an eventType outside them is taken as the closest generic
@@ -225,22 +236,22 @@ export function checkEvent(item: unknown): CheckedEvent {
   event.eventType = eventType;
   if (sentType !== eventType && sentType !== null) event.sentEventType = sentType;
   else delete event.sentEventType;
-  const schema = EVENT_SCHEMA_BY_TYPE[eventType];
+  const validator = validatorFor(eventType);
   const cleared: string[] = [];
   // Each pass leaves out the member behind the first error; a root error ends it (unusable).
-  for (let pass = 0; pass < 50 && !Value.Check(schema, event); pass++) {
-    const path = Value.Errors(schema, event)[0]?.instancePath ?? '';
+  for (let pass = 0; pass < 50 && !validator.Check(event); pass++) {
+    const path = validator.Errors(event)[0]?.instancePath ?? '';
     if (path === '' || path === '/eventDateTime' || path === '/eventType') {
       return {
         ok: false,
         eventType: sentType,
-        reason: `${eventType} event: ${describeErrors(Value.Errors(schema, event))}`,
+        reason: `${eventType} event: ${describeErrors(validator.Errors(event))}`,
       };
     }
     removeAt(event, path);
     cleared.push(path);
   }
-  if (!Value.Check(schema, event)) {
+  if (!validator.Check(event)) {
     return {
       ok: false,
       eventType: sentType,
