@@ -131,8 +131,13 @@ export class SyncEngine {
     // The first progress of a run that is reconnecting means the service answers again.
     const answered = this.current.state === 'reconnecting' && status.progress != null;
     this.current = { ...this.current, ...(answered ? { state: 'syncing' } : {}), ...status };
+    if (this.reported && sameToThePercent(this.reported, this.current)) return;
+    this.reported = this.current;
     this.options.onStatus?.(this.current);
   }
+
+  /** The status last reported: progress is reported to the whole percent (see setStatus). */
+  private reported: SyncStatus | undefined;
 
   /**
    * The service is down (e.g. the embedded one crashed and is restarting): says so at once,
@@ -344,4 +349,22 @@ export class SyncEngine {
   resetRoutingEntitlement(): void {
     this.options.cache.deleteState(STATE.routingRefused);
   }
+}
+
+/**
+ * Whether two statuses differ by less than a whole percent of progress and nothing else. A run
+ * moves its progress once per container's events and once per map: reported to every window each
+ * time, a thousand containers made a thousand reports (and each window asked for its clock and
+ * its worklist again after each), where a bar shows no more than a hundred steps.
+ */
+function sameToThePercent(a: SyncStatus, b: SyncStatus): boolean {
+  const percent = (p: number | null) => (p === null ? null : Math.floor(p * 100));
+  return (
+    a.state === b.state &&
+    a.message === b.message &&
+    a.lastSuccessAt === b.lastSuccessAt &&
+    a.offlineSince === b.offlineSince &&
+    a.firstSync === b.firstSync &&
+    percent(a.progress) === percent(b.progress)
+  );
 }

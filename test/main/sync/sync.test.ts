@@ -201,6 +201,44 @@ describe('route maps', () => {
   });
 });
 
+describe('progress', () => {
+  it('is told to the windows to the whole percent, however many maps a run fetches', async () => {
+    const entitled = await startSeededService({
+      clock: new ManualClock(START),
+      shipments: 40,
+      containersPerShipment: 3,
+      routing: true,
+    });
+    const tmp = tempDir('quayside-progress-');
+    const cache = Cache.open(tmp.dir);
+    const statuses: SyncStatus[] = [];
+    const connection = { baseUrl: entitled.baseUrl, apiKey: entitled.apiKey };
+    const engine = new SyncEngine({
+      cache,
+      clock: new ManualClock(START),
+      connection: () => connection,
+      onStatus: (s) => statuses.push(s),
+      pageSize: 100,
+    });
+    try {
+      const run = await engine.sync();
+      // A map a container, all 120 at sea: 120 steps inside the last five percent of the bar.
+      expect(run.requests).toBeGreaterThan(120);
+      const percents = statuses
+        .map((s) => s.progress)
+        .filter((p): p is number => p !== null)
+        .map((p) => Math.floor(p * 100));
+      expect(new Set(percents).size).toBe(percents.length);
+      expect(percents.filter((p) => p >= 95).length).toBeLessThanOrEqual(6);
+      expect(statuses.at(-1)).toMatchObject({ state: 'idle', progress: null });
+    } finally {
+      cache.close();
+      tmp.remove();
+      await entitled.close();
+    }
+  });
+});
+
 describe('testConnection', () => {
   let h: Harness;
   beforeAll(async () => {
