@@ -19,34 +19,67 @@ export function appClockKind(): { simulated: boolean; running: boolean; speed: n
   return { ...simulation, speed: reference.speed };
 }
 
-/** Asks main for its clock again (on start, and after each sync run). */
-export async function refreshAppClock(): Promise<void> {
-  try {
-    const clock = await quayside.getClock();
-    reference = { at: Date.parse(clock.now), realAt: Date.now(), speed: clock.speed };
-    simulation = { simulated: clock.simulated, running: clock.running };
-  } catch {
-    // Keep the last known reference: countdowns stay roughly right.
+let asking: Promise<void> | undefined;
+
+/** Asks main for its clock again; calls made while one is on its way share its answer. */
+function refreshAppClock(): Promise<void> {
+  asking ??= quayside
+    .getClock()
+    .then((clock) => {
+      reference = { at: Date.parse(clock.now), realAt: Date.now(), speed: clock.speed };
+      simulation = { simulated: clock.simulated, running: clock.running };
+    })
+    .catch(() => {
+      // Keep the last known reference: countdowns stay roughly right.
+    })
+    .finally(() => (asking = undefined));
+  return asking;
+}
+
+/** Hooks to tell when the clock was asked for again. */
+const clockListeners = new Set<() => void>();
+let stopWatchingSync: (() => void) | undefined;
+/** The last sync status but its progress: a change in it (a run began or ended) may move the clock. */
+let lastStatus = '';
+
+/**
+ * Asks for the clock on start and whenever the sync status changes in more than its progress
+ * (a run began or ended, the source changed), then tells every hook: one watcher and one request
+ * for the whole window, however many views show the time.
+ */
+function watchClock(listener: () => void): () => void {
+  clockListeners.add(listener);
+  const tellAll = () => clockListeners.forEach((tell) => tell());
+  if (!stopWatchingSync) {
+    stopWatchingSync = quayside.on('syncStatus', (status) => {
+      const withoutProgress = JSON.stringify({ ...status, progress: null });
+      if (withoutProgress === lastStatus) return;
+      lastStatus = withoutProgress;
+      void refreshAppClock().then(tellAll);
+    });
   }
+  void refreshAppClock().then(listener);
+  return () => {
+    clockListeners.delete(listener);
+    if (clockListeners.size > 0) return;
+    stopWatchingSync?.();
+    stopWatchingSync = undefined;
+    lastStatus = '';
+  };
 }
 
 /** The app's current time, refreshed every `intervalMs` real milliseconds. */
 export function useNow(intervalMs = 30_000): number {
   const [now, setNow] = useState(appNow);
   useEffect(() => {
-    let cancelled = false;
-    void refreshAppClock().then(() => {
-      if (!cancelled) setNow(appNow());
-    });
-    const unsubscribe = quayside.on('syncStatus', () => {
-      void refreshAppClock().then(() => {
-        if (!cancelled) setNow(appNow());
-      });
+    let mounted = true;
+    const stopWatching = watchClock(() => {
+      if (mounted) setNow(appNow());
     });
     const timer = window.setInterval(() => setNow(appNow()), intervalMs);
     return () => {
-      cancelled = true;
-      unsubscribe();
+      mounted = false;
+      stopWatching();
       window.clearInterval(timer);
     };
   }, [intervalMs]);
