@@ -227,8 +227,13 @@ export class MorningWatch {
     const drafts: AlertDraft[] = [];
     const since = this.alerts.baseline();
     const digest = dueDigest(now, settings.digest, this.zone);
-    // A source first shown after today's digest time has its summary instead.
-    if (digest && digestTimeOn(now, settings.digest.time, this.zone) >= since) {
+    // A source first shown after today's digest time has its summary instead. A digest already
+    // raised is not summed up again at each check of its grace period.
+    if (
+      digest &&
+      digestTimeOn(now, settings.digest.time, this.zone) >= since &&
+      this.cache.storedAlertKeys([digest.key]).size === 0
+    ) {
       const facts = digestFacts(this.cache.board.worklistRows(), settings.costs, now);
       drafts.push(digestDraft(digest.key, digest.date, this.zone, facts));
     }
