@@ -168,7 +168,17 @@ export function buildApp(
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: ctx.config.bodyLimitBytes,
-    ajv: { customOptions: { strict: false, coerceTypes: 'array', removeAdditional: false } },
+    ajv: {
+      customOptions: {
+        strict: false,
+        coerceTypes: 'array',
+        removeAdditional: false,
+        // The route schemas are fixed in the code and a test checks each one against the
+        // meta-schema (lazy-validators.test.ts); compiling the meta-schema for that at every
+        // start cost about a fifth of a second.
+        validateSchema: false,
+      },
+    },
     schemaController: { compilersFactory: { buildValidator: validators.buildValidator } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // Errors Fastify raises before routing (malformed url, over-long path parameter) get the

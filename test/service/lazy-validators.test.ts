@@ -2,6 +2,8 @@
  * Route validators are built on each route's first request (api/lazy-validators.ts): the first
  * request is checked as every later one, and every route's schemas still compile.
  */
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedShipment, startTestService, type TestService } from '../support/service';
 
@@ -36,5 +38,16 @@ describe('route validators built on first use', () => {
     expect(built).toBeGreaterThan(100);
     expect(t.service.app.validators.buildAll()).toBe(0);
     expect((await t.get('/containers?page[size]=5')).status).toBe(200);
+  });
+
+  it('has route schemas that are all valid JSON Schema (the service does not check them itself)', () => {
+    const metaCheck = new Ajv({ strict: false });
+    addFormats(metaCheck);
+    const schemas = t.service.app.validators.schemas();
+    expect(schemas.length).toBeGreaterThan(100);
+    const invalid = schemas.filter(({ schema }) => !metaCheck.validateSchema(schema as object));
+    expect(invalid.map((s) => `${s.method} ${s.url} ${s.httpPart}`)).toEqual([]);
+    // The check itself refuses a schema that is not JSON Schema.
+    expect(metaCheck.validateSchema({ type: 'strng' })).toBe(false);
   });
 });

@@ -24,6 +24,8 @@ type Validator = ReturnType<RouteCompiler>;
 export class LazyValidators {
   /** Validators not yet built: each builds itself (and leaves this set) when first used. */
   private readonly unbuilt = new Set<() => void>();
+  /** Every route schema given (see `schemas`). */
+  private readonly given: RouteSchema[] = [];
 
   /** For Fastify's `schemaController.compilersFactory.buildValidator`. */
   readonly buildValidator: ValidatorFactory = (externalSchemas, options) => {
@@ -31,8 +33,20 @@ export class LazyValidators {
       externalSchemas,
       options,
     );
-    return ((route: RouteSchema) => this.lazy(() => compile(route))) as never;
+    return ((route: RouteSchema) => {
+      this.given.push(route);
+      return this.lazy(() => compile(route));
+    }) as never;
   };
+
+  /**
+   * The schemas of every route part (params, query string, body) with their route: the service's
+   * Ajv does not check them against the JSON Schema meta-schema at each start (see app.ts), a
+   * test does, here.
+   */
+  schemas(): readonly { url: string; method: string; httpPart?: string; schema: unknown }[] {
+    return this.given;
+  }
 
   /** Builds every validator not built yet; how many. A schema Ajv rejects throws here. */
   buildAll(): number {
