@@ -82,8 +82,23 @@ function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
 /** Tables whose rows the API renders into container and shipment resources. */
 const RENDERED_TABLES = new Set(['containers', 'shipments', 'transport_events', 'raw_events']);
 
-/** Table names a query node mentions; an empty set when it names none (raw SQL). */
+/**
+ * Nodes that never name a table a statement writes to: the rows of an insert (the bulk of a
+ * large one's tree) and subqueries, which only read. Walking them cost more than the writes.
+ */
+const NOT_WRITTEN = new Set([
+  'ValuesNode',
+  'ValueNode',
+  'PrimitiveValueListNode',
+  'SelectQueryNode',
+]);
+
+/**
+ * Table names a write's query node mentions outside its values and subqueries (see NOT_WRITTEN);
+ * an empty set when it names none (raw SQL).
+ */
 function tablesOf(node: OperationNode, out = new Set<string>()): Set<string> {
+  if (NOT_WRITTEN.has(node.kind)) return out;
   if (node.kind === 'TableNode') {
     out.add((node as unknown as { table: { identifier: { name: string } } }).table.identifier.name);
   }
