@@ -1,12 +1,26 @@
 /** Time helpers that need no date library: local midnight in an IANA zone, durations. */
+import { kept } from '../shared/kept';
+
 export const MINUTE = 60_000;
 export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+/**
+ * Offsets by zone and quarter hour: every zone's offset is a whole number of quarter hours and
+ * changes at a whole local minute on a quarter hour of UTC, so one answer holds for its quarter.
+ */
+const offsets = new Map<string, number>();
+
 /** Offset of `zone` from UTC at instant `at`, in milliseconds (e.g. -7 h for Los Angeles in summer). */
 export function zoneOffsetMs(zone: string, at: number): number {
+  const quarter = Math.floor(at / (15 * MINUTE));
+  return kept(offsets, `${zone} ${quarter}`, () => formattedOffsetMs(zone, quarter * 15 * MINUTE));
+}
+
+/** The offset read from Intl's parts of the local time at `at` (a few microseconds a call). */
+function formattedOffsetMs(zone: string, at: number): number {
   let fmt = formatters.get(zone);
   if (!fmt) {
     fmt = new Intl.DateTimeFormat('en-US', {
