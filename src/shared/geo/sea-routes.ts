@@ -7,8 +7,8 @@
  * (longitudes may pass 180) and normalized for output with `normalizedPath`.
  *
  * Pure module: the caller loads the network (see src/service/routing/network.ts) and passes it
- * to `createSeaRouter`; building the graph takes a fifth of a second, so create one router per
- * process.
+ * to `createSeaRouter`; building the graph takes a quarter of a second, so create one router
+ * per process.
  */
 import createGraph, { type Graph } from 'ngraph.graph';
 import { aStar } from 'ngraph.path';
@@ -101,7 +101,6 @@ export function createSeaRouter(
   options: SeaRouterOptions = {},
 ): SeaRouter {
   const cacheSize = Math.max(1, options.cacheSize ?? 2000);
-  const vertexKeys = new Set<string>();
   /** The unshifted copy's vertices by key (a vertex listed twice keeps its last coordinates). */
   const vertices = new Map<string, Position>();
   // One node a vertex key (holding its coordinates), then each segment weighted by its length
@@ -115,7 +114,6 @@ export function createSeaRouter(
         f.geometry.coordinates.map((source) => {
           const c: Position = [source[0]! + shift, source[1]!];
           const key = keyOf(c);
-          vertexKeys.add(key);
           if (shift === 0) vertices.set(key, c);
           graph.addNode(key, c);
           return key;
@@ -202,7 +200,8 @@ export function createSeaRouter(
 
   return {
     seaRoute,
-    isNetworkVertex: (p) => vertexKeys.has(keyOf(p)),
+    // Every node is a vertex of some copy: the search's destination node never outlives its search.
+    isNetworkVertex: (p) => graph.getNode(keyOf(p)) !== undefined,
   };
 }
 
