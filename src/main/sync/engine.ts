@@ -28,6 +28,7 @@
  * run-state.ts (what the steps share, the run's preparation and its commit). Documents and
  * truckers are further steps the app adds (documents.ts, truckers.ts via `extraSteps`).
  */
+import { sameBesideProgress } from '../../shared/sync-status';
 import type { SyncStatus } from '../../shared/bridge';
 import { isoString } from '../../shared/clock';
 import type { RouteMapRecord } from '../cache/interface';
@@ -359,12 +360,5 @@ export class SyncEngine {
  */
 function sameToThePercent(a: SyncStatus, b: SyncStatus): boolean {
   const percent = (p: number | null) => (p === null ? null : Math.floor(p * 100));
-  return (
-    a.state === b.state &&
-    a.message === b.message &&
-    a.lastSuccessAt === b.lastSuccessAt &&
-    a.offlineSince === b.offlineSince &&
-    a.firstSync === b.firstSync &&
-    percent(a.progress) === percent(b.progress)
-  );
+  return sameBesideProgress(a, b) && percent(a.progress) === percent(b.progress);
 }

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'react';
+import type { SyncStatus } from '../../shared/bridge';
 import { timeAt, type ClockReading } from '../../shared/clock';
+import { sameBesideProgress } from '../../shared/sync-status';
 import { quayside } from '../bridge';
 
 /**
@@ -39,8 +41,8 @@ function refreshAppClock(): Promise<void> {
 /** Hooks to tell when the clock was asked for again. */
 const clockListeners = new Set<() => void>();
 let stopWatchingSync: (() => void) | undefined;
-/** The last sync status but its progress: a change in it (a run began or ended) may move the clock. */
-let lastStatus = '';
+/** The last sync status seen: a change in more than its progress (a run began or ended) may move the clock. */
+let lastStatus: SyncStatus | undefined;
 
 /**
  * Asks for the clock on start and whenever the sync status changes in more than its progress
@@ -52,9 +54,8 @@ function watchClock(listener: () => void): () => void {
   const tellAll = () => clockListeners.forEach((tell) => tell());
   if (!stopWatchingSync) {
     stopWatchingSync = quayside.on('syncStatus', (status) => {
-      const withoutProgress = JSON.stringify({ ...status, progress: null });
-      if (withoutProgress === lastStatus) return;
-      lastStatus = withoutProgress;
+      if (lastStatus && sameBesideProgress(lastStatus, status)) return;
+      lastStatus = status;
       void refreshAppClock().then(tellAll);
     });
   }
@@ -64,7 +65,7 @@ function watchClock(listener: () => void): () => void {
     if (clockListeners.size > 0) return;
     stopWatchingSync?.();
     stopWatchingSync = undefined;
-    lastStatus = '';
+    lastStatus = undefined;
   };
 }
 
