@@ -7,31 +7,12 @@
  * PASSIVE checkpoint from a second connection does the same work without blocking the writer.
  * SQLite keeps checkpoints crash-safe whoever runs them; the writer keeps a (higher) automatic
  * threshold as a backstop in case the worker falls behind or fails. The thread's own code is
- * checkpoint-worker.ts.
+ * checkpoint-worker.ts, built as its own file in out/main (see electron.vite.config.ts).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../native/worker-entry';
 import { sqliteOptions } from '../../native/sqlite-binding';
 import type { CheckpointWorkerData } from './checkpoint-worker';
-
-/**
- * Starts the checkpointing thread (checkpoint-worker.ts). The built app bundles it as its own
- * file in out/main (see electron.vite.config.ts), beside this module's bundle or one folder
- * above its chunk; from source (the CLI, tests) it is the TypeScript module beside this one,
- * run through tsx, registered in the thread before the module is loaded.
- */
-function startCheckpointWorker(workerData: CheckpointWorkerData): Worker {
-  for (const candidate of ['./checkpoint-worker.js', '../checkpoint-worker.js']) {
-    const built = new URL(candidate, import.meta.url);
-    if (existsSync(fileURLToPath(built))) return new Worker(built, { workerData });
-  }
-  const source = new URL('./checkpoint-worker.ts', import.meta.url);
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); })`,
-    { eval: true, workerData },
-  );
-}
 
 /** The longest stop() waits for the worker to close its connection (a checkpoint finishing). */
 const CLOSE_WAIT_MS = 2_000;
@@ -61,10 +42,12 @@ export class BackgroundCheckpointer {
     if (this.failed || this.busy) return;
     if (!this.worker) {
       try {
-        this.worker = startCheckpointWorker({
-          file: this.file,
-          options: sqliteOptions(),
-          closed: this.closed,
+        this.worker = startWorkerThread('checkpoint-worker', import.meta.url, {
+          workerData: {
+            file: this.file,
+            options: sqliteOptions(),
+            closed: this.closed,
+          } satisfies CheckpointWorkerData,
         });
       } catch {
         this.fail();

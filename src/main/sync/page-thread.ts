@@ -10,29 +10,10 @@
  * read again there (its slices already written are written again unchanged, which the cache
  * skips by their hashes).
  */
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startWorkerThread } from '../../native/worker-entry';
 import type { PageRequest } from './page-worker';
 import { stepsHere, walkPageFrom, type WalkKind, type WalkPage, type WalkStep } from './walk-page';
-
-/**
- * Starts the thread. The built app bundles it as its own file in out/main (see
- * electron.vite.config.ts), beside this module's bundle or one folder above its chunk; from
- * source (tests) it is the TypeScript module beside this one, run through tsx, registered in the
- * thread before the module is loaded.
- */
-function startPageWorker(): Worker {
-  for (const candidate of ['./page-worker.js', '../page-worker.js']) {
-    const built = new URL(candidate, import.meta.url);
-    if (existsSync(fileURLToPath(built))) return new Worker(built);
-  }
-  const source = new URL('./page-worker.ts', import.meta.url);
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(source.href)}); })`,
-    { eval: true },
-  );
-}
 
 type ThreadStep =
   WalkStep | { type: 'syntax' } | { type: 'failed'; message: string } | { type: 'end' };
@@ -133,7 +114,8 @@ class PageThread {
     if (this.failed) return null;
     if (this.worker) return this.worker;
     try {
-      const worker = startPageWorker();
+      // Built as its own file in out/main (see electron.vite.config.ts).
+      const worker = startWorkerThread('page-worker', import.meta.url);
       worker.unref();
       worker.on('message', ({ id, ...step }: { id: number } & ThreadStep) => {
         this.pages.get(id)?.push(step as ThreadStep);

@@ -13,7 +13,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { workerEntry } from '../worker-entry';
+import { entryExecArgv, workerEntry } from '../../native/worker-entry';
 import { eachLine } from './child-lines';
 import { CPU_REPORT_FD, CpuReports, CpuWait } from './process-cpu';
 import { DocumentReadError, type DocumentBudget } from './budget';
@@ -157,7 +157,7 @@ export class DocumentReader {
     const entry = workerEntry('document-worker', import.meta.url);
     const heap = `--max-old-space-size=${this.budget.maxHeapMb}`;
     const child = fork(fileURLToPath(entry.file), [], {
-      execArgv: entry.built ? [heap] : ['--import', 'tsx', heap],
+      execArgv: [...entryExecArgv(entry), heap],
       // Inside Electron the process running the service is Electron's binary: run it as Node.
       env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
       serialization: 'advanced',

@@ -9,7 +9,7 @@
  * `withRoutes` runs a build, has the worker compute the route it missed, and runs the build
  * again. Routes are kept, so once a journey's routes are known its builds run once.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Position } from 'geojson';
 import {
   NoSeaRoute,
@@ -18,7 +18,7 @@ import {
   type RouteLookup,
   type SeaRoute,
 } from '../../shared/geo/sea-routes';
-import { workerEntry } from '../worker-entry';
+import { startWorkerThread } from '../../native/worker-entry';
 
 export interface SeaRoutes {
   /**
@@ -169,7 +169,9 @@ class WorkerSeaRoutes implements SeaRoutes {
 
   private start(): Worker {
     if (this.worker) return this.worker;
-    const worker = spawnRouteWorker();
+    const worker = startWorkerThread('sea-route-worker', import.meta.url, {
+      resourceLimits: HEAP_LIMITS,
+    });
     this.worker = worker;
     this.built = new Promise<void>((resolve, reject) => {
       worker.on('message', (reply: WorkerReply) => {
@@ -200,19 +202,6 @@ class WorkerSeaRoutes implements SeaRoutes {
     for (const id of [...this.pending.keys()]) this.settle(id, { error });
     void worker.terminate();
   }
-}
-
-/**
- * The worker as built, or from source: the CLI and tests run TypeScript through tsx, registered
- * in the worker before its entry is loaded.
- */
-function spawnRouteWorker(): Worker {
-  const entry = workerEntry('sea-route-worker', import.meta.url);
-  if (entry.built) return new Worker(entry.file, { resourceLimits: HEAP_LIMITS });
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry.file.href)}); })`,
-    { eval: true, resourceLimits: HEAP_LIMITS },
-  );
 }
 
 /**
