@@ -146,11 +146,20 @@ export default defineConfig({
           // Real processes, servers and files: on a busy two-core machine one of these may take
           // several times its idle time. An outer limit only; each test waits on its conditions.
           testTimeout: 120_000,
-          // test/cli and others run bin/quayside.mjs, which runs the build.
+          // test/cli and others run bin/quayside.mjs, which runs the build; the rest start the
+          // built workers.
           globalSetup: ['test/support/build-global-setup.ts'],
         },
       },
-      { extends: true, test: { name: 'reliability', include: RELIABILITY_SUITE } },
+      {
+        extends: true,
+        // Its service and sync processes start the built workers (see build-global-setup.ts).
+        test: {
+          name: 'reliability',
+          include: RELIABILITY_SUITE,
+          globalSetup: ['test/support/build-global-setup.ts'],
+        },
+      },
       ...(installedAskedFor
         ? [
             {
@@ -175,7 +184,10 @@ export default defineConfig({
                 env: { QUAYSIDE_TEST_STORE: 'postgres' },
                 // Every query is a round trip here: the long simulated-world walks take longer.
                 testTimeout: 90_000,
-                globalSetup: ['test/support/postgres-global-setup.ts'],
+                globalSetup: [
+                  'test/support/postgres-global-setup.ts',
+                  'test/support/build-global-setup.ts',
+                ],
               },
             },
           ]),

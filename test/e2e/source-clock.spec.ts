@@ -17,22 +17,25 @@ import { formatLocalDate } from '../../src/shared/date-style';
 import type { AppClock } from '../../src/shared/bridge';
 import type { AlertList, ContainerDetail } from '../../src/shared/desktop';
 import { formatRelative } from '../../src/renderer/lib/format';
+import { childCommand } from '../support/built-child';
 import { bridge, syncUntil } from '../support/e2e/app';
 import { startBrowserMode, type LaunchedApp } from '../support/e2e/launch';
 import type { RealTimeServiceInfo } from '../support/e2e/real-time-service';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..');
+const REAL_TIME_SERVICE = new URL('../support/e2e/real-time-service.ts', import.meta.url);
 const DAY = 86_400_000;
 
 /** Starts the second service (real time) as its own process and reads what it seeded. */
-function startRealTimeService(
+async function startRealTimeService(
   dataDir: string,
 ): Promise<{ info: RealTimeServiceInfo; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'test/support/e2e/real-time-service.ts', dataDir],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const command = await childCommand(REAL_TIME_SERVICE);
+  const child = spawn(process.execPath, [...command.args, dataDir], {
+    cwd: repoRoot,
+    env: command.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   return new Promise((resolvePromise, reject) => {
     const timer = setTimeout(

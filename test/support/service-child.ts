@@ -3,7 +3,7 @@
  * on the same data dir. The simulated world runs in the parent (it is the outside world and stays
  * up while the service dies); its feed endpoints come in as JSON.
  *
- * Usage: node --import tsx service-child.ts <config json>
+ * Usage, once bundled (test/support/built-child.ts): node service-child.mjs <config json>
  *   { dataDir, feeds, origin, realStart, speed, databaseUrl?, secretKeyHex?, leaseMs? }
  * The clock is `origin + (Date.now() - realStart) * speed`, the same formula as the parent's, so
  * simulated time keeps running across restarts instead of starting over.

@@ -1,11 +1,11 @@
 /**
- * Starts service-child.ts as a child process (`node --import tsx`) and lets a test kill it with
+ * Starts service-child.ts as a child process (bundled, test/support/built-child.ts) and lets a test kill it with
  * SIGKILL, drain it or stop it cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { childCommand } from './built-child';
 
-const CHILD = fileURLToPath(new URL('./service-child.ts', import.meta.url));
+const CHILD = new URL('./service-child.ts', import.meta.url);
 
 /**
  * The outer limit of a wait on the child (a drain): generous, because a machine busy with other
@@ -46,12 +46,12 @@ export interface ChildService {
   stop(): Promise<number | null>;
 }
 
-export function startChildService(config: ChildServiceConfig): Promise<ChildService> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', CHILD, JSON.stringify(config)],
-    { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] },
-  );
+export async function startChildService(config: ChildServiceConfig): Promise<ChildService> {
+  const command = await childCommand(CHILD);
+  const child: ChildProcess = spawn(process.execPath, [...command.args, JSON.stringify(config)], {
+    env: command.env,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (output += c.toString()));

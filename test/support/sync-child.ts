@@ -1,6 +1,6 @@
 /**
  * Runs one sync in its own process so a test can kill it with SIGKILL mid-run.
- * Usage: node --import tsx sync-child.ts <baseUrl> <apiKey> <dataDir>
+ * Usage, once bundled (test/support/built-child.ts): node sync-child.mjs <baseUrl> <apiKey> <dataDir>
  */
 import { runSyncCommand } from '../../src/main/sync/command';
 

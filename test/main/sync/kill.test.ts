@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { childCommand } from '../../support/built-child';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
@@ -9,7 +9,7 @@ import { tempDir } from '../../support/cache-fixtures';
 import { prng, serverState, startSeededService, type Harness } from '../../support/sync-harness';
 
 const START = Date.UTC(2026, 2, 1, 12);
-const CHILD = fileURLToPath(new URL('../../support/sync-child.ts', import.meta.url));
+const CHILD = new URL('../../support/sync-child.ts', import.meta.url);
 
 let h: Harness;
 let serviceClock: ManualClock;
@@ -25,18 +25,16 @@ afterAll(async () => {
  * Starts a sync in a child process and kills it with SIGKILL `delayMs` after it started;
  * `ranMs`: from its start to its exit.
  */
-function runAndKill(
+async function runAndKill(
   dataDir: string,
   delayMs: number,
 ): Promise<{ killed: boolean; output: string; ranMs: number }> {
+  const command = await childCommand(CHILD);
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', CHILD, h.baseUrl, h.apiKey, dataDir],
-      {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, [...command.args, h.baseUrl, h.apiKey, dataDir], {
+      env: command.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     let timer: NodeJS.Timeout | undefined;
     let started = 0;

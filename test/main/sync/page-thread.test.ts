@@ -4,12 +4,12 @@
  * again), and JSON that is no /v2 list is told apart from it. A page left unread (a walk that
  * stopped) does not keep the process alive.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { readWalkPage, stepsOnThread } from '../../../src/main/sync/page-thread';
 import { walkPath } from '../../../src/main/sync/records';
 import { stepsHere, walkPageFrom, type WalkPage } from '../../../src/main/sync/walk-page';
+import { runModuleScript } from '../../support/module-script';
 import { smallServiceForFile } from '../../support/sync-harness';
 
 const harness = smallServiceForFile();
@@ -94,18 +94,7 @@ describe('the page thread', () => {
       await steps.next();
       await steps.return();
       console.log('read', unread.ids.length + started.ids.length);`;
-    const { code, stdout } = await new Promise<{ code: number | null; stdout: string }>(
-      (resolve) => {
-        const child = execFile(
-          process.execPath,
-          ['--import', 'tsx', '--input-type=module', '-e', script],
-          { timeout: 60_000 },
-          (error, out) =>
-            resolve({ code: error ? ((error.code as number) ?? -1) : 0, stdout: out }),
-        );
-        child.stdin?.end();
-      },
-    );
+    const { code, stdout } = await runModuleScript(script);
     expect(stdout.trim()).toBe('read 2');
     expect(code).toBe(0);
   });

@@ -6,9 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setPriority } from 'node:os';
 import { PassThrough, type Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CPU_REPORT_FD, CpuReports, CpuWait } from '../../../src/service/documents/process-cpu';
+import { childCommand } from '../../support/built-child';
 import { canPinToOneCpu, spinOnCpu0 } from '../../support/one-cpu';
 
 const children: ChildProcess[] = [];
@@ -21,12 +21,14 @@ afterEach(() => {
   for (const child of children.splice(0)) child.kill('SIGKILL');
 });
 
-const REPORTING = fileURLToPath(new URL('../../support/cpu-reporting-process.ts', import.meta.url));
+const REPORTING = new URL('../../support/cpu-reporting-process.ts', import.meta.url);
 
 /** A process reporting its CPU time on CPU_REPORT_FD, as the reader is started; once it runs. */
 async function reportingProcess(mode: 'busy' | 'idle') {
+  const command = await childCommand(REPORTING);
   const child = keep(
-    spawn(process.execPath, ['--import', 'tsx', REPORTING, mode], {
+    spawn(process.execPath, [...command.args, mode], {
+      env: command.env,
       stdio: ['ignore', 'pipe', 'inherit', 'ignore', 'pipe'],
     }),
   );

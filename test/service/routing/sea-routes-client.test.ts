@@ -2,12 +2,12 @@
  * The service's sea routes come from a worker thread (sea-routes-client.ts): the same routes the
  * in-process router finds, each computed once, with a build that needs several getting them all.
  */
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { marineSeaRoutes } from '../../../src/service/routing/sea-routes-client';
 import { marineSeaRouter } from '../../../src/service/routing/network';
 import { antimeridianCrossings } from '../../../src/shared/geo/antimeridian';
+import { runModuleScript } from '../../support/module-script';
 
 const SHANGHAI: [number, number] = [121.8, 31.2];
 const LOS_ANGELES: [number, number] = [-118.26, 33.73];
@@ -54,15 +54,10 @@ describe('sea routes on the routing worker', () => {
   });
 
   /** Runs a module script in a fresh Node process; resolves with how it ended. */
-  const runScript = (script: string) =>
-    new Promise<{ code: number | null; killed: boolean; out: string }>((resolve) => {
-      const child = execFile(
-        process.execPath,
-        ['--import', 'tsx', '--input-type=module', '-e', script],
-        { timeout: 60_000 },
-        (error, stdout) => resolve({ code: child.exitCode, killed: !!error?.killed, out: stdout }),
-      );
-    });
+  const runScript = async (script: string) => {
+    const { code, killed, stdout } = await runModuleScript(script);
+    return { code, killed, out: stdout };
+  };
   const client = JSON.stringify(
     fileURLToPath(new URL('../../../src/service/routing/sea-routes-client.ts', import.meta.url)),
   );

@@ -1,8 +1,8 @@
 /**
  * A second tracking service on real time (no simulated world), for specs that connect the app to
- * it: `node --import tsx test/support/e2e/real-time-service.ts DIR` starts Quayside's own service
- * on 127.0.0.1:0 with one container at a Los Angeles terminal (last free day in two days),
- * written through the store's owners and the engine's apply step, then prints
+ * it: `node real-time-service.mjs DIR`, once bundled (test/support/built-child.ts), starts
+ * Quayside's own service on 127.0.0.1:0 with one container at a Los Angeles terminal (last free
+ * day in two days), written through the store's owners and the engine's apply step, then prints
  * one JSON line ({ baseUrl, apiKey, container }) and serves until SIGTERM.
  */
 import { DateTime } from 'luxon';
