@@ -42,8 +42,16 @@ export function line(scac: string): ShippingLineRecord {
   return l;
 }
 
-export const terminalsAt = (locode: string): TerminalRecord[] =>
-  TERMINALS.filter((t) => t.port_locode === locode);
+/** The terminals of each port, grouped once: the world's builder asks for them in its loops. */
+const TERMINALS_BY_PORT = new Map<string, TerminalRecord[]>();
+for (const t of TERMINALS) {
+  const atPort = TERMINALS_BY_PORT.get(t.port_locode);
+  if (atPort) atPort.push(t);
+  else TERMINALS_BY_PORT.set(t.port_locode, [t]);
+}
+
+export const terminalsAt = (locode: string): readonly TerminalRecord[] =>
+  TERMINALS_BY_PORT.get(locode) ?? [];
 
 export const rampsIn = (metroLocode: string): RailTerminalRecord[] =>
   RAIL_TERMINALS.filter((r) => r.metro_locode === metroLocode);

@@ -7,16 +7,34 @@ export const DAY = 24 * HOUR;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 
+const QUARTER = 15 * MINUTE;
+
 /**
  * Offsets by zone and quarter hour: every zone's offset is a whole number of quarter hours and
  * changes at a whole local minute on a quarter hour of UTC, so one answer holds for its quarter.
  */
 const offsets = new Map<string, number>();
 
+/**
+ * Offsets by zone and UTC day, for the days whose first and last quarter hours have the same
+ * offset (all but a zone's one or two change days a year; no zone changes twice in a day), or
+ * NaN for a change day, whose quarters are then looked up one by one.
+ */
+const dayOffsets = new Map<string, number>();
+
 /** Offset of `zone` from UTC at instant `at`, in milliseconds (e.g. -7 h for Los Angeles in summer). */
 export function zoneOffsetMs(zone: string, at: number): number {
-  const quarter = Math.floor(at / (15 * MINUTE));
-  return kept(offsets, `${zone} ${quarter}`, () => formattedOffsetMs(zone, quarter * 15 * MINUTE));
+  const day = Math.floor(at / DAY);
+  const wholeDay = kept(dayOffsets, `${zone} ${day}`, () => {
+    const first = quarterOffsetMs(zone, day * DAY);
+    return quarterOffsetMs(zone, (day + 1) * DAY - QUARTER) === first ? first : NaN;
+  });
+  return Number.isNaN(wholeDay) ? quarterOffsetMs(zone, at) : wholeDay;
+}
+
+function quarterOffsetMs(zone: string, at: number): number {
+  const quarter = Math.floor(at / QUARTER);
+  return kept(offsets, `${zone} ${quarter}`, () => formattedOffsetMs(zone, quarter * QUARTER));
 }
 
 /** The offset read from Intl's parts of the local time at `at` (a few microseconds a call). */

@@ -77,6 +77,8 @@ const RAIL_KINDS = new Set<ScenarioKind>(['on_rail', 'at_ramp']);
 const MAYBE_RAIL = new Set<ScenarioKind>(['at_sea', 'picked_up', 'returned', 'eta_slip']);
 const WEST_COAST = ['USLAX', 'USLGB', 'USOAK', 'USSEA', 'USTIW'];
 const EAST_COAST = ['USNYC', 'USSAV', 'USCHS', 'USORF', 'USBAL'];
+/** Ports a box can leave by rail from. */
+const RAIL_PORTS = new Set([...WEST_COAST, ...EAST_COAST]);
 const WEST_RAIL = new Set(['BNSF', 'UPRR']);
 const EAST_RAIL = new Set(['CSXT', 'NS', 'CN']);
 /** Feeder services and the hubs where they hand boxes to mainline services. */
@@ -194,9 +196,7 @@ function chooseMainline(
   const candidates = ctx.services.filter((s) => {
     if (['SGF', 'JTV', 'AGI'].includes(s.code)) return false;
     if (opts.hub && s.indexOf(opts.hub) < 0) return false;
-    return s.spec.rotation.some((p) =>
-      opts.rail ? [...WEST_COAST, ...EAST_COAST].includes(p) : terminalsAt(p).length > 0,
-    );
+    return s.spec.rotation.some((p) => (opts.rail ? RAIL_PORTS.has(p) : terminalsAt(p).length > 0));
   });
   // Every (service, port of discharge, vessel, cycle) whose arrival falls in the window.
   const options: { service: Service; pod: string; load: CallTime }[] = [];
@@ -204,7 +204,7 @@ function chooseMainline(
   for (const service of candidates) {
     service.spec.rotation.forEach((pod, podIndex) => {
       const podOk =
-        (opts.rail ? [...WEST_COAST, ...EAST_COAST].includes(pod) : terminalsAt(pod).length > 0) &&
+        (opts.rail ? RAIL_PORTS.has(pod) : terminalsAt(pod).length > 0) &&
         (opts.podFilter?.(pod) ?? true);
       // The port of discharge is not the first call: the box must sail from somewhere before it.
       if (!podOk || podIndex === 0 || pod === opts.hub) return;

@@ -219,6 +219,15 @@ const portStayMs = (locode: string): number =>
     ? 36 * HOUR
     : 22 * HOUR;
 
+/** A late-running cycle (see Service.slip). */
+export interface Slip {
+  callIndex: number;
+  ms: number;
+  knownAt: number;
+}
+
+const MAX_KEPT_SLIPS = 10_000;
+
 export class Service {
   readonly legs: SeaRoute[];
   readonly vessels: VesselRecord[];
@@ -227,6 +236,11 @@ export class Service {
   private readonly arriveOffset: number[] = [];
   private readonly departOffset: number[] = [];
   private readonly legMs: number[] = [];
+  /**
+   * Each cycle's slip, by vessel and cycle: a pure function of both, asked for by every call
+   * time and vessel position; drawing it (a seeded generator) was most of a call time's cost.
+   */
+  private readonly slips = new Map<string, Slip | null>();
 
   constructor(
     readonly spec: ServiceSpec,
@@ -289,10 +303,19 @@ export class Service {
    * A slip on a vessel's cycle: from call `callIndex` on, every call is `ms` late, and the vessel
    * makes the time up on the last (long, return) leg of the cycle. `knownAt` is when the line hears.
    */
-  slip(
-    vesselIndex: number,
-    cycle: number,
-  ): { callIndex: number; ms: number; knownAt: number } | null {
+  slip(vesselIndex: number, cycle: number): Slip | null {
+    const key = `${vesselIndex}:${cycle}`;
+    let slip = this.slips.get(key);
+    if (slip === undefined) {
+      // A long run visits a few cycles a simulated month: the bound only stops a runaway.
+      if (this.slips.size >= MAX_KEPT_SLIPS) this.slips.clear();
+      slip = this.drawSlip(vesselIndex, cycle);
+      this.slips.set(key, slip);
+    }
+    return slip;
+  }
+
+  private drawSlip(vesselIndex: number, cycle: number): Slip | null {
     const n = this.spec.rotation.length;
     if (n < 3) return null;
     const rng = new Rng(`${this.seed}:slip:${this.code}:${vesselIndex}:${cycle}`);
