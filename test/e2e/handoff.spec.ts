@@ -51,13 +51,23 @@ test.describe('the hand-off to a trucker', () => {
     await expect(board.getByRole('columnheader', { name: 'Trucker' })).toBeVisible();
     const total = await boardCount(page);
 
-    // Tick two boxes: the bulk bar counts them.
-    const first = await numberOf(page, 0);
-    const second = await numberOf(page, 1);
-    await page.getByRole('checkbox', { name: `Select ${first}` }).check();
-    await page.getByRole('checkbox', { name: `Select ${second}` }).check();
+    // Tick two boxes: the bulk bar counts them. The living world re-sorts and finishes boxes as
+    // the test runs, so a box read from the board may have left it before it is ticked (the test
+    // once waited out its whole limit for one): the pair is read and ticked again until both hold.
     const bulk = page.getByRole('region', { name: 'Bulk actions' });
-    await expect(bulk.getByTestId('selected-count')).toHaveText('2 containers selected');
+    let first = '';
+    let second = '';
+    await expect(async () => {
+      if (await bulk.isVisible())
+        await bulk.getByRole('button', { name: 'Clear selection' }).click();
+      first = await numberOf(page, 0);
+      second = await numberOf(page, 1);
+      await page.getByRole('checkbox', { name: `Select ${first}` }).check({ timeout: 10_000 });
+      await page.getByRole('checkbox', { name: `Select ${second}` }).check({ timeout: 10_000 });
+      await expect(bulk.getByTestId('selected-count')).toHaveText('2 containers selected', {
+        timeout: 10_000,
+      });
+    }).toPass({ timeout: 120_000 });
 
     // Add the trucker on the spot and assign it to both.
     await bulk.getByRole('combobox', { name: 'Assign trucker' }).selectOption('__add__');
