@@ -11,9 +11,16 @@ import { BUILT_WORKERS_ENV } from '../../src/native/worker-entry';
 
 const SETUP = new URL('../../scripts/lib/setup.mjs', import.meta.url).href;
 
-export async function setup() {
+/**
+ * Builds where the build is older than the sources, and names its workers for this process and
+ * the ones it starts afterwards. Also used where no global setup ran (Playwright's workers,
+ * through built-child.ts).
+ */
+export async function useFreshBuild(): Promise<void> {
   const { ensureBuild, root } = (await import(SETUP)) as { ensureBuild: () => void; root: string };
   ensureBuild();
-  // Set before Vitest starts its test processes, which inherit it.
   process.env[BUILT_WORKERS_ENV] = join(root, 'out', 'main');
 }
+
+/** Run before Vitest starts its test processes, which inherit the variable. */
+export const setup = useFreshBuild;

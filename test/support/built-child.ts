@@ -6,17 +6,17 @@
  *
  * The bundle holds our sources only: packages are loaded from node_modules as the app's build
  * loads them, so it is written inside the checkout (.tmp/test-children), two folders below the
- * root like out/main's bundles. The workers it starts are found through the built-workers folder
- * the test setup names (src/native/worker-entry.ts), or from source.
+ * root like out/main's bundles. The workers it starts are the built ones
+ * (src/native/worker-entry.ts): beside a bundle, no worker source is found.
  */
 import { buildSync } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BUILT_WORKERS_ENV } from '../../src/native/worker-entry';
+import { useFreshBuild } from './build-global-setup';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SETUP = new URL('../../scripts/lib/setup.mjs', import.meta.url).href;
 const bundles = new Map<string, string>();
 let folder: string | undefined;
 
@@ -32,11 +32,7 @@ export interface ChildCommand {
  * process, and the built workers, built first where the test setup has not (Playwright).
  */
 export async function childCommand(entry: URL): Promise<ChildCommand> {
-  if (!process.env[BUILT_WORKERS_ENV]) {
-    const { ensureBuild } = (await import(SETUP)) as { ensureBuild: () => void };
-    ensureBuild();
-    process.env[BUILT_WORKERS_ENV] = join(ROOT, 'out', 'main');
-  }
+  if (!process.env[BUILT_WORKERS_ENV]) await useFreshBuild();
   return { args: ['--enable-source-maps', bundle(entry)], env: { ...process.env } };
 }
 

@@ -1,6 +1,6 @@
 /**
- * Starts service-child.ts as a child process (bundled, test/support/built-child.ts) and lets a test kill it with
- * SIGKILL, drain it or stop it cleanly.
+ * Starts service-child.ts as a child process (bundled: test/support/built-child.ts) and lets a
+ * test kill it with SIGKILL, drain it or stop it cleanly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { childCommand } from './built-child';

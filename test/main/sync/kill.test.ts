@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { childCommand } from '../../support/built-child';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import { ManualClock } from '../../../src/shared/clock';
+import { childCommand } from '../../support/built-child';
 import { applyFeedAnswer } from '../../support/feed-answers';
 import { tempDir } from '../../support/cache-fixtures';
 import { prng, serverState, startSeededService, type Harness } from '../../support/sync-harness';
