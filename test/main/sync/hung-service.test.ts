@@ -2,37 +2,28 @@
  * A service that accepts connections and never answers (a paused process): the sync run ends with
  * a plain timeout reason instead of "Syncing 0%" forever, and the cache is left as it was.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Cache } from '../../../src/main/cache/cache';
 import { SyncEngine } from '../../../src/main/sync/engine';
 import type { SyncStatus } from '../../../src/shared/bridge';
 import { ScaledClock } from '../../../src/shared/clock';
 import { tempDir } from '../../support/cache-fixtures';
+import { startServer, type TestServer } from '../../support/http-server';
 
 describe('a hung service', () => {
-  let server: Server | null = null;
-  const held: ServerResponse[] = [];
+  let server: TestServer | null = null;
   let tmp: ReturnType<typeof tempDir> | null = null;
   afterEach(async () => {
-    for (const response of held.splice(0)) response.destroy();
-    // A request that reached the server after the line above (the sync sends some side by side)
-    // is held too, and close() alone would wait for it forever: end every connection.
-    server?.closeAllConnections();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    // Ends every connection, the held requests' too, whenever they arrived.
+    await server?.close();
     server = null;
     tmp?.remove();
   });
 
   it('ends the run with a timeout after two unanswered attempts, and the next run retries', async () => {
-    let requests = 0;
-    server = createServer((_request: IncomingMessage, response: ServerResponse) => {
-      requests++;
-      held.push(response); // never answered
-    });
-    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as AddressInfo;
+    server = await startServer(() => undefined); // never answered
+    const { port } = new URL(server.baseUrl);
+    const requests = server.requests;
     tmp = tempDir('quayside-hung-');
     const cache = Cache.open(tmp.dir);
     const statuses: SyncStatus[] = [];
@@ -46,7 +37,7 @@ describe('a hung service', () => {
     try {
       await expect(engine.sync()).rejects.toThrow(/did not answer within/);
       // Two attempts, not the six a failing (but answering) service gets.
-      expect(requests).toBe(2);
+      expect(requests).toHaveLength(2);
       const ended = engine.status();
       expect(ended).toMatchObject({ state: 'offline', progress: null });
       expect(ended.message).toBe(
