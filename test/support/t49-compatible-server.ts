@@ -15,6 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { deepFreeze } from '../../src/shared/deep-freeze';
 import { checkDigit } from '../../src/shared/iso6346';
 import { referenceFile } from './reference-files';
 
@@ -45,25 +46,15 @@ function referenceTemplates(): Templates {
     ).content['application/json'];
     return Object.values(content.examples)[0]!.value as { data: Resource[] };
   };
+  // Generated records copy a template's top level and share what lies below (a deep copy of each
+  // template cost a full walk of 100k shipments about 20 s); frozen, so a change to a shared part
+  // throws instead of changing every record.
   templates = deepFreeze({
     shipments: firstExample('/shipments').data,
     containers: firstExample('/containers').data,
     events: firstExample('/containers/{id}/transport_events').data,
   });
   return templates;
-}
-
-/**
- * Generated records copy a template's top level and share what lies below (a deep copy of each
- * template cost a full walk of 100k shipments about 20 s); frozen, so a change to a shared part
- * throws instead of changing every record.
- */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const member of Object.values(value)) deepFreeze(member);
-  }
-  return value;
 }
 
 export interface T49ServerOptions {

@@ -9,17 +9,10 @@
  * (each rendering evicting an older one) piled up tens of MB of freed-later native chunks that
  * the C allocator then kept as fragmented heap. Strings stay in the collected, compacted heap.
  */
+import { deepFreeze } from '../../shared/deep-freeze';
 import type { Resource } from './include';
 
 const serialized = new WeakMap<object, string>();
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 /** The length of a resource's remembered JSON text (0 when none). */
 export const serializedLength = (resource: object): number => serialized.get(resource)?.length ?? 0;
